@@ -1,0 +1,83 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { DestinationStream } from 'pino';
+import { registerAuthRoutes } from './auth/auth-routes.ts';
+import { type Auth, createAuth } from './auth/auth.ts';
+import { createSessionReader } from './auth/session.ts';
+import type { Config } from './config.ts';
+import type { Database } from './db/database.ts';
+import { registerErrorHandling } from './http/errors.ts';
+import { registerSecurity } from './http/security.ts';
+import { registerSpa } from './http/spa.ts';
+import { createInProcessBus, type EventBus } from './live/event-bus.ts';
+import { registerSettingsRoutes } from './settings/settings-routes.ts';
+import { registerClientsRoutes } from './clients/clients-routes.ts';
+import { registerLiveRoutes } from './live/live-routes.ts';
+
+export const BODY_LIMIT_BYTES = 64 * 1024;
+
+export interface AppDependencies {
+  config: Config;
+  database: Database;
+  auth?: Auth;
+  bus?: EventBus;
+  /** Where logs go; tests pass a stream to read them. */
+  logStream?: DestinationStream;
+  livePingIntervalMs?: number;
+}
+
+/** Builds the whole app on an open, migrated database. It never listens. */
+export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> {
+  const { config, database } = deps;
+  const auth = deps.auth ?? createAuth(config, database);
+  const bus = deps.bus ?? createInProcessBus();
+  const app = Fastify({
+    bodyLimit: BODY_LIMIT_BYTES,
+    trustProxy: config.trustProxy,
+    logger: {
+      level: config.logLevel,
+      ...(deps.logStream ? { stream: deps.logStream } : {}),
+      redact: {
+        paths: [
+          'req.headers.cookie',
+          'req.headers.authorization',
+          'res.headers["set-cookie"]',
+          '*.password',
+          'body.password',
+        ],
+        censor: '[redacted]',
+      },
+    },
+    forceCloseConnections: false,
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.decorateRequest('operatorId', '');
+  registerErrorHandling(app);
+  await registerSecurity(app, config);
+
+  const readSession = createSessionReader(auth);
+
+  app.get('/api/health', async () => ({ status: 'ok', db: database.dialect }));
+  await registerAuthRoutes(app, { config, database, auth });
+  await registerSettingsRoutes(app, {
+    database,
+    readSession,
+    onSettingsChanged: (settings) => {
+      void bus.publish({ ownerId: null, event: { type: 'settings.updated', settings } });
+    },
+  });
+  await registerClientsRoutes(app, { database, readSession, bus });
+  await registerLiveRoutes(app, {
+    config,
+    readSession,
+    bus,
+    ...(deps.livePingIntervalMs ? { pingIntervalMs: deps.livePingIntervalMs } : {}),
+  });
+  await registerSpa(app, config.webDistDir);
+
+  app.addHook('onClose', async () => {
+    await bus.close();
+  });
+  return app;
+}

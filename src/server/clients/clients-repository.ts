@@ -1,0 +1,238 @@
+import { randomUUID } from 'node:crypto';
+import { type ExpressionBuilder, type Kysely, type Selectable, sql } from 'kysely';
+import type {
+  Client,
+  ClientFields,
+  ClientList,
+  ClientListQuery,
+  ClientPatch,
+  ClientSortField,
+} from '../../shared/client-schema.ts';
+import { amountToPaise, formatAmount } from '../../shared/money.ts';
+import type { Database } from '../db/database.ts';
+import type { ClientsTable, DatabaseSchema } from '../db/schema.ts';
+
+type ClientRow = Selectable<ClientsTable>;
+
+const SORT_COLUMNS: Record<ClientSortField, 'lname' | 'fname' | 'email' | 'phone' | 'balance_paise' | 'created_at'> = {
+  lname: 'lname',
+  fname: 'fname',
+  email: 'email',
+  phone: 'phone',
+  balance: 'balance_paise',
+  createdAt: 'created_at',
+};
+
+function toClient(row: ClientRow): Client {
+  return {
+    id: row.id,
+    fname: row.fname,
+    lname: row.lname,
+    email: row.email,
+    phone: row.phone,
+    balance: formatAmount(BigInt(row.balance_paise)),
+    version: Number(row.version),
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+/** Escapes LIKE's wildcards so that the search text matches literally. */
+function likePattern(text: string): string {
+  return `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+function matchesSearch(q: string) {
+  const pattern = likePattern(q);
+  return (eb: ExpressionBuilder<DatabaseSchema, 'clients'>) =>
+    eb.or(
+      (['fname', 'lname', 'email', 'phone'] as const).map(
+        (column) => sql<boolean>`lower(${eb.ref(column)}) LIKE ${pattern} ESCAPE '\\'`,
+      ),
+    );
+}
+
+async function readTotals(
+  db: Kysely<DatabaseSchema>,
+  ownerId: string,
+): Promise<{ total: number; totalOwed: string }> {
+  // Cast to text: a total may pass 2^53 paise, beyond what a JS number holds exactly.
+  const row = await db
+    .selectFrom('owner_totals')
+    .select([
+      sql<string>`CAST(client_count AS TEXT)`.as('count'),
+      sql<string>`CAST(total_paise AS TEXT)`.as('total'),
+    ])
+    .where('owner_id', '=', ownerId)
+    .executeTakeFirst();
+  return {
+    total: row ? Number(row.count) : 0,
+    totalOwed: formatAmount(row ? BigInt(row.total) : 0n),
+  };
+}
+
+async function searchTotals(
+  db: Kysely<DatabaseSchema>,
+  ownerId: string,
+  q: string,
+): Promise<{ total: number; totalOwed: string }> {
+  const row = await db
+    .selectFrom('clients')
+    .select([
+      sql<string>`CAST(COUNT(*) AS TEXT)`.as('count'),
+      sql<string>`CAST(COALESCE(SUM(balance_paise), 0) AS TEXT)`.as('total'),
+    ])
+    .where('owner_id', '=', ownerId)
+    .where(matchesSearch(q))
+    .executeTakeFirstOrThrow();
+  return { total: Number(row.count), totalOwed: formatAmount(BigInt(row.total)) };
+}
+
+export async function listClients(
+  database: Database,
+  ownerId: string,
+  query: ClientListQuery,
+): Promise<ClientList> {
+  const { db } = database;
+  const column = SORT_COLUMNS[query.sort];
+  let page = db.selectFrom('clients').selectAll().where('owner_id', '=', ownerId);
+  if (query.q) page = page.where(matchesSearch(query.q));
+  page = page.orderBy(column, query.dir);
+  if (query.sort === 'lname') page = page.orderBy('fname', query.dir);
+  page = page.orderBy('id', query.dir).limit(query.limit).offset(query.offset);
+
+  const [rows, totals] = await Promise.all([
+    page.execute(),
+    query.q ? searchTotals(db, ownerId, query.q) : readTotals(db, ownerId),
+  ]);
+  return { items: rows.map(toClient), ...totals };
+}
+
+export async function getClient(
+  database: Database,
+  ownerId: string,
+  id: string,
+): Promise<Client | undefined> {
+  const row = await database.db
+    .selectFrom('clients')
+    .selectAll()
+    .where('id', '=', id)
+    .where('owner_id', '=', ownerId)
+    .executeTakeFirst();
+  return row ? toClient(row) : undefined;
+}
+
+/** Adds to an operator's running count and total, in the caller's transaction. */
+async function adjustTotals(
+  trx: Kysely<DatabaseSchema>,
+  ownerId: string,
+  countDelta: number,
+  paiseDelta: number,
+): Promise<void> {
+  await trx
+    .insertInto('owner_totals')
+    .values({ owner_id: ownerId, client_count: countDelta, total_paise: paiseDelta })
+    .onConflict((oc) =>
+      oc.column('owner_id').doUpdateSet({
+        client_count: sql`owner_totals.client_count + ${countDelta}`,
+        total_paise: sql`owner_totals.total_paise + ${paiseDelta}`,
+      }),
+    )
+    .execute();
+}
+
+export async function createClient(
+  database: Database,
+  ownerId: string,
+  fields: ClientFields,
+): Promise<Client> {
+  const now = new Date().toISOString();
+  const row: ClientRow = {
+    id: randomUUID(),
+    owner_id: ownerId,
+    fname: fields.fname,
+    lname: fields.lname,
+    email: fields.email,
+    phone: fields.phone,
+    balance_paise: amountToPaise(fields.balance),
+    version: 1,
+    created_at: now,
+    updated_at: now,
+  };
+  await database.db.transaction().execute(async (trx) => {
+    await trx.insertInto('clients').values(row).execute();
+    await adjustTotals(trx, ownerId, 1, Number(row.balance_paise));
+  });
+  return toClient(row);
+}
+
+export type UpdateOutcome =
+  | { kind: 'updated'; client: Client }
+  | { kind: 'conflict'; current: Client }
+  | { kind: 'not-found' };
+
+export async function updateClient(
+  database: Database,
+  ownerId: string,
+  id: string,
+  patch: ClientPatch,
+): Promise<UpdateOutcome> {
+  return database.db.transaction().execute(async (trx): Promise<UpdateOutcome> => {
+    const current = await trx
+      .selectFrom('clients')
+      .selectAll()
+      .where('id', '=', id)
+      .where('owner_id', '=', ownerId)
+      .executeTakeFirst();
+    if (!current) return { kind: 'not-found' };
+    if (Number(current.version) !== patch.version) {
+      return { kind: 'conflict', current: toClient(current) };
+    }
+    const changes: Partial<ClientRow> = {};
+    if (patch.fname !== undefined) changes.fname = patch.fname;
+    if (patch.lname !== undefined) changes.lname = patch.lname;
+    if (patch.email !== undefined) changes.email = patch.email;
+    if (patch.phone !== undefined) changes.phone = patch.phone;
+    if (patch.balance !== undefined) changes.balance_paise = amountToPaise(patch.balance);
+    const updatedAt = new Date().toISOString();
+    // The version in WHERE makes a concurrent writer on PostgreSQL lose cleanly.
+    const updated = await trx
+      .updateTable('clients')
+      .set({ ...changes, version: patch.version + 1, updated_at: updatedAt })
+      .where('id', '=', id)
+      .where('owner_id', '=', ownerId)
+      .where('version', '=', patch.version)
+      .returningAll()
+      .executeTakeFirst();
+    if (!updated) {
+      const latest = await trx
+        .selectFrom('clients')
+        .selectAll()
+        .where('id', '=', id)
+        .where('owner_id', '=', ownerId)
+        .executeTakeFirst();
+      return latest ? { kind: 'conflict', current: toClient(latest) } : { kind: 'not-found' };
+    }
+    const delta = Number(updated.balance_paise) - Number(current.balance_paise);
+    if (delta !== 0) await adjustTotals(trx, ownerId, 0, delta);
+    return { kind: 'updated', client: toClient(updated) };
+  });
+}
+
+export async function deleteClient(
+  database: Database,
+  ownerId: string,
+  id: string,
+): Promise<boolean> {
+  return database.db.transaction().execute(async (trx) => {
+    const deleted = await trx
+      .deleteFrom('clients')
+      .where('id', '=', id)
+      .where('owner_id', '=', ownerId)
+      .returning(['balance_paise'])
+      .executeTakeFirst();
+    if (!deleted) return false;
+    await adjustTotals(trx, ownerId, -1, -Number(deleted.balance_paise));
+    return true;
+  });
+}

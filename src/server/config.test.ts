@@ -1,0 +1,66 @@
+import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { loadConfig } from './config.ts';
+
+function dataDir() {
+  return mkdtempSync(path.join(tmpdir(), 'client-panel-config-'));
+}
+
+describe('configuration', () => {
+  test('defaults: port 3000 on 127.0.0.1, SQLite under ./data, localhost origin', () => {
+    const dir = dataDir();
+    const config = loadConfig({ DATABASE_URL: path.join(dir, 'panel.db') });
+    expect(config.port).toBe(3000);
+    expect(config.host).toBe('127.0.0.1');
+    expect(config.database).toEqual({ kind: 'sqlite', path: path.join(dir, 'panel.db') });
+    expect(config.publicUrl).toBe('http://localhost:3000');
+    expect(config.acceptedOrigins).toContain('http://127.0.0.1:3000');
+    expect(config.secureCookies).toBe(false);
+  });
+
+  test('a generated auth secret is kept in the data directory with mode 0600 and reused', () => {
+    const dir = dataDir();
+    const env = { DATABASE_URL: path.join(dir, 'panel.db') };
+    const first = loadConfig(env);
+    const second = loadConfig(env);
+    expect(first.authSecret.length).toBeGreaterThanOrEqual(32);
+    expect(second.authSecret).toBe(first.authSecret);
+    const file = path.join(dir, '.auth-secret');
+    expect(readFileSync(file, 'utf8').trim()).toBe(first.authSecret);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+  });
+
+  test('PostgreSQL needs AUTH_SECRET', () => {
+    expect(() => loadConfig({ DATABASE_URL: 'postgres://u@localhost/db' })).toThrow(/^AUTH_SECRET: /);
+    const config = loadConfig({
+      DATABASE_URL: 'postgresql://u@localhost/db',
+      AUTH_SECRET: 'x'.repeat(40),
+    });
+    expect(config.database.kind).toBe('postgres');
+  });
+
+  test('https PUBLIC_URL makes cookies Secure and drops the loopback origins', () => {
+    const config = loadConfig({
+      DATABASE_URL: path.join(dataDir(), 'p.db'),
+      PUBLIC_URL: 'https://panel.example.com',
+      HOST: '0.0.0.0',
+    });
+    expect(config.secureCookies).toBe(true);
+    expect(config.acceptedOrigins).toEqual(['https://panel.example.com']);
+  });
+
+  test.each([
+    [{ PORT: 'abc' }, /^PORT: /],
+    [{ PORT: '70000' }, /^PORT: /],
+    [{ PUBLIC_URL: 'not a url' }, /^PUBLIC_URL: /],
+    [{ PUBLIC_URL: 'ftp://x' }, /^PUBLIC_URL: /],
+    [{ PUBLIC_URL: 'http://x.com/app' }, /^PUBLIC_URL: /],
+    [{ DATABASE_URL: 'mysql://x' }, /^DATABASE_URL: /],
+    [{ AUTH_SECRET: 'short' }, /^AUTH_SECRET: /],
+    [{ LOG_LEVEL: 'loud' }, /^LOG_LEVEL: /],
+  ])('a bad value stops start-up with a message naming the variable (%j)', (env, message) => {
+    expect(() => loadConfig({ DATABASE_URL: path.join(dataDir(), 'p.db'), ...env })).toThrow(message);
+  });
+});

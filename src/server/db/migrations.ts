@@ -1,0 +1,89 @@
+import { type Kysely, type Migration, type MigrationProvider, Migrator, sql } from 'kysely';
+import type { Database } from './database.ts';
+
+/**
+ * The app's own tables, after better-auth has created its own ("user", "session", …).
+ * Append only: a migration that has run somewhere must never change.
+ */
+const migrations: Record<string, Migration> = {
+  '0001_settings_and_rate_limits': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('settings')
+        .addColumn('id', 'integer', (c) => c.primaryKey().check(sql`id = 1`))
+        .addColumn('allow_registrations', 'integer', (c) => c.notNull())
+        .addColumn('disable_balance_on_add', 'integer', (c) => c.notNull())
+        .addColumn('disable_balance_on_edit', 'integer', (c) => c.notNull())
+        .addColumn('updated_at', 'text', (c) => c.notNull())
+        .execute();
+      await sql`INSERT INTO settings (id, allow_registrations, disable_balance_on_add, disable_balance_on_edit, updated_at)
+        VALUES (1, 1, 1, 1, ${new Date().toISOString()})`.execute(db);
+      await db.schema
+        .createTable('rate_limits')
+        .addColumn('key', 'text', (c) => c.primaryKey())
+        .addColumn('count', 'integer', (c) => c.notNull())
+        .addColumn('window_start', 'bigint', (c) => c.notNull())
+        .execute();
+    },
+  },
+  '0002_clients': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('clients')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('owner_id', 'text', (c) =>
+          c.notNull().references('user.id').onDelete('cascade'),
+        )
+        .addColumn('fname', 'text', (c) => c.notNull())
+        .addColumn('lname', 'text', (c) => c.notNull())
+        .addColumn('email', 'text', (c) => c.notNull())
+        .addColumn('phone', 'text', (c) => c.notNull())
+        .addColumn('balance_paise', 'bigint', (c) => c.notNull())
+        .addColumn('version', 'integer', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('updated_at', 'text', (c) => c.notNull())
+        .execute();
+      // One index per sort order, each ending in id so that paging is stable and no
+      // sort step is needed: the page is read straight off the index.
+      const sortIndexes: Record<string, string[]> = {
+        clients_owner_name: ['owner_id', 'lname', 'fname', 'id'],
+        clients_owner_fname: ['owner_id', 'fname', 'id'],
+        clients_owner_email: ['owner_id', 'email', 'id'],
+        clients_owner_phone: ['owner_id', 'phone', 'id'],
+        clients_owner_balance: ['owner_id', 'balance_paise', 'id'],
+        clients_owner_created: ['owner_id', 'created_at', 'id'],
+      };
+      for (const [name, columns] of Object.entries(sortIndexes)) {
+        await db.schema.createIndex(name).on('clients').columns(columns).execute();
+      }
+      await db.schema
+        .createTable('owner_totals')
+        .addColumn('owner_id', 'text', (c) =>
+          c.primaryKey().references('user.id').onDelete('cascade'),
+        )
+        .addColumn('client_count', 'bigint', (c) => c.notNull())
+        .addColumn('total_paise', 'bigint', (c) => c.notNull())
+        .execute();
+    },
+  },
+};
+
+class InCodeMigrations implements MigrationProvider {
+  async getMigrations() {
+    return migrations;
+  }
+}
+
+export async function runAppMigrations(database: Database): Promise<void> {
+  const migrator = new Migrator({
+    db: database.db,
+    provider: new InCodeMigrations(),
+    migrationTableName: 'app_migrations',
+    migrationLockTableName: 'app_migrations_lock',
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) {
+    const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
+    throw new Error(`Migration ${failed} failed: ${String(error)}`, { cause: error });
+  }
+}

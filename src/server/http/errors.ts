@@ -1,0 +1,58 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import type { ApiErrorBody } from '../../shared/api-error.ts';
+
+/** A refusal with a status and a message meant for the person using the app. */
+export class HttpError extends Error {
+  constructor(
+    readonly statusCode: number,
+    message: string,
+    readonly fieldErrors?: Record<string, string>,
+    readonly extra?: Record<string, unknown>,
+  ) {
+    super(message);
+    this.name = 'HttpError';
+  }
+}
+
+const MESSAGES_BY_CODE: Record<string, string> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: 'Request body is too large (at most 64 KiB)',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'Send the request body as JSON',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'The request body is empty',
+  FST_ERR_CTP_INVALID_JSON_BODY: 'The request body is not valid JSON',
+};
+
+function fieldErrorsFromValidation(error: FastifyError): Record<string, string> {
+  const fieldErrors: Record<string, string> = {};
+  if (!hasZodFastifySchemaValidationErrors(error)) return fieldErrors;
+  for (const issue of error.validation) {
+    const key = (issue.instancePath ?? '').replace(/^\//, '').replaceAll('/', '.') || '_';
+    fieldErrors[key] ??= issue.message ?? 'Invalid value';
+  }
+  return fieldErrors;
+}
+
+/** One shape for every refusal: { message, fieldErrors? }; a 5xx never shows internals. */
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler<FastifyError | HttpError>((error, request, reply) => {
+    if (error instanceof HttpError) {
+      const body: ApiErrorBody & Record<string, unknown> = { message: error.message };
+      if (error.fieldErrors) body.fieldErrors = error.fieldErrors;
+      return reply.status(error.statusCode).send({ ...body, ...error.extra });
+    }
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const body: ApiErrorBody = {
+        message: 'Some fields are not valid',
+        fieldErrors: fieldErrorsFromValidation(error),
+      };
+      return reply.status(400).send(body);
+    }
+    const status = error.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      const message = (error.code && MESSAGES_BY_CODE[error.code]) || error.message;
+      return reply.status(status).send({ message } satisfies ApiErrorBody);
+    }
+    request.log.error({ err: error }, 'request failed');
+    return reply.status(500).send({ message: 'Something went wrong on the server' });
+  });
+}

@@ -1,0 +1,103 @@
+import websocket from '@fastify/websocket';
+import type { FastifyInstance } from 'fastify';
+import type { IncomingHttpHeaders } from 'node:http';
+import type { WebSocket } from 'ws';
+import { apiPaths } from '../../shared/paths.ts';
+import { requireOperator, type SessionReader } from '../auth/session.ts';
+import type { Config } from '../config.ts';
+import { HttpError } from '../http/errors.ts';
+import { CROSS_ORIGIN_MESSAGE } from '../http/security.ts';
+import type { BusMessage, EventBus } from './event-bus.ts';
+
+interface LiveRoutesOptions {
+  config: Config;
+  readSession: SessionReader;
+  bus: EventBus;
+  /** How often sockets are pinged; one that has not answered the last ping is dropped. */
+  pingIntervalMs?: number;
+}
+
+interface LiveSocket {
+  socket: WebSocket;
+  ownerId: string;
+  headers: IncomingHttpHeaders;
+  alive: boolean;
+}
+
+/** Tells a socket's owner that their session ended (sign-out elsewhere, expiry). */
+export const SESSION_ENDED_CLOSE_CODE = 4401;
+
+export async function registerLiveRoutes(
+  app: FastifyInstance,
+  { config, readSession, bus, pingIntervalMs = 30_000 }: LiveRoutesOptions,
+): Promise<void> {
+  await app.register(websocket, { options: { maxPayload: 4096 } });
+
+  const sockets = new Set<LiveSocket>();
+
+  function deliver({ ownerId, event }: BusMessage): void {
+    const text = JSON.stringify(event);
+    for (const live of sockets) {
+      if ((ownerId === null || live.ownerId === ownerId) && live.socket.readyState === live.socket.OPEN) {
+        live.socket.send(text);
+      }
+    }
+  }
+  const unsubscribe = bus.subscribe(deliver);
+
+  const heartbeat = setInterval(() => {
+    for (const live of sockets) {
+      if (!live.alive) {
+        live.socket.terminate();
+        sockets.delete(live);
+        continue;
+      }
+      live.alive = false;
+      live.socket.ping();
+      // A socket outliving its session (signed out in another tab) is closed.
+      readSession(live.headers)
+        .then((operator) => {
+          if (operator?.id !== live.ownerId) live.socket.close(SESSION_ENDED_CLOSE_CODE, 'session ended');
+        })
+        .catch((error: unknown) => app.log.warn({ err: error }, 'live session check failed'));
+    }
+  }, pingIntervalMs);
+  heartbeat.unref();
+
+  app.addHook('onClose', async () => {
+    clearInterval(heartbeat);
+    unsubscribe();
+    for (const live of sockets) live.socket.close(1001, 'server shutting down');
+    sockets.clear();
+  });
+
+  app.get(
+    apiPaths.live,
+    {
+      websocket: true,
+      preValidation: async (request) => {
+        const origin = request.headers.origin;
+        if (!origin || !config.acceptedOrigins.includes(origin)) {
+          throw new HttpError(403, CROSS_ORIGIN_MESSAGE);
+        }
+        request.operatorId = (await requireOperator(readSession, request)).id;
+      },
+    },
+    (socket, request) => {
+      const live: LiveSocket = {
+        socket,
+        ownerId: request.operatorId,
+        headers: { cookie: request.headers.cookie },
+        alive: true,
+      };
+      sockets.add(live);
+      socket.on('pong', () => {
+        live.alive = true;
+      });
+      socket.on('close', () => sockets.delete(live));
+      socket.on('error', () => sockets.delete(live));
+      // The channel is one-way; anything the browser sends is ignored.
+      socket.on('message', () => {});
+    },
+  );
+}

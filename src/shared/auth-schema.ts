@@ -1,0 +1,37 @@
+import { z } from 'zod';
+
+export const PASSWORD_MIN_LENGTH = 8;
+export const PASSWORD_MAX_LENGTH = 128;
+export const EMAIL_MAX_LENGTH = 254;
+
+export const emailSchema = z
+  .string({ error: 'Email is required' })
+  .trim()
+  .min(1, 'Email is required')
+  .max(EMAIL_MAX_LENGTH, `Email must be at most ${EMAIL_MAX_LENGTH} characters`)
+  .pipe(z.email('Enter a valid email address'));
+
+/** Sign-in only needs something to check: the rules apply when the password is chosen. */
+export const signInSchema = z.object({
+  email: emailSchema,
+  password: z.string({ error: 'Password is required' }).min(1, 'Password is required'),
+});
+export type SignInInput = z.infer<typeof signInSchema>;
+
+export const newPasswordSchema = z
+  .string({ error: 'Password is required' })
+  .min(1, 'Password is required')
+  .min(PASSWORD_MIN_LENGTH, `Password must be at least ${PASSWORD_MIN_LENGTH} characters`)
+  .max(PASSWORD_MAX_LENGTH, `Password must be at most ${PASSWORD_MAX_LENGTH} characters`);
+
+export const signUpSchema = z.object({
+  email: emailSchema,
+  password: newPasswordSchema,
+  name: z.string().trim().max(100).optional(),
+});
+export type SignUpInput = z.infer<typeof signUpSchema>;
+
+export const COMMON_PASSWORD_MESSAGE =
+  'This password is one of the most common passwords; choose another';
+
+export const PASSWORD_RULES_TEXT = `${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters; any characters you like, but not one of the most common passwords.`;

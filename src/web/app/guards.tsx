@@ -1,0 +1,40 @@
+import { Navigate, Outlet, useLocation } from 'react-router';
+import { paths } from '../../shared/paths.ts';
+import { LoadFailed, Loading } from '../components/loading.tsx';
+import { useSession } from '../lib/session.ts';
+import { useSettings } from '../lib/settings-service.ts';
+
+/** Guarded routes send a signed-out visitor to /login. */
+export function RequireSignedIn() {
+  const session = useSession();
+  const location = useLocation();
+  if (session.isPending) return <Loading />;
+  if (session.isError) {
+    return <LoadFailed what="your session" error={session.error} onRetry={() => session.refetch()} />;
+  }
+  if (!session.data) return <Navigate to={paths.login} replace state={{ from: location.pathname }} />;
+  return <Outlet />;
+}
+
+/** /login sends a signed-in operator to the dashboard. */
+export function RequireSignedOut() {
+  const session = useSession();
+  if (session.isPending) return <Loading />;
+  if (session.data) return <Navigate to={paths.dashboard} replace />;
+  return <Outlet />;
+}
+
+/** /register exists only while registrations are allowed. */
+export function RequireRegistrationsOpen() {
+  const settings = useSettings();
+  const session = useSession();
+  if (session.data) return <Navigate to={paths.dashboard} replace />;
+  if (!settings.data) {
+    if (settings.isError) {
+      return <LoadFailed what="the settings" error={settings.error} onRetry={() => settings.refetch()} />;
+    }
+    return <Loading />;
+  }
+  if (!settings.data.allowRegistrations) return <Navigate to={paths.login} replace />;
+  return <Outlet />;
+}

@@ -1,0 +1,14 @@
+import { Link } from 'react-router';
+import { paths } from '../../shared/paths.ts';
+
+export function NotFoundPage() {
+  return (
+    <div className="text-center py-5">
+      <h1 className="display-5">Page not found</h1>
+      <p className="lead">There is no page at this address.</p>
+      <Link to={paths.dashboard} className="btn btn-primary">
+        Go to the dashboard
+      </Link>
+    </div>
+  );
+}

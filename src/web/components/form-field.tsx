@@ -1,0 +1,54 @@
+import type { ReactNode } from 'react';
+import Form from 'react-bootstrap/Form';
+import type { UseFormRegisterReturn } from 'react-hook-form';
+
+interface FormFieldProps {
+  id: string;
+  label: string;
+  registration: UseFormRegisterReturn;
+  error?: string | undefined;
+  type?: string;
+  autoComplete?: string;
+  inputMode?: 'text' | 'email' | 'tel' | 'decimal' | 'numeric';
+  disabled?: boolean;
+  help?: ReactNode;
+}
+
+/** A labelled input whose own message sits under it when it is invalid. */
+export function FormField({
+  id,
+  label,
+  registration,
+  error,
+  type = 'text',
+  autoComplete,
+  inputMode,
+  disabled,
+  help,
+}: FormFieldProps) {
+  const helpId = help ? `${id}-help` : undefined;
+  const errorId = error ? `${id}-error` : undefined;
+  return (
+    <Form.Group className="mb-3" controlId={id}>
+      <Form.Label>{label}</Form.Label>
+      <Form.Control
+        type={type}
+        autoComplete={autoComplete}
+        inputMode={inputMode}
+        disabled={disabled}
+        isInvalid={Boolean(error)}
+        aria-invalid={Boolean(error)}
+        aria-describedby={[helpId, errorId].filter(Boolean).join(' ') || undefined}
+        {...registration}
+      />
+      {help ? (
+        <Form.Text id={helpId} muted>
+          {help}
+        </Form.Text>
+      ) : null}
+      <Form.Control.Feedback type="invalid" id={errorId}>
+        {error}
+      </Form.Control.Feedback>
+    </Form.Group>
+  );
+}

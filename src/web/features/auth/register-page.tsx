@@ -1,0 +1,67 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import Button from 'react-bootstrap/Button';
+import Card from 'react-bootstrap/Card';
+import Form from 'react-bootstrap/Form';
+import { useForm } from 'react-hook-form';
+import { useNavigate } from 'react-router';
+import { PASSWORD_RULES_TEXT, type SignUpInput, signUpSchema } from '../../../shared/auth-schema.ts';
+import { paths } from '../../../shared/paths.ts';
+import { useFlash } from '../../components/flash-messages.tsx';
+import { FormField } from '../../components/form-field.tsx';
+import { applyServerErrors } from '../../lib/form-errors.ts';
+import { messages } from '../../lib/messages.ts';
+import { useSignUp } from '../../lib/session.ts';
+
+export function RegisterPage() {
+  const signUp = useSignUp();
+  const flash = useFlash();
+  const navigate = useNavigate();
+  const form = useForm<SignUpInput>({
+    resolver: zodResolver(signUpSchema),
+    mode: 'onTouched',
+    defaultValues: { email: '', password: '' },
+  });
+  const { errors, isSubmitting } = form.formState;
+
+  // Unlike the original, this waits for the server: a refusal keeps the operator here.
+  const onSubmit = form.handleSubmit(async (values) => {
+    try {
+      await signUp.mutateAsync(values);
+      flash.success(messages.registered.text, messages.registered.seconds);
+      navigate(paths.dashboard);
+    } catch (error) {
+      const message = applyServerErrors(error, form.setError, ['email', 'password']);
+      flash.failure(message, messages.registerFailedSeconds);
+    }
+  });
+
+  return (
+    <Card className="mx-auto auth-card">
+      <Card.Body>
+        <h1 className="h3 text-center mb-4">Register</h1>
+        <Form noValidate onSubmit={onSubmit} aria-label="Register">
+          <FormField
+            id="register-email"
+            label="Email"
+            type="email"
+            autoComplete="email"
+            registration={form.register('email')}
+            error={errors.email?.message}
+          />
+          <FormField
+            id="register-password"
+            label="Password"
+            type="password"
+            autoComplete="new-password"
+            registration={form.register('password')}
+            error={errors.password?.message}
+            help={PASSWORD_RULES_TEXT}
+          />
+          <Button type="submit" variant="primary" className="w-100" disabled={isSubmitting}>
+            Register
+          </Button>
+        </Form>
+      </Card.Body>
+    </Card>
+  );
+}

@@ -1,0 +1,84 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useEffect } from 'react';
+import Button from 'react-bootstrap/Button';
+import Card from 'react-bootstrap/Card';
+import Form from 'react-bootstrap/Form';
+import { useForm } from 'react-hook-form';
+import { Link } from 'react-router';
+import { paths } from '../../../shared/paths.ts';
+import { DEFAULT_SETTINGS, type Settings, settingsSchema } from '../../../shared/settings-schema.ts';
+import { useFlash } from '../../components/flash-messages.tsx';
+import { LoadFailed, Loading } from '../../components/loading.tsx';
+import { messages } from '../../lib/messages.ts';
+import { useChangeSettings, useSettings } from '../../lib/settings-service.ts';
+
+const SETTING_LABELS: Record<keyof Settings, string> = {
+  allowRegistrations: 'Allow Registration',
+  disableBalanceOnAdd: 'Disable Balance On Add',
+  disableBalanceOnEdit: 'Disable Balance On Edit',
+};
+
+export function SettingsPage() {
+  const settings = useSettings();
+  const changeSettings = useChangeSettings();
+  const flash = useFlash();
+  const form = useForm<Settings>({
+    resolver: zodResolver(settingsSchema),
+    defaultValues: settings.data ?? DEFAULT_SETTINGS,
+  });
+
+  const loaded = settings.data;
+  const isPlaceholder = settings.isPlaceholderData;
+  useEffect(() => {
+    // Show what the server holds once it answers, unless the operator is mid-edit.
+    if (loaded && !isPlaceholder && !form.formState.isDirty) form.reset(loaded);
+  }, [loaded, isPlaceholder, form]);
+
+  const onSubmit = form.handleSubmit(async (values) => {
+    try {
+      const saved = await changeSettings.mutateAsync(values);
+      form.reset(saved);
+      flash.success(messages.settingsSaved.text, messages.settingsSaved.seconds);
+    } catch (error) {
+      flash.failure(
+        `Settings were not saved: ${error instanceof Error ? error.message : 'unknown error'}`,
+        messages.failureSeconds,
+      );
+    }
+  });
+
+  if (settings.isError && !settings.data) {
+    return <LoadFailed what="the settings" error={settings.error} onRetry={() => settings.refetch()} />;
+  }
+  if (!settings.data) return <Loading />;
+
+  return (
+    <>
+      <Link to={paths.dashboard} className="btn btn-link ps-0 mb-2">
+        Back to Dashboard
+      </Link>
+      <Card>
+        <Card.Header as="h1" className="h4">
+          Edit Settings
+        </Card.Header>
+        <Card.Body>
+          <Form noValidate onSubmit={onSubmit} aria-label="Edit Settings">
+            {(Object.keys(SETTING_LABELS) as (keyof Settings)[]).map((name) => (
+              <Form.Check
+                key={name}
+                id={`setting-${name}`}
+                type="checkbox"
+                className="mb-3"
+                label={SETTING_LABELS[name]}
+                {...form.register(name)}
+              />
+            ))}
+            <Button type="submit" variant="primary" disabled={form.formState.isSubmitting}>
+              Submit
+            </Button>
+          </Form>
+        </Card.Body>
+      </Card>
+    </>
+  );
+}

@@ -1,0 +1,15 @@
+/** The product's messages and how long each stays on screen (product.md §2). */
+export const messages = {
+  registered: { text: 'You are now registered and logged in', seconds: 4 },
+  registerFailedSeconds: 4,
+  loggedIn: { text: 'Logged in Success !!', seconds: 4 },
+  loginFailedSeconds: 5,
+  clientAdded: { text: 'Client Added Successfully !!', seconds: 3 },
+  clientEdited: { text: 'Updated Successfully', seconds: 3 },
+  balanceUpdated: { text: 'Balance Updated', seconds: 4 },
+  clientDeleted: { text: 'Client Removed', seconds: 3 },
+  settingsSaved: { text: 'Settings saved', seconds: 4 },
+  loggedOut: { text: 'Logged Out !!', seconds: 4 },
+  /** Failures the original never showed stay long enough to read, and can be closed. */
+  failureSeconds: 8,
+} as const;

@@ -1,0 +1,57 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { apiPaths } from '../../shared/paths.ts';
+import { type Settings, settingsSchema } from '../../shared/settings-schema.ts';
+import { api } from './api-client.ts';
+
+export const SETTINGS_STORAGE_KEY = 'settings';
+export const settingsQueryKey = ['settings'] as const;
+
+/** The last settings seen, parsed from localStorage (the original read them back unparsed). */
+export function readCachedSettings(): Settings | undefined {
+  try {
+    const raw = window.localStorage.getItem(SETTINGS_STORAGE_KEY);
+    if (!raw) return undefined;
+    const parsed = settingsSchema.safeParse(JSON.parse(raw));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function cacheSettings(settings: Settings): void {
+  try {
+    window.localStorage.setItem(SETTINGS_STORAGE_KEY, JSON.stringify(settings));
+  } catch {
+    // Storage may be full or disabled; the server stays the source of truth.
+  }
+}
+
+/** The settings service of the original: the server decides, localStorage mirrors. */
+export async function getSettings(): Promise<Settings> {
+  const settings = settingsSchema.parse(await api.get<Settings>(apiPaths.settings));
+  cacheSettings(settings);
+  return settings;
+}
+
+export async function changeSettings(settings: Settings): Promise<Settings> {
+  const saved = settingsSchema.parse(await api.put<Settings>(apiPaths.settings, settings));
+  cacheSettings(saved);
+  return saved;
+}
+
+export function useSettings() {
+  return useQuery({
+    queryKey: settingsQueryKey,
+    queryFn: getSettings,
+    placeholderData: readCachedSettings,
+    staleTime: 30_000,
+  });
+}
+
+export function useChangeSettings() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: changeSettings,
+    onSuccess: (saved) => queryClient.setQueryData(settingsQueryKey, saved),
+  });
+}
