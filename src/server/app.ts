@@ -1,18 +1,18 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { DestinationStream } from 'pino';
-import { registerAuthRoutes } from './auth/auth-routes.ts';
 import { type Auth, createAuth } from './auth/auth.ts';
+import { registerAuthRoutes } from './auth/auth-routes.ts';
 import { createSessionReader } from './auth/session.ts';
+import { registerClientsRoutes } from './clients/clients-routes.ts';
 import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
 import { registerErrorHandling } from './http/errors.ts';
 import { registerSecurity } from './http/security.ts';
 import { registerSpa } from './http/spa.ts';
 import { createInProcessBus, type EventBus } from './live/event-bus.ts';
-import { registerSettingsRoutes } from './settings/settings-routes.ts';
-import { registerClientsRoutes } from './clients/clients-routes.ts';
 import { registerLiveRoutes } from './live/live-routes.ts';
+import { registerSettingsRoutes } from './settings/settings-routes.ts';
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
 

@@ -33,7 +33,9 @@ describe('configuration', () => {
   });
 
   test('PostgreSQL needs AUTH_SECRET', () => {
-    expect(() => loadConfig({ DATABASE_URL: 'postgres://u@localhost/db' })).toThrow(/^AUTH_SECRET: /);
+    expect(() => loadConfig({ DATABASE_URL: 'postgres://u@localhost/db' })).toThrow(
+      /^AUTH_SECRET: /,
+    );
     const config = loadConfig({
       DATABASE_URL: 'postgresql://u@localhost/db',
       AUTH_SECRET: 'x'.repeat(40),
@@ -61,6 +63,8 @@ describe('configuration', () => {
     [{ AUTH_SECRET: 'short' }, /^AUTH_SECRET: /],
     [{ LOG_LEVEL: 'loud' }, /^LOG_LEVEL: /],
   ])('a bad value stops start-up with a message naming the variable (%j)', (env, message) => {
-    expect(() => loadConfig({ DATABASE_URL: path.join(dataDir(), 'p.db'), ...env })).toThrow(message);
+    expect(() => loadConfig({ DATABASE_URL: path.join(dataDir(), 'p.db'), ...env })).toThrow(
+      message,
+    );
   });
 });

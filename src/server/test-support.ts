@@ -59,7 +59,8 @@ export async function startTestApp(
     async close() {
       await app.close();
       await database.close();
-      if (config.database.kind === 'sqlite') rmSync(config.dataDir, { recursive: true, force: true });
+      if (config.database.kind === 'sqlite')
+        rmSync(config.dataDir, { recursive: true, force: true });
     },
   };
 }
@@ -77,7 +78,8 @@ export function sessionCookie(response: LightMyRequestResponse): string {
   const header = response.headers['set-cookie'];
   const cookies = Array.isArray(header) ? header : header ? [header] : [];
   const session = cookies.find((c) => c.includes('session_token='));
-  if (!session) throw new Error(`no session cookie in answer ${response.statusCode}: ${response.body}`);
+  if (!session)
+    throw new Error(`no session cookie in answer ${response.statusCode}: ${response.body}`);
   return session.split(';')[0] ?? '';
 }
 

@@ -48,16 +48,20 @@ export type ClientFieldsInput = z.input<typeof clientFieldsSchema>;
 export type ClientFields = z.output<typeof clientFieldsSchema>;
 
 export const clientPatchSchema = clientFieldsSchema.partial().extend({
-  version: z
-    .number({ error: 'version is required: send the version you last saw' })
-    .int()
-    .min(1),
+  version: z.number({ error: 'version is required: send the version you last saw' }).int().min(1),
 });
 export type ClientPatch = z.output<typeof clientPatchSchema>;
 
 export const balanceUpdateSchema = z.object({ balance: amountSchema });
 
-export const CLIENT_SORT_FIELDS = ['lname', 'fname', 'email', 'phone', 'balance', 'createdAt'] as const;
+export const CLIENT_SORT_FIELDS = [
+  'lname',
+  'fname',
+  'email',
+  'phone',
+  'balance',
+  'createdAt',
+] as const;
 export type ClientSortField = (typeof CLIENT_SORT_FIELDS)[number];
 
 export const MAX_PAGE_SIZE = 500;
@@ -65,7 +69,9 @@ export const DEFAULT_PAGE_SIZE = 100;
 
 export const clientListQuerySchema = z.strictObject({
   q: z.string().trim().max(200, 'Search text must be at most 200 characters').optional(),
-  sort: z.enum(CLIENT_SORT_FIELDS, { error: `sort must be one of ${CLIENT_SORT_FIELDS.join(', ')}` }).default('lname'),
+  sort: z
+    .enum(CLIENT_SORT_FIELDS, { error: `sort must be one of ${CLIENT_SORT_FIELDS.join(', ')}` })
+    .default('lname'),
   dir: z.enum(['asc', 'desc'], { error: 'dir must be asc or desc' }).default('asc'),
   limit: z.coerce
     .number({ error: 'limit must be a number' })

@@ -1,5 +1,5 @@
-import type { Settings } from './settings-schema.ts';
 import type { Client } from './client-schema.ts';
+import type { Settings } from './settings-schema.ts';
 
 /** Messages the server sends on /api/live. */
 export type LiveEvent =

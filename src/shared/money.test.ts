@@ -30,7 +30,10 @@ describe('parseAmount', () => {
   test('numbers are read by their exact text, so 0.1 + 0.2 is refused, not rounded', () => {
     expect(paise(12.25)).toBe(1225);
     expect(paise(0.3)).toBe(30);
-    expect(parseAmount(0.1 + 0.2)).toEqual({ ok: false, error: 'Enter a number with at most 2 decimal places' });
+    expect(parseAmount(0.1 + 0.2)).toEqual({
+      ok: false,
+      error: 'Enter a number with at most 2 decimal places',
+    });
     expect(parseAmount(1.005).ok).toBe(false);
     expect(parseAmount(Number.NaN).ok).toBe(false);
     expect(parseAmount(Number.POSITIVE_INFINITY).ok).toBe(false);

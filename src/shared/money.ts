@@ -36,7 +36,11 @@ export function parseAmount(input: string | number): ParseAmountResult {
   return { ok: true, paise };
 }
 
-function splitPaise(paise: number | bigint): { negative: boolean; rupees: string; fraction: string } {
+function splitPaise(paise: number | bigint): {
+  negative: boolean;
+  rupees: string;
+  fraction: string;
+} {
   const value = BigInt(paise);
   const negative = value < 0n;
   const magnitude = negative ? -value : value;

@@ -24,7 +24,11 @@ const HOP_BY_HOP = new Set(['content-length', 'transfer-encoding', 'connection',
 function parseBody<T>(schema: z.ZodType<T>, body: unknown): T {
   const result = schema.safeParse(body ?? {});
   if (!result.success) {
-    throw new HttpError(400, 'Some fields are not valid', fieldErrorsFromIssues(result.error.issues));
+    throw new HttpError(
+      400,
+      'Some fields are not valid',
+      fieldErrorsFromIssues(result.error.issues),
+    );
   }
   return result.data;
 }

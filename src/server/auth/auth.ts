@@ -1,8 +1,8 @@
 import { betterAuth } from 'better-auth';
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../shared/auth-schema.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import { hashPassword, verifyPassword } from './password.ts';
-import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../shared/auth-schema.ts';
 
 /** The header through which the Fastify layer tells better-auth the client's address. */
 export const CLIENT_IP_HEADER = 'x-client-panel-ip';

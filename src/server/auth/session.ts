@@ -1,6 +1,6 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import { fromNodeHeaders } from 'better-auth/node';
 import type { FastifyRequest } from 'fastify';
-import type { IncomingHttpHeaders } from 'node:http';
 import { HttpError } from '../http/errors.ts';
 import type { Auth } from './auth.ts';
 

@@ -14,7 +14,10 @@ import type { ClientsTable, DatabaseSchema } from '../db/schema.ts';
 
 type ClientRow = Selectable<ClientsTable>;
 
-const SORT_COLUMNS: Record<ClientSortField, 'lname' | 'fname' | 'email' | 'phone' | 'balance_paise' | 'created_at'> = {
+const SORT_COLUMNS: Record<
+  ClientSortField,
+  'lname' | 'fname' | 'email' | 'phone' | 'balance_paise' | 'created_at'
+> = {
   lname: 'lname',
   fname: 'fname',
   email: 'email',

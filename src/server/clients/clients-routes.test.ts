@@ -49,7 +49,11 @@ describe('create, read, update, delete', () => {
     expect(client).toMatchObject({ fname: 'Ravi', lname: 'Verma', balance: '99.50', version: 1 });
     expect(client.id).toMatch(/^[0-9a-f-]{36}$/);
     expect(new Date(client.createdAt).toISOString()).toBe(client.createdAt);
-    const read = await t.app.inject({ method: 'GET', url: `/api/clients/${client.id}`, headers: { cookie } });
+    const read = await t.app.inject({
+      method: 'GET',
+      url: `/api/clients/${client.id}`,
+      headers: { cookie },
+    });
     expect(read.statusCode).toBe(200);
     expect(read.json()).toEqual(client);
   });
@@ -112,11 +116,23 @@ describe('create, read, update, delete', () => {
   test('delete removes the client; a second delete and a read answer 404', async () => {
     const { cookie } = await signUp(t.app);
     const client = await add(cookie);
-    const deleted = await t.app.inject({ method: 'DELETE', url: `/api/clients/${client.id}`, headers: { cookie } });
+    const deleted = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/clients/${client.id}`,
+      headers: { cookie },
+    });
     expect(deleted.statusCode).toBe(204);
-    const again = await t.app.inject({ method: 'DELETE', url: `/api/clients/${client.id}`, headers: { cookie } });
+    const again = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/clients/${client.id}`,
+      headers: { cookie },
+    });
     expect(again.statusCode).toBe(404);
-    const read = await t.app.inject({ method: 'GET', url: `/api/clients/${client.id}`, headers: { cookie } });
+    const read = await t.app.inject({
+      method: 'GET',
+      url: `/api/clients/${client.id}`,
+      headers: { cookie },
+    });
     expect(read.statusCode).toBe(404);
     expect(read.json().message).toBe('Client not found');
     expect((await list(cookie)).json()).toEqual({ items: [], total: 0, totalOwed: '0.00' });
@@ -151,27 +167,39 @@ describe('validation', () => {
     ['balance', { balance: '12.345' }, 'Enter a number with at most 2 decimal places'],
     ['balance', { balance: 'ten' }, 'Enter a number with at most 2 decimal places'],
     ['balance', { balance: '' }, 'Balance is required'],
-    ['balance', { balance: '10000000000' }, 'Must be between -9,999,999,999.99 and 9,999,999,999.99'],
+    [
+      'balance',
+      { balance: '10000000000' },
+      'Must be between -9,999,999,999.99 and 9,999,999,999.99',
+    ],
     ['balance', { balance: 0.1 + 0.2 }, 'Enter a number with at most 2 decimal places'],
   ];
 
-  test.each(badFields)('a bad %s is refused with its message and nothing is stored (%j)', async (field, change, message) => {
-    const { cookie } = await signUp(t.app);
-    const response = await t.app.inject({
-      method: 'POST',
-      url: '/api/clients',
-      headers: { cookie },
-      payload: { ...valid, ...change },
-    });
-    expect(response.statusCode).toBe(400);
-    expect(response.json().fieldErrors[field]).toBe(message);
-    expect((await list(cookie)).json().total).toBe(0);
-  });
+  test.each(badFields)(
+    'a bad %s is refused with its message and nothing is stored (%j)',
+    async (field, change, message) => {
+      const { cookie } = await signUp(t.app);
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/api/clients',
+        headers: { cookie },
+        payload: { ...valid, ...change },
+      });
+      expect(response.statusCode).toBe(400);
+      expect(response.json().fieldErrors[field]).toBe(message);
+      expect((await list(cookie)).json().total).toBe(0);
+    },
+  );
 
   test('a missing field and an unknown field are refused', async () => {
     const { cookie } = await signUp(t.app);
     const { phone: _phone, ...withoutPhone } = valid;
-    const missing = await t.app.inject({ method: 'POST', url: '/api/clients', headers: { cookie }, payload: withoutPhone });
+    const missing = await t.app.inject({
+      method: 'POST',
+      url: '/api/clients',
+      headers: { cookie },
+      payload: withoutPhone,
+    });
     expect(missing.statusCode).toBe(400);
     expect(missing.json().fieldErrors.phone).toBe('Phone is required');
     const extra = await t.app.inject({
@@ -197,13 +225,24 @@ describe('validation', () => {
       phone: 'Phone must be exactly 10 digits',
       balance: 'Enter a number with at most 2 decimal places',
     });
-    const read = await t.app.inject({ method: 'GET', url: `/api/clients/${client.id}`, headers: { cookie } });
+    const read = await t.app.inject({
+      method: 'GET',
+      url: `/api/clients/${client.id}`,
+      headers: { cookie },
+    });
     expect(read.json()).toEqual(client);
   });
 
   test('bad list parameters are refused', async () => {
     const { cookie } = await signUp(t.app);
-    for (const query of ['?limit=0', '?limit=501', '?offset=-1', '?sort=password', '?dir=up', '?limit=abc']) {
+    for (const query of [
+      '?limit=0',
+      '?limit=501',
+      '?offset=-1',
+      '?sort=password',
+      '?dir=up',
+      '?limit=abc',
+    ]) {
       const response = await list(cookie, query);
       expect(response.statusCode, query).toBe(400);
     }
@@ -238,9 +277,18 @@ describe('isolation between operators', () => {
     const client = await add(alice.cookie, { balance: '100' });
     const url = `/api/clients/${client.id}`;
     const read = await t.app.inject({ method: 'GET', url, headers: { cookie: bob.cookie } });
-    const update = await t.app.inject({ method: 'PATCH', url, headers: { cookie: bob.cookie }, payload: { version: 1, balance: '0' } });
+    const update = await t.app.inject({
+      method: 'PATCH',
+      url,
+      headers: { cookie: bob.cookie },
+      payload: { version: 1, balance: '0' },
+    });
     const remove = await t.app.inject({ method: 'DELETE', url, headers: { cookie: bob.cookie } });
-    const missing = await t.app.inject({ method: 'GET', url: '/api/clients/00000000-0000-0000-0000-000000000000', headers: { cookie: bob.cookie } });
+    const missing = await t.app.inject({
+      method: 'GET',
+      url: '/api/clients/00000000-0000-0000-0000-000000000000',
+      headers: { cookie: bob.cookie },
+    });
     for (const response of [read, update, remove]) {
       expect(response.statusCode).toBe(404);
       expect(response.json()).toEqual(missing.json());
@@ -262,7 +310,10 @@ describe('exact totals', () => {
     };
     const clients: Client[] = [];
     for (let i = 0; i < 300; i += 1) {
-      const paise = BigInt(random() % 2_000_000_000) * (random() % 3 === 0 ? -1n : 1n) * BigInt(1 + (random() % 500));
+      const paise =
+        BigInt(random() % 2_000_000_000) *
+        (random() % 3 === 0 ? -1n : 1n) *
+        BigInt(1 + (random() % 500));
       const bounded = paise % 999_999_999_999n;
       expected += bounded;
       clients.push(await add(cookie, { fname: `Client${i}`, balance: formatAmount(bounded) }));
@@ -280,7 +331,11 @@ describe('exact totals', () => {
       expected += next - BigInt(client.balance.replace('.', ''));
     }
     for (const client of clients.slice(40, 60)) {
-      await t.app.inject({ method: 'DELETE', url: `/api/clients/${client.id}`, headers: { cookie } });
+      await t.app.inject({
+        method: 'DELETE',
+        url: `/api/clients/${client.id}`,
+        headers: { cookie },
+      });
       expected -= BigInt(client.balance.replace('.', ''));
     }
     const answer = (await list(cookie, '?limit=1')).json();
@@ -321,7 +376,13 @@ describe('paging, search and sort', () => {
 
   test('the default order is last name, then first name', async () => {
     const body = (await list(cookie)).json();
-    expect(names(body)).toEqual(['Zoya Abbas', 'Kabir Mehta', 'Ishaan Rao', 'Arjun Shah', 'Meera Shah']);
+    expect(names(body)).toEqual([
+      'Zoya Abbas',
+      'Kabir Mehta',
+      'Ishaan Rao',
+      'Arjun Shah',
+      'Meera Shah',
+    ]);
     expect(body.total).toBe(5);
     expect(body.totalOwed).toBe('32.25');
   });
@@ -331,7 +392,11 @@ describe('paging, search and sort', () => {
     const second = (await list(cookie, '?limit=2&offset=2')).json();
     const third = (await list(cookie, '?limit=2&offset=4')).json();
     expect([...names(first), ...names(second), ...names(third)]).toEqual([
-      'Zoya Abbas', 'Kabir Mehta', 'Ishaan Rao', 'Arjun Shah', 'Meera Shah',
+      'Zoya Abbas',
+      'Kabir Mehta',
+      'Ishaan Rao',
+      'Arjun Shah',
+      'Meera Shah',
     ]);
     for (const page of [first, second, third]) {
       expect(page.total).toBe(5);
@@ -355,7 +420,11 @@ describe('paging, search and sort', () => {
     expect(names((await list(cookie, '?sort=balance')).json())[0]).toBe('Zoya Abbas');
     expect(names((await list(cookie, '?sort=balance&dir=desc')).json())[0]).toBe('Arjun Shah');
     expect(names((await list(cookie, '?sort=fname')).json())).toEqual([
-      'Arjun Shah', 'Ishaan Rao', 'Kabir Mehta', 'Meera Shah', 'Zoya Abbas',
+      'Arjun Shah',
+      'Ishaan Rao',
+      'Kabir Mehta',
+      'Meera Shah',
+      'Zoya Abbas',
     ]);
     const newestFirst = (await list(cookie, '?sort=createdAt&dir=desc')).json().items as Client[];
     const times = newestFirst.map((c) => c.createdAt);

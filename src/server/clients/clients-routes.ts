@@ -46,15 +46,22 @@ export async function registerClientsRoutes(
       listClients(database, request.operatorId, request.query),
     );
 
-    routes.post('/api/clients', { schema: { body: clientFieldsSchema } }, async (request, reply) => {
-      const settings = await getSettings(database);
-      const fields = settings.disableBalanceOnAdd
-        ? { ...request.body, balance: formatAmount(0) }
-        : request.body;
-      const client = await createClient(database, request.operatorId, fields);
-      await bus.publish({ ownerId: request.operatorId, event: { type: 'client.created', client } });
-      return reply.status(201).send(client);
-    });
+    routes.post(
+      '/api/clients',
+      { schema: { body: clientFieldsSchema } },
+      async (request, reply) => {
+        const settings = await getSettings(database);
+        const fields = settings.disableBalanceOnAdd
+          ? { ...request.body, balance: formatAmount(0) }
+          : request.body;
+        const client = await createClient(database, request.operatorId, fields);
+        await bus.publish({
+          ownerId: request.operatorId,
+          event: { type: 'client.created', client },
+        });
+        return reply.status(201).send(client);
+      },
+    );
 
     routes.get('/api/clients/:id', { schema: { params: idParams } }, async (request) => {
       const client = await getClient(database, request.operatorId, request.params.id);
@@ -70,7 +77,12 @@ export async function registerClientsRoutes(
         if (Object.values(fields).every((value) => value === undefined)) {
           throw new HttpError(400, 'Send at least one field to change');
         }
-        const outcome = await updateClient(database, request.operatorId, request.params.id, request.body);
+        const outcome = await updateClient(
+          database,
+          request.operatorId,
+          request.params.id,
+          request.body,
+        );
         if (outcome.kind === 'not-found') throw new HttpError(404, CLIENT_NOT_FOUND_MESSAGE);
         if (outcome.kind === 'conflict') {
           throw new HttpError(409, CLIENT_CONFLICT_MESSAGE, undefined, { client: outcome.current });

@@ -31,9 +31,7 @@ const migrations: Record<string, Migration> = {
       await db.schema
         .createTable('clients')
         .addColumn('id', 'text', (c) => c.primaryKey())
-        .addColumn('owner_id', 'text', (c) =>
-          c.notNull().references('user.id').onDelete('cascade'),
-        )
+        .addColumn('owner_id', 'text', (c) => c.notNull().references('user.id').onDelete('cascade'))
         .addColumn('fname', 'text', (c) => c.notNull())
         .addColumn('lname', 'text', (c) => c.notNull())
         .addColumn('email', 'text', (c) => c.notNull())

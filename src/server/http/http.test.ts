@@ -6,7 +6,14 @@ import { buildApp } from '../app.ts';
 import { createAuth } from '../auth/auth.ts';
 import { openDatabase } from '../db/database.ts';
 import { migrate } from '../db/migrate.ts';
-import { GOOD_PASSWORD, signUp, startTestApp, type TestApp, testConfig, uniqueEmail } from '../test-support.ts';
+import {
+  GOOD_PASSWORD,
+  signUp,
+  startTestApp,
+  type TestApp,
+  testConfig,
+  uniqueEmail,
+} from '../test-support.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -33,8 +40,20 @@ describe('app integrity', () => {
   test('a state-changing request from another origin is refused with 403', async () => {
     const { cookie } = await signUp(t.app);
     const requests = [
-      { method: 'PUT' as const, url: '/api/settings', payload: { allowRegistrations: false, disableBalanceOnAdd: true, disableBalanceOnEdit: true } },
-      { method: 'POST' as const, url: '/api/auth/sign-up/email', payload: { email: uniqueEmail(), password: GOOD_PASSWORD } },
+      {
+        method: 'PUT' as const,
+        url: '/api/settings',
+        payload: {
+          allowRegistrations: false,
+          disableBalanceOnAdd: true,
+          disableBalanceOnEdit: true,
+        },
+      },
+      {
+        method: 'POST' as const,
+        url: '/api/auth/sign-up/email',
+        payload: { email: uniqueEmail(), password: GOOD_PASSWORD },
+      },
       { method: 'POST' as const, url: '/api/auth/sign-out', payload: {} },
     ];
     for (const request of requests) {
@@ -47,7 +66,11 @@ describe('app integrity', () => {
     }
     const settings = await t.app.inject({ method: 'GET', url: '/api/settings' });
     expect(settings.json().allowRegistrations).toBe(true);
-    const session = await t.app.inject({ method: 'GET', url: '/api/auth/get-session', headers: { cookie } });
+    const session = await t.app.inject({
+      method: 'GET',
+      url: '/api/auth/get-session',
+      headers: { cookie },
+    });
     expect(session.json()).not.toBeNull();
   });
 
@@ -58,7 +81,11 @@ describe('app integrity', () => {
         method: 'PUT',
         url: '/api/settings',
         headers: { cookie, origin },
-        payload: { allowRegistrations: true, disableBalanceOnAdd: true, disableBalanceOnEdit: true },
+        payload: {
+          allowRegistrations: true,
+          disableBalanceOnAdd: true,
+          disableBalanceOnEdit: true,
+        },
       });
       expect(response.statusCode, origin).toBe(200);
     }
@@ -107,7 +134,13 @@ describe('routing', () => {
   });
 
   test('client routes fall back to index.html so a reload works', async () => {
-    for (const url of ['/', '/dashboard', '/client/abc', '/client/edit/abc', '/some/unknown/page']) {
+    for (const url of [
+      '/',
+      '/dashboard',
+      '/client/abc',
+      '/client/edit/abc',
+      '/some/unknown/page',
+    ]) {
       const response = await t.app.inject({ method: 'GET', url });
       expect(response.statusCode, url).toBe(200);
       expect(response.headers['content-type']).toMatch(/text\/html/);
@@ -139,7 +172,11 @@ describe('logs', () => {
     try {
       const password = 'a very secret passphrase 42';
       const { cookie } = await signUp(app, uniqueEmail(), password);
-      await app.inject({ method: 'POST', url: '/api/auth/sign-in/email', payload: { email: 'x@example.com', password } });
+      await app.inject({
+        method: 'POST',
+        url: '/api/auth/sign-in/email',
+        payload: { email: 'x@example.com', password },
+      });
       await app.inject({ method: 'GET', url: '/api/auth/get-session', headers: { cookie } });
       const log = lines.join('');
       expect(log.length).toBeGreaterThan(0);

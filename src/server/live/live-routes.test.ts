@@ -1,14 +1,14 @@
 import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import WebSocket from 'ws';
 import type { LiveEvent } from '../../shared/live-events.ts';
 import { buildApp } from '../app.ts';
 import { createAuth } from '../auth/auth.ts';
+import type { Database } from '../db/database.ts';
 import { openDatabase } from '../db/database.ts';
 import { migrate } from '../db/migrate.ts';
 import { signUp, TEST_ORIGIN, testConfig } from '../test-support.ts';
-import type { FastifyInstance } from 'fastify';
-import type { Database } from '../db/database.ts';
 
 let app: FastifyInstance;
 let database: Database;
@@ -35,7 +35,10 @@ interface OpenSocket {
   next(): Promise<LiveEvent>;
 }
 
-function connect(cookie: string, options: { origin?: string; autoPong?: boolean } = {}): Promise<OpenSocket> {
+function connect(
+  cookie: string,
+  options: { origin?: string; autoPong?: boolean } = {},
+): Promise<OpenSocket> {
   return new Promise((resolve, reject) => {
     const headers: Record<string, string> = { cookie };
     const socket = new WebSocket(baseUrl, {
@@ -67,12 +70,20 @@ function connect(cookie: string, options: { origin?: string; autoPong?: boolean 
           }),
       }),
     );
-    socket.once('unexpected-response', (_request, response) => reject(new Error(`HTTP ${response.statusCode}`)));
+    socket.once('unexpected-response', (_request, response) =>
+      reject(new Error(`HTTP ${response.statusCode}`)),
+    );
     socket.once('error', reject);
   });
 }
 
-const fields = { fname: 'Live', lname: 'Client', email: 'live@example.com', phone: '9999999999', balance: '0' };
+const fields = {
+  fname: 'Live',
+  lname: 'Client',
+  email: 'live@example.com',
+  phone: '9999999999',
+  balance: '0',
+};
 
 describe('live channel', () => {
   test("events reach all of the owner's sockets and none of another operator's", async () => {
@@ -82,7 +93,12 @@ describe('live channel', () => {
     const aliceTab2 = await connect(alice.cookie);
     const bobTab = await connect(bob.cookie);
 
-    const created = await app.inject({ method: 'POST', url: '/api/clients', headers: { cookie: alice.cookie }, payload: fields });
+    const created = await app.inject({
+      method: 'POST',
+      url: '/api/clients',
+      headers: { cookie: alice.cookie },
+      payload: fields,
+    });
     const client = created.json();
     for (const tab of [aliceTab1, aliceTab2]) {
       expect(await tab.next()).toEqual({ type: 'client.created', client });
@@ -94,11 +110,20 @@ describe('live channel', () => {
       payload: { version: 1, balance: '12.00' },
     });
     expect(await aliceTab1.next()).toEqual({ type: 'client.updated', client: updated.json() });
-    await app.inject({ method: 'DELETE', url: `/api/clients/${client.id}`, headers: { cookie: alice.cookie } });
+    await app.inject({
+      method: 'DELETE',
+      url: `/api/clients/${client.id}`,
+      headers: { cookie: alice.cookie },
+    });
     expect(await aliceTab1.next()).toEqual({ type: 'client.deleted', id: client.id });
 
     // Bob's own change arrives, and it is the first thing his socket ever saw.
-    await app.inject({ method: 'POST', url: '/api/clients', headers: { cookie: bob.cookie }, payload: fields });
+    await app.inject({
+      method: 'POST',
+      url: '/api/clients',
+      headers: { cookie: bob.cookie },
+      payload: fields,
+    });
     const bobFirst = await bobTab.next();
     expect(bobFirst.type).toBe('client.created');
     expect(bobFirst.type === 'client.created' && bobFirst.client.fname).toBe('Live');
@@ -110,8 +135,18 @@ describe('live channel', () => {
   test('a refused change sends no event', async () => {
     const alice = await signUp(app);
     const tab = await connect(alice.cookie);
-    await app.inject({ method: 'POST', url: '/api/clients', headers: { cookie: alice.cookie }, payload: { ...fields, phone: '1' } });
-    await app.inject({ method: 'POST', url: '/api/clients', headers: { cookie: alice.cookie }, payload: fields });
+    await app.inject({
+      method: 'POST',
+      url: '/api/clients',
+      headers: { cookie: alice.cookie },
+      payload: { ...fields, phone: '1' },
+    });
+    await app.inject({
+      method: 'POST',
+      url: '/api/clients',
+      headers: { cookie: alice.cookie },
+      payload: fields,
+    });
     const event = await tab.next();
     expect(event.type).toBe('client.created');
     expect(tab.events).toEqual([]);
@@ -122,8 +157,17 @@ describe('live channel', () => {
     const alice = await signUp(app);
     const bob = await signUp(app);
     const bobTab = await connect(bob.cookie);
-    const settings = { allowRegistrations: true, disableBalanceOnAdd: false, disableBalanceOnEdit: true };
-    await app.inject({ method: 'PUT', url: '/api/settings', headers: { cookie: alice.cookie }, payload: settings });
+    const settings = {
+      allowRegistrations: true,
+      disableBalanceOnAdd: false,
+      disableBalanceOnEdit: true,
+    };
+    await app.inject({
+      method: 'PUT',
+      url: '/api/settings',
+      headers: { cookie: alice.cookie },
+      payload: settings,
+    });
     expect(await bobTab.next()).toEqual({ type: 'settings.updated', settings });
     bobTab.socket.close();
   });
@@ -134,21 +178,32 @@ describe('live channel', () => {
 
   test('an upgrade from another origin is refused with 403', async () => {
     const alice = await signUp(app);
-    await expect(connect(alice.cookie, { origin: 'https://evil.example' })).rejects.toThrow('HTTP 403');
+    await expect(connect(alice.cookie, { origin: 'https://evil.example' })).rejects.toThrow(
+      'HTTP 403',
+    );
   });
 
   test('a socket that stops answering pings is dropped', async () => {
     const alice = await signUp(app);
     const tab = await connect(alice.cookie, { autoPong: false });
-    const closed = new Promise<number>((resolve) => tab.socket.once('close', (code) => resolve(code)));
+    const closed = new Promise<number>((resolve) =>
+      tab.socket.once('close', (code) => resolve(code)),
+    );
     expect(await closed).toBe(1006);
   });
 
   test('a socket whose session was signed out is closed', async () => {
     const alice = await signUp(app);
     const tab = await connect(alice.cookie);
-    const closed = new Promise<number>((resolve) => tab.socket.once('close', (code) => resolve(code)));
-    await app.inject({ method: 'POST', url: '/api/auth/sign-out', headers: { cookie: alice.cookie }, payload: {} });
+    const closed = new Promise<number>((resolve) =>
+      tab.socket.once('close', (code) => resolve(code)),
+    );
+    await app.inject({
+      method: 'POST',
+      url: '/api/auth/sign-out',
+      headers: { cookie: alice.cookie },
+      payload: {},
+    });
     expect(await closed).toBe(4401);
   });
 });

@@ -1,6 +1,6 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import websocket from '@fastify/websocket';
 import type { FastifyInstance } from 'fastify';
-import type { IncomingHttpHeaders } from 'node:http';
 import type { WebSocket } from 'ws';
 import { apiPaths } from '../../shared/paths.ts';
 import { requireOperator, type SessionReader } from '../auth/session.ts';
@@ -38,7 +38,10 @@ export async function registerLiveRoutes(
   function deliver({ ownerId, event }: BusMessage): void {
     const text = JSON.stringify(event);
     for (const live of sockets) {
-      if ((ownerId === null || live.ownerId === ownerId) && live.socket.readyState === live.socket.OPEN) {
+      if (
+        (ownerId === null || live.ownerId === ownerId) &&
+        live.socket.readyState === live.socket.OPEN
+      ) {
         live.socket.send(text);
       }
     }
@@ -57,7 +60,8 @@ export async function registerLiveRoutes(
       // A socket outliving its session (signed out in another tab) is closed.
       readSession(live.headers)
         .then((operator) => {
-          if (operator?.id !== live.ownerId) live.socket.close(SESSION_ENDED_CLOSE_CODE, 'session ended');
+          if (operator?.id !== live.ownerId)
+            live.socket.close(SESSION_ENDED_CLOSE_CODE, 'session ended');
         })
         .catch((error: unknown) => app.log.warn({ err: error }, 'live session check failed'));
     }

@@ -10,7 +10,11 @@ afterAll(async () => {
   await t.close();
 });
 
-const allOff = { allowRegistrations: false, disableBalanceOnAdd: false, disableBalanceOnEdit: false };
+const allOff = {
+  allowRegistrations: false,
+  disableBalanceOnAdd: false,
+  disableBalanceOnEdit: false,
+};
 
 test('anyone can read the settings, which start as the defaults', async () => {
   const response = await t.app.inject({ method: 'GET', url: '/api/settings' });

@@ -6,6 +6,7 @@ import { Navbar } from '../components/navbar.tsx';
 import { messages } from '../lib/messages.ts';
 import { useSession, useSignOut } from '../lib/session.ts';
 import { useSettings } from '../lib/settings-service.ts';
+import { useLiveSync } from './live-sync.tsx';
 
 export function AppLayout() {
   const session = useSession();
@@ -13,6 +14,7 @@ export function AppLayout() {
   const signOut = useSignOut();
   const flash = useFlash();
   const navigate = useNavigate();
+  useLiveSync(session.data?.id ?? null);
 
   async function logout() {
     try {

@@ -10,9 +10,12 @@ export function RequireSignedIn() {
   const location = useLocation();
   if (session.isPending) return <Loading />;
   if (session.isError) {
-    return <LoadFailed what="your session" error={session.error} onRetry={() => session.refetch()} />;
+    return (
+      <LoadFailed what="your session" error={session.error} onRetry={() => session.refetch()} />
+    );
   }
-  if (!session.data) return <Navigate to={paths.login} replace state={{ from: location.pathname }} />;
+  if (!session.data)
+    return <Navigate to={paths.login} replace state={{ from: location.pathname }} />;
   return <Outlet />;
 }
 
@@ -31,7 +34,9 @@ export function RequireRegistrationsOpen() {
   if (session.data) return <Navigate to={paths.dashboard} replace />;
   if (!settings.data) {
     if (settings.isError) {
-      return <LoadFailed what="the settings" error={settings.error} onRetry={() => settings.refetch()} />;
+      return (
+        <LoadFailed what="the settings" error={settings.error} onRetry={() => settings.refetch()} />
+      );
     }
     return <Loading />;
   }

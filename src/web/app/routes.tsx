@@ -1,11 +1,15 @@
 import type { RouteObject } from 'react-router';
 import { LoginPage } from '../features/auth/login-page.tsx';
 import { RegisterPage } from '../features/auth/register-page.tsx';
+import { AddClientPage } from '../features/clients/add-client-page.tsx';
+import { ClientDetailsPage } from '../features/clients/client-details-page.tsx';
+import { ClientsPage } from '../features/clients/clients-page.tsx';
+import { DashboardPage } from '../features/clients/dashboard-page.tsx';
+import { EditClientPage } from '../features/clients/edit-client-page.tsx';
 import { SettingsPage } from '../features/settings/settings-page.tsx';
 import { AppLayout } from './app-layout.tsx';
 import { RequireRegistrationsOpen, RequireSignedIn, RequireSignedOut } from './guards.tsx';
 import { NotFoundPage } from './not-found-page.tsx';
-import { DashboardPage } from '../features/clients/dashboard-page.tsx';
 
 export const routes: RouteObject[] = [
   {
@@ -21,6 +25,10 @@ export const routes: RouteObject[] = [
         children: [
           { index: true, element: <DashboardPage /> },
           { path: 'dashboard', element: <DashboardPage /> },
+          { path: 'clients', element: <ClientsPage /> },
+          { path: 'client/add', element: <AddClientPage /> },
+          { path: 'client/edit/:id', element: <EditClientPage /> },
+          { path: 'client/:id', element: <ClientDetailsPage /> },
           { path: 'settings', element: <SettingsPage /> },
         ],
       },

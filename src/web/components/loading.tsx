@@ -10,7 +10,15 @@ export function Loading() {
 }
 
 /** A load that failed says what failed and offers to try again. */
-export function LoadFailed({ what, error, onRetry }: { what: string; error: Error; onRetry(): void }) {
+export function LoadFailed({
+  what,
+  error,
+  onRetry,
+}: {
+  what: string;
+  error: Error;
+  onRetry(): void;
+}) {
   return (
     <Alert variant="danger" role="alert">
       <p className="mb-2">

@@ -13,7 +13,8 @@ export class ApiError extends Error {
   }
 }
 
-export const NETWORK_ERROR_MESSAGE = 'Could not reach the server. Check your connection and try again.';
+export const NETWORK_ERROR_MESSAGE =
+  'Could not reach the server. Check your connection and try again.';
 
 function describeFailure(status: number): string {
   if (status === 429) return 'Too many attempts. Please wait and try again.';
@@ -27,7 +28,10 @@ export async function apiRequest<T>(method: string, path: string, body?: unknown
     response = await fetch(path, {
       method,
       credentials: 'same-origin',
-      headers: body === undefined ? { accept: 'application/json' } : { accept: 'application/json', 'content-type': 'application/json' },
+      headers:
+        body === undefined
+          ? { accept: 'application/json' }
+          : { accept: 'application/json', 'content-type': 'application/json' },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   } catch {
@@ -47,7 +51,9 @@ export async function apiRequest<T>(method: string, path: string, body?: unknown
     const error = (parsed ?? {}) as Partial<ApiErrorBody>;
     throw new ApiError(
       response.status,
-      typeof error.message === 'string' && error.message ? error.message : describeFailure(response.status),
+      typeof error.message === 'string' && error.message
+        ? error.message
+        : describeFailure(response.status),
       error.fieldErrors ?? {},
       parsed,
     );

@@ -38,11 +38,15 @@ function useSessionMutation<Input>(send: (input: Input) => Promise<SessionAnswer
 }
 
 export function useSignIn() {
-  return useSessionMutation((input: SignInInput) => api.post<SessionAnswer>(apiPaths.signIn, input));
+  return useSessionMutation((input: SignInInput) =>
+    api.post<SessionAnswer>(apiPaths.signIn, input),
+  );
 }
 
 export function useSignUp() {
-  return useSessionMutation((input: SignUpInput) => api.post<SessionAnswer>(apiPaths.signUp, input));
+  return useSessionMutation((input: SignUpInput) =>
+    api.post<SessionAnswer>(apiPaths.signUp, input),
+  );
 }
 
 export function useSignOut() {

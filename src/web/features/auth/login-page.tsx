@@ -18,7 +18,7 @@ export function LoginPage() {
   const navigate = useNavigate();
   const form = useForm<SignInInput>({
     resolver: zodResolver(signInSchema),
-    mode: 'onTouched',
+    reValidateMode: 'onChange',
     defaultValues: { email: '', password: '' },
   });
   const { errors, isSubmitting } = form.formState;

@@ -4,7 +4,11 @@ import Card from 'react-bootstrap/Card';
 import Form from 'react-bootstrap/Form';
 import { useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router';
-import { PASSWORD_RULES_TEXT, type SignUpInput, signUpSchema } from '../../../shared/auth-schema.ts';
+import {
+  PASSWORD_RULES_TEXT,
+  type SignUpInput,
+  signUpSchema,
+} from '../../../shared/auth-schema.ts';
 import { paths } from '../../../shared/paths.ts';
 import { useFlash } from '../../components/flash-messages.tsx';
 import { FormField } from '../../components/form-field.tsx';
@@ -18,7 +22,7 @@ export function RegisterPage() {
   const navigate = useNavigate();
   const form = useForm<SignUpInput>({
     resolver: zodResolver(signUpSchema),
-    mode: 'onTouched',
+    reValidateMode: 'onChange',
     defaultValues: { email: '', password: '' },
   });
   const { errors, isSubmitting } = form.formState;

@@ -6,7 +6,11 @@ import Form from 'react-bootstrap/Form';
 import { useForm } from 'react-hook-form';
 import { Link } from 'react-router';
 import { paths } from '../../../shared/paths.ts';
-import { DEFAULT_SETTINGS, type Settings, settingsSchema } from '../../../shared/settings-schema.ts';
+import {
+  DEFAULT_SETTINGS,
+  type Settings,
+  settingsSchema,
+} from '../../../shared/settings-schema.ts';
 import { useFlash } from '../../components/flash-messages.tsx';
 import { LoadFailed, Loading } from '../../components/loading.tsx';
 import { messages } from '../../lib/messages.ts';
@@ -48,7 +52,9 @@ export function SettingsPage() {
   });
 
   if (settings.isError && !settings.data) {
-    return <LoadFailed what="the settings" error={settings.error} onRetry={() => settings.refetch()} />;
+    return (
+      <LoadFailed what="the settings" error={settings.error} onRetry={() => settings.refetch()} />
+    );
   }
   if (!settings.data) return <Loading />;
 

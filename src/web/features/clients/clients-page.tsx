@@ -1,0 +1,5 @@
+import { ClientsList } from './clients-list.tsx';
+
+export function ClientsPage() {
+  return <ClientsList />;
+}

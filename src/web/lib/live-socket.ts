@@ -1,0 +1,66 @@
+import type { LiveEvent } from '../../shared/live-events.ts';
+import { apiPaths } from '../../shared/paths.ts';
+
+export interface LiveHandlers {
+  onEvent(event: LiveEvent): void;
+  /** Called when the socket is open again after a break: whatever was missed must be reloaded. */
+  onReconnect(): void;
+  /** The server closed the socket because the session ended. */
+  onSessionEnded(): void;
+}
+
+const SESSION_ENDED_CLOSE_CODE = 4401;
+const FIRST_RETRY_MS = 500;
+const MAX_RETRY_MS = 15_000;
+
+/** One socket per tab, reconnecting with capped exponential backoff; returns a stop function. */
+export function connectLive(handlers: LiveHandlers): () => void {
+  let socket: WebSocket | undefined;
+  let attempt = 0;
+  let hadConnection = false;
+  let stopped = false;
+  let retryTimer: ReturnType<typeof setTimeout> | undefined;
+
+  const url = `${window.location.protocol === 'https:' ? 'wss' : 'ws'}://${window.location.host}${apiPaths.live}`;
+
+  function scheduleRetry() {
+    const delay = Math.min(MAX_RETRY_MS, FIRST_RETRY_MS * 2 ** attempt);
+    attempt += 1;
+    // Jitter keeps a restarted server from being hit by every tab at once.
+    retryTimer = setTimeout(open, delay / 2 + Math.random() * (delay / 2));
+  }
+
+  function open() {
+    if (stopped) return;
+    socket = new WebSocket(url);
+    socket.onopen = () => {
+      if (hadConnection) handlers.onReconnect();
+      hadConnection = true;
+      attempt = 0;
+    };
+    socket.onmessage = (message) => {
+      try {
+        handlers.onEvent(JSON.parse(String(message.data)) as LiveEvent);
+      } catch {
+        // A message we cannot read is skipped; the next reconnect reloads everything.
+      }
+    };
+    socket.onclose = (event) => {
+      socket = undefined;
+      if (stopped) return;
+      if (event.code === SESSION_ENDED_CLOSE_CODE) {
+        handlers.onSessionEnded();
+        return;
+      }
+      // A break after a working connection means events may have been missed.
+      scheduleRetry();
+    };
+  }
+
+  open();
+  return () => {
+    stopped = true;
+    if (retryTimer) clearTimeout(retryTimer);
+    socket?.close(1000, 'tab closed the live channel');
+  };
+}

@@ -1,0 +1,234 @@
+import { type Browser, expect, type Page, test } from '@playwright/test';
+import { register, setSettings } from './fixtures.ts';
+
+async function addClient(
+  page: Page,
+  client: { fname: string; lname: string; email: string; phone: string; balance?: string },
+) {
+  await page.getByRole('link', { name: 'New' }).click();
+  await expect(page).toHaveURL(/\/client\/add$/);
+  await page.getByLabel('First Name').fill(client.fname);
+  await page.getByLabel('Last Name').fill(client.lname);
+  await page.getByLabel('Email').fill(client.email);
+  await page.getByLabel('Phone').fill(client.phone);
+  if (client.balance !== undefined) await page.getByLabel('Balance').fill(client.balance);
+  await page.getByRole('button', { name: 'Submit' }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await expect(
+    page.getByRole('status').filter({ hasText: 'Client Added Successfully !!' }),
+  ).toBeVisible();
+}
+
+async function newOperatorPage(browser: Browser): Promise<Page> {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const cspErrors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error' && /Content Security Policy/i.test(message.text()))
+      cspErrors.push(message.text());
+  });
+  page.on('close', () => expect(cspErrors).toEqual([]));
+  await register(page);
+  return page;
+}
+
+test('the whole original flow: add, list and total, details, balance, edit, delete', async ({
+  browser,
+}) => {
+  const page = await newOperatorPage(browser);
+  await expect(page.getByText('No users found')).toBeVisible();
+  await expect(page.getByTestId('total-owed')).toHaveText('Total Owed : ₹0.00');
+
+  // Balance is locked on add by default: the client is stored with 0.
+  await page.getByRole('link', { name: 'New' }).click();
+  await expect(page.getByLabel('Balance')).toBeDisabled();
+  // Each invalid field shows its own message and nothing is sent.
+  await page.getByLabel('First Name').fill('A');
+  await page.getByLabel('Phone').fill('12345');
+  await page.getByRole('button', { name: 'Submit' }).click();
+  await expect(page.getByText('First name must be at least 2 characters')).toBeVisible();
+  await expect(page.getByText('Phone must be exactly 10 digits')).toBeVisible();
+  await expect(page.getByText('Last name is required')).toBeVisible();
+  await expect(page).toHaveURL(/\/client\/add$/);
+  await page.getByRole('link', { name: 'Back to Dashboard' }).click();
+
+  await addClient(page, {
+    fname: 'Asha',
+    lname: 'Verma',
+    email: 'asha@example.com',
+    phone: '9876543210',
+  });
+  const table = page.getByRole('table', { name: 'Clients' });
+  const ashaRow = table.getByRole('row').filter({ hasText: 'Asha' });
+  await expect(ashaRow).toContainText('Verma');
+  await expect(ashaRow).toContainText('9876543210');
+  await expect(ashaRow).toContainText('asha@example.com');
+  await expect(ashaRow).toContainText('₹0.00');
+
+  // With the balance unlocked, a client can be added owing money.
+  await setSettings(page, { 'Disable Balance On Add': false, 'Disable Balance On Edit': false });
+  await page.getByRole('link', { name: 'Dashboard', exact: true }).click();
+  await addClient(page, {
+    fname: 'Bala',
+    lname: 'Anand',
+    email: 'bala@example.com',
+    phone: '9000000000',
+    balance: '123456.5',
+  });
+  await expect(page.getByTestId('total-owed')).toHaveText('Total Owed : ₹1,23,456.50');
+  // Ordered by last name: Anand before Verma.
+  await expect(table.getByRole('row').nth(1)).toContainText('Anand');
+  await expect(table.getByRole('row').nth(2)).toContainText('Verma');
+
+  // Details
+  await ashaRow.getByRole('link', { name: /Details/ }).click();
+  await expect(page.getByRole('heading', { name: 'Asha Verma' })).toBeVisible();
+  await expect(page.getByText('Client Id:')).toBeVisible();
+  await expect(page.getByText('Contact Email: asha@example.com')).toBeVisible();
+  await expect(page.getByText('Contact Phone: 9876543210')).toBeVisible();
+  await expect(page.getByText('₹0.00')).toHaveClass(/balance-clear/);
+
+  // Pencil → inline balance, validated.
+  await page.getByRole('button', { name: 'Edit balance' }).click();
+  const balanceInput = page.getByLabel('New balance');
+  await balanceInput.fill('12.345');
+  await page.getByRole('button', { name: 'Update' }).click();
+  await expect(page.getByText('Enter a number with at most 2 decimal places')).toBeVisible();
+  await balanceInput.fill('1234.5');
+  await page.getByRole('button', { name: 'Update' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Balance Updated' })).toBeVisible();
+  await expect(page.getByText('₹1,234.50')).toHaveClass(/balance-owing/);
+  await expect(page.getByLabel('New balance')).toHaveCount(0);
+  // The toggle hides the form again.
+  await page.getByRole('button', { name: 'Edit balance' }).click();
+  await expect(page.getByLabel('New balance')).toBeVisible();
+  await page.getByRole('button', { name: 'Edit balance' }).click();
+  await expect(page.getByLabel('New balance')).toHaveCount(0);
+
+  // Edit
+  await page.getByRole('link', { name: 'Edit' }).click();
+  await expect(page).toHaveURL(/\/client\/edit\//);
+  await expect(page.getByLabel('First Name')).toHaveValue('Asha');
+  await page.getByLabel('Phone').fill('9123456789');
+  await page.getByRole('button', { name: 'Submit' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Updated Successfully' })).toBeVisible();
+  await expect(page).toHaveURL(/\/client\/[0-9a-f-]{36}$/);
+  await expect(page.getByText('Contact Phone: 9123456789')).toBeVisible();
+
+  // Delete, cancelled first, then confirmed.
+  await page.getByRole('button', { name: 'Delete' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Are you sure ?' });
+  await expect(dialog).toBeVisible();
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(dialog).toHaveCount(0);
+  await expect(page.getByRole('heading', { name: 'Asha Verma' })).toBeVisible();
+  const detailsUrl = page.url();
+  await page.getByRole('button', { name: 'Delete' }).click();
+  await page
+    .getByRole('dialog', { name: 'Are you sure ?' })
+    .getByRole('button', { name: 'Delete' })
+    .click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await expect(page.getByRole('status').filter({ hasText: 'Client Removed' })).toBeVisible();
+  await expect(table.getByRole('row').filter({ hasText: 'Asha' })).toHaveCount(0);
+  await expect(page.getByTestId('total-owed')).toHaveText('Total Owed : ₹1,23,456.50');
+
+  // A deleted id shows "Client not found" with a way back.
+  await page.goto(detailsUrl);
+  await expect(page.getByRole('heading', { name: 'Client not found' })).toBeVisible();
+  await page.getByRole('link', { name: 'Back to Dashboard' }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await page.context().close();
+});
+
+test("changes in one tab appear live in the operator's other tab, and never in another operator's", async ({
+  browser,
+}) => {
+  const tab1 = await newOperatorPage(browser);
+  await setSettings(tab1, { 'Disable Balance On Add': false });
+  await tab1.getByRole('link', { name: 'Dashboard', exact: true }).click();
+  const tab2 = await tab1.context().newPage();
+  await tab2.goto('/dashboard');
+  await expect(tab2.getByText('No users found')).toBeVisible();
+  const other = await newOperatorPage(browser);
+  await expect(other.getByText('No users found')).toBeVisible();
+
+  await addClient(tab1, {
+    fname: 'Live',
+    lname: 'Person',
+    email: 'live@example.com',
+    phone: '9999999999',
+    balance: '100',
+  });
+  const tab2Row = tab2
+    .getByRole('table', { name: 'Clients' })
+    .getByRole('row')
+    .filter({ hasText: 'Live' });
+  await expect(tab2Row).toContainText('₹100.00');
+  await expect(tab2.getByTestId('total-owed')).toHaveText('Total Owed : ₹100.00');
+
+  // tab2 follows the details page live too.
+  await tab2Row.getByRole('link', { name: /Details/ }).click();
+  await expect(tab2.getByRole('heading', { name: 'Live Person' })).toBeVisible();
+
+  await tab1
+    .getByRole('table', { name: 'Clients' })
+    .getByRole('link', { name: /Details/ })
+    .click();
+  await tab1.getByRole('button', { name: 'Edit balance' }).click();
+  await tab1.getByLabel('New balance').fill('-50');
+  await tab1.getByRole('button', { name: 'Update' }).click();
+  await expect(tab1.getByRole('status').filter({ hasText: 'Balance Updated' })).toBeVisible();
+  await expect(tab2.getByText('-₹50.00')).toHaveClass(/balance-clear/);
+
+  await tab1.getByRole('button', { name: 'Delete' }).click();
+  await tab1.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
+  await expect(tab1).toHaveURL(/\/dashboard$/);
+  await expect(tab2.getByRole('heading', { name: 'Client not found' })).toBeVisible();
+  await expect(tab2.getByText('This client was deleted elsewhere.')).toBeVisible();
+  await tab2.getByRole('link', { name: 'Back to Dashboard' }).click();
+  await expect(tab2.getByText('No users found')).toBeVisible();
+
+  // The other operator saw none of it.
+  await expect(other.getByText('No users found')).toBeVisible();
+  await expect(other.getByText('Live')).toHaveCount(0);
+  await expect(other.getByTestId('total-owed')).toHaveText('Total Owed : ₹0.00');
+  await tab1.context().close();
+  await other.context().close();
+});
+
+test('an edit based on old data is refused and the form shows the current data', async ({
+  browser,
+}) => {
+  const page = await newOperatorPage(browser);
+  await addClient(page, {
+    fname: 'Conflict',
+    lname: 'Case',
+    email: 'c@example.com',
+    phone: '9888888888',
+  });
+  await page
+    .getByRole('table', { name: 'Clients' })
+    .getByRole('link', { name: /Details/ })
+    .click();
+  await page.getByRole('link', { name: 'Edit' }).click();
+  await expect(page.getByLabel('First Name')).toHaveValue('Conflict');
+  const id = page.url().split('/').pop() ?? '';
+
+  // Someone else changes the client meanwhile (another tab of the same operator).
+  const response = await page.request.patch(`/api/clients/${id}`, {
+    data: { version: 1, lname: 'Changed' },
+    headers: { origin: new URL(page.url()).origin },
+  });
+  expect(response.status()).toBe(200);
+
+  await page.getByLabel('First Name').fill('Mine');
+  await page.getByRole('button', { name: 'Submit' }).click();
+  await expect(
+    page.getByRole('alert').filter({ hasText: 'This client was changed elsewhere' }),
+  ).toBeVisible();
+  await expect(page.getByLabel('Last Name')).toHaveValue('Changed');
+  await expect(page.getByLabel('First Name')).toHaveValue('Conflict');
+  await expect(page).toHaveURL(/\/client\/edit\//);
+  await page.context().close();
+});
