@@ -1,0 +1,189 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
+import { mockApi, openSettings, renderApp, signedIn } from '../test-utils.tsx';
+
+class FakeWebSocket {
+  static OPEN = 1;
+  onopen: (() => void) | null = null;
+  onmessage: (() => void) | null = null;
+  onclose: (() => void) | null = null;
+  close() {}
+}
+
+beforeEach(() => {
+  vi.stubGlobal('WebSocket', FakeWebSocket);
+});
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+const emptyList = { items: [], total: 0, totalOwed: '0.00' };
+
+describe('navbar', () => {
+  test('signed out: Login and Register while registrations are allowed', async () => {
+    mockApi({
+      'GET /api/auth/get-session': () => ({ status: 200, body: null }),
+      'GET /api/settings': () => ({ status: 200, body: openSettings }),
+    });
+    renderApp('/login');
+    const nav = screen.getByRole('navigation');
+    expect(await within(nav).findByRole('link', { name: 'Register' })).toBeVisible();
+    expect(within(nav).getByRole('link', { name: 'Login' })).toBeVisible();
+    expect(within(nav).getByRole('link', { name: 'Client Panel' })).toHaveAttribute('href', '/');
+    expect(within(nav).queryByRole('link', { name: 'Settings' })).toBeNull();
+  });
+
+  test('signed out with registrations closed: no Register link', async () => {
+    mockApi({
+      'GET /api/auth/get-session': () => ({ status: 200, body: null }),
+      'GET /api/settings': () => ({ status: 200, body: { ...openSettings, allowRegistrations: false } }),
+    });
+    renderApp('/login');
+    expect(await screen.findByRole('heading', { name: 'Login' })).toBeVisible();
+    await waitFor(() => expect(screen.queryByRole('link', { name: 'Register' })).toBeNull());
+  });
+
+  test('signed in: Dashboard, the e-mail, Settings and Logout', async () => {
+    mockApi({
+      'GET /api/auth/get-session': () => ({ status: 200, body: signedIn }),
+      'GET /api/settings': () => ({ status: 200, body: openSettings }),
+      'GET /api/clients': () => ({ status: 200, body: emptyList }),
+    });
+    renderApp('/dashboard');
+    const nav = screen.getByRole('navigation');
+    expect(await within(nav).findByText('op@example.com')).toBeVisible();
+    expect(within(nav).getByRole('link', { name: 'Dashboard' })).toBeVisible();
+    expect(within(nav).getByRole('link', { name: 'Settings' })).toBeVisible();
+    expect(within(nav).getByRole('button', { name: 'Logout' })).toBeVisible();
+    expect(within(nav).queryByRole('link', { name: 'Login' })).toBeNull();
+  });
+
+  test('logout updates the navbar at once and says "Logged Out !!"', async () => {
+    mockApi({
+      'GET /api/auth/get-session': () => ({ status: 200, body: signedIn }),
+      'GET /api/settings': () => ({ status: 200, body: openSettings }),
+      'GET /api/clients': () => ({ status: 200, body: emptyList }),
+      'POST /api/auth/sign-out': () => ({ status: 200, body: { success: true } }),
+    });
+    const { router } = renderApp('/dashboard');
+    await userEvent.click(await screen.findByRole('button', { name: 'Logout' }));
+    expect(await screen.findByRole('status')).toHaveTextContent('Logged Out !!');
+    expect(router.state.location.pathname).toBe('/login');
+    expect(screen.queryByText('op@example.com')).toBeNull();
+    expect(screen.getByRole('link', { name: 'Login' })).toBeVisible();
+  });
+});
+
+describe('guards', () => {
+  test.each(['/', '/dashboard', '/clients', '/client/add', '/client/x', '/client/edit/x', '/settings'])(
+    'a signed-out visitor of %s is sent to /login',
+    async (path) => {
+      mockApi({
+        'GET /api/auth/get-session': () => ({ status: 200, body: null }),
+        'GET /api/settings': () => ({ status: 200, body: openSettings }),
+      });
+      const { router } = renderApp(path);
+      expect(await screen.findByRole('heading', { name: 'Login' })).toBeVisible();
+      expect(router.state.location.pathname).toBe('/login');
+    },
+  );
+
+  test('a signed-in operator opening /login goes to the dashboard', async () => {
+    mockApi({
+      'GET /api/auth/get-session': () => ({ status: 200, body: signedIn }),
+      'GET /api/settings': () => ({ status: 200, body: openSettings }),
+      'GET /api/clients': () => ({ status: 200, body: emptyList }),
+    });
+    const { router } = renderApp('/login');
+    expect(await screen.findByText('No users found')).toBeVisible();
+    expect(router.state.location.pathname).toBe('/dashboard');
+  });
+
+  test('/register goes to /login while registrations are closed', async () => {
+    mockApi({
+      'GET /api/auth/get-session': () => ({ status: 200, body: null }),
+      'GET /api/settings': () => ({ status: 200, body: { ...openSettings, allowRegistrations: false } }),
+    });
+    const { router } = renderApp('/register');
+    expect(await screen.findByRole('heading', { name: 'Login' })).toBeVisible();
+    expect(router.state.location.pathname).toBe('/login');
+  });
+
+  test('an unknown path shows "Page not found"', async () => {
+    mockApi({
+      'GET /api/auth/get-session': () => ({ status: 200, body: null }),
+      'GET /api/settings': () => ({ status: 200, body: openSettings }),
+    });
+    renderApp('/nothing/here');
+    expect(await screen.findByRole('heading', { name: 'Page not found' })).toBeVisible();
+    expect(screen.getByRole('link', { name: 'Go to the dashboard' })).toHaveAttribute('href', '/dashboard');
+  });
+});
+
+describe('login and register forms', () => {
+  beforeEach(() => {
+    mockApi({
+      'GET /api/auth/get-session': () => ({ status: 200, body: null }),
+      'GET /api/settings': () => ({ status: 200, body: openSettings }),
+      'POST /api/auth/sign-in/email': () => ({ status: 401, body: { message: 'Invalid email or password' } }),
+      'POST /api/auth/sign-up/email': () => ({
+        status: 400,
+        body: { message: 'Common', fieldErrors: { password: 'This password is too common' } },
+      }),
+    });
+  });
+
+  test('login checks fields before sending and shows a refusal in red', async () => {
+    renderApp('/login');
+    await userEvent.click(await screen.findByRole('button', { name: 'Login' }));
+    expect(await screen.findByText('Email is required')).toBeVisible();
+    expect(screen.getByText('Password is required')).toBeVisible();
+    expect(vi.mocked(fetch).mock.calls.some(([url]) => String(url).includes('sign-in'))).toBe(false);
+    await userEvent.type(screen.getByLabelText('Email'), 'op@example.com');
+    await userEvent.type(screen.getByLabelText('Password'), 'whatever-it-is');
+    await userEvent.click(screen.getByRole('button', { name: 'Login' }));
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('Invalid email or password');
+    expect(alert).toHaveClass('alert-danger');
+  });
+
+  test('register shows the password rules, checks them, and puts server messages under fields', async () => {
+    renderApp('/register');
+    expect(await screen.findByText(/8 to 128 characters/)).toBeVisible();
+    await userEvent.type(screen.getByLabelText('Email'), 'bad');
+    await userEvent.type(screen.getByLabelText('Password'), 'short');
+    await userEvent.click(screen.getByRole('button', { name: 'Register' }));
+    expect(await screen.findByText('Enter a valid email address')).toBeVisible();
+    expect(screen.getByText('Password must be at least 8 characters')).toBeVisible();
+    await userEvent.clear(screen.getByLabelText('Email'));
+    await userEvent.type(screen.getByLabelText('Email'), 'new@example.com');
+    await userEvent.clear(screen.getByLabelText('Password'));
+    await userEvent.type(screen.getByLabelText('Password'), 'password123');
+    await userEvent.click(screen.getByRole('button', { name: 'Register' }));
+    expect(await screen.findByText('This password is too common')).toBeVisible();
+    expect(screen.getByLabelText('Email')).toHaveValue('new@example.com');
+  });
+});
+
+describe('settings service', () => {
+  test('the settings page saves, says "Settings saved", and mirrors localStorage as JSON', async () => {
+    let saved = openSettings;
+    mockApi({
+      'GET /api/auth/get-session': () => ({ status: 200, body: signedIn }),
+      'GET /api/settings': () => ({ status: 200, body: saved }),
+      'PUT /api/settings': (init) => {
+        saved = JSON.parse(String(init?.body));
+        return { status: 200, body: saved };
+      },
+    });
+    renderApp('/settings');
+    const checkbox = await screen.findByLabelText('Disable Balance On Add');
+    expect(checkbox).toBeChecked();
+    await userEvent.click(checkbox);
+    await userEvent.click(screen.getByRole('button', { name: 'Submit' }));
+    expect(await screen.findByRole('status')).toHaveTextContent('Settings saved');
+    expect(saved.disableBalanceOnAdd).toBe(false);
+    expect(JSON.parse(window.localStorage.getItem('settings') ?? '{}')).toEqual(saved);
+  });
+});

@@ -1,0 +1,13 @@
+import { render, screen } from '@testing-library/react';
+import { expect, test } from 'vitest';
+import { Money } from './money.tsx';
+
+test.each([
+  ['123456.50', '₹1,23,456.50'],
+  ['0.00', '₹0.00'],
+  ['-20.00', '-₹20.00'],
+  ['119999999999.88', '₹1,19,99,99,99,999.88'],
+])('%s is shown as %s', (amount, text) => {
+  render(<Money amount={amount} />);
+  expect(screen.getByText(text)).toBeVisible();
+});
