@@ -12,7 +12,8 @@ function newestChange(entry) {
   const stats = statSync(entry);
   if (!stats.isDirectory()) return stats.mtimeMs;
   let newest = stats.mtimeMs;
-  for (const child of readdirSync(entry)) newest = Math.max(newest, newestChange(path.join(entry, child)));
+  for (const child of readdirSync(entry))
+    newest = Math.max(newest, newestChange(path.join(entry, child)));
   return newest;
 }
 
@@ -28,6 +29,8 @@ if (buildIsStale()) {
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
 
-const server = spawn(process.execPath, ['--import', 'tsx', 'src/server/index.ts'], { stdio: 'inherit' });
+const server = spawn(process.execPath, ['--import', 'tsx', 'src/server/index.ts'], {
+  stdio: 'inherit',
+});
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
 server.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

@@ -1,6 +1,6 @@
 import { render } from '@testing-library/react';
-import { vi } from 'vitest';
 import { createMemoryRouter, RouterProvider } from 'react-router';
+import { vi } from 'vitest';
 import { createQueryClient, Providers } from './app/providers.tsx';
 import { routes } from './app/routes.tsx';
 

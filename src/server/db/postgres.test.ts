@@ -8,8 +8,11 @@ const baseUrl = process.env.TEST_DATABASE_URL;
 const inCi = process.env.CI === 'true' || process.env.CI === '1';
 
 if (!baseUrl) {
-  if (inCi) throw new Error('TEST_DATABASE_URL is not set: the PostgreSQL suite cannot run under CI');
-  console.warn('Skipping the PostgreSQL suite: set TEST_DATABASE_URL (e.g. postgres://postgres@127.0.0.1:5432/test).');
+  if (inCi)
+    throw new Error('TEST_DATABASE_URL is not set: the PostgreSQL suite cannot run under CI');
+  console.warn(
+    'Skipping the PostgreSQL suite: set TEST_DATABASE_URL (e.g. postgres://postgres@127.0.0.1:5432/test).',
+  );
 }
 
 /** A database of its own for this file, dropped afterwards. */
@@ -51,16 +54,26 @@ describe.skipIf(!baseUrl)('on PostgreSQL', () => {
   });
 
   test('migrations are safe to run twice', async () => {
-    const again = await startTestApp({ database: { kind: 'postgres', url: scratch.url, poolSize: 2 } });
+    const again = await startTestApp({
+      database: { kind: 'postgres', url: scratch.url, poolSize: 2 },
+    });
     await again.app.close();
     await again.database.close();
   });
 
   test('sign-up, sign-in, duplicate e-mail and same 401 behave as on SQLite', async () => {
     const { email } = await signUp(t.app);
-    const dup = await t.app.inject({ method: 'POST', url: '/api/auth/sign-up/email', payload: { email, password: 'another good passphrase' } });
+    const dup = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/sign-up/email',
+      payload: { email, password: 'another good passphrase' },
+    });
     expect(dup.statusCode).toBe(422);
-    const wrong = await t.app.inject({ method: 'POST', url: '/api/auth/sign-in/email', payload: { email, password: 'wrong wrong wrong' } });
+    const wrong = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/sign-in/email',
+      payload: { email, password: 'wrong wrong wrong' },
+    });
     expect(wrong.statusCode).toBe(401);
     expect(wrong.json().message).toBe('Invalid email or password');
   });
@@ -81,26 +94,62 @@ describe.skipIf(!baseUrl)('on PostgreSQL', () => {
         method: 'POST',
         url: '/api/clients',
         headers: { cookie: alice.cookie },
-        payload: { fname: `Big${i}`, lname: 'Spender', email: 'b@example.com', phone: '9000000000', balance: '9999999999.99' },
+        payload: {
+          fname: `Big${i}`,
+          lname: 'Spender',
+          email: 'b@example.com',
+          phone: '9000000000',
+          balance: '9999999999.99',
+        },
       });
       expect(created.statusCode).toBe(201);
       ids.push(created.json().id);
     }
-    const list = await t.app.inject({ method: 'GET', url: '/api/clients?limit=5', headers: { cookie: alice.cookie } });
+    const list = await t.app.inject({
+      method: 'GET',
+      url: '/api/clients?limit=5',
+      headers: { cookie: alice.cookie },
+    });
     expect(list.json().total).toBe(12);
     expect(list.json().totalOwed).toBe(formatAmount(999_999_999_999n * 12n));
-    const search = await t.app.inject({ method: 'GET', url: '/api/clients?q=BIG1', headers: { cookie: alice.cookie } });
+    const search = await t.app.inject({
+      method: 'GET',
+      url: '/api/clients?q=BIG1',
+      headers: { cookie: alice.cookie },
+    });
     expect(search.json().total).toBe(3); // Big1, Big10, Big11
     const first = ids[0] ?? '';
-    const ok = await t.app.inject({ method: 'PATCH', url: `/api/clients/${first}`, headers: { cookie: alice.cookie }, payload: { version: 1, balance: '0' } });
+    const ok = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/clients/${first}`,
+      headers: { cookie: alice.cookie },
+      payload: { version: 1, balance: '0' },
+    });
     expect(ok.statusCode).toBe(200);
-    const stale = await t.app.inject({ method: 'PATCH', url: `/api/clients/${first}`, headers: { cookie: alice.cookie }, payload: { version: 1, balance: '5' } });
+    const stale = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/clients/${first}`,
+      headers: { cookie: alice.cookie },
+      payload: { version: 1, balance: '5' },
+    });
     expect(stale.statusCode).toBe(409);
-    const bobRead = await t.app.inject({ method: 'GET', url: `/api/clients/${first}`, headers: { cookie: bob.cookie } });
+    const bobRead = await t.app.inject({
+      method: 'GET',
+      url: `/api/clients/${first}`,
+      headers: { cookie: bob.cookie },
+    });
     expect(bobRead.statusCode).toBe(404);
-    const del = await t.app.inject({ method: 'DELETE', url: `/api/clients/${ids[1]}`, headers: { cookie: alice.cookie } });
+    const del = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/clients/${ids[1]}`,
+      headers: { cookie: alice.cookie },
+    });
     expect(del.statusCode).toBe(204);
-    const after = await t.app.inject({ method: 'GET', url: '/api/clients', headers: { cookie: alice.cookie } });
+    const after = await t.app.inject({
+      method: 'GET',
+      url: '/api/clients',
+      headers: { cookie: alice.cookie },
+    });
     expect(after.json().total).toBe(11);
     expect(after.json().totalOwed).toBe(formatAmount(999_999_999_999n * 10n));
   });
@@ -111,12 +160,23 @@ describe.skipIf(!baseUrl)('on PostgreSQL', () => {
       method: 'POST',
       url: '/api/clients',
       headers: { cookie },
-      payload: { fname: 'Race', lname: 'Case', email: 'r@example.com', phone: '9000000000', balance: '0' },
+      payload: {
+        fname: 'Race',
+        lname: 'Case',
+        email: 'r@example.com',
+        phone: '9000000000',
+        balance: '0',
+      },
     });
     const id = created.json().id;
     const answers = await Promise.all(
       Array.from({ length: 8 }, (_, i) =>
-        t.app.inject({ method: 'PATCH', url: `/api/clients/${id}`, headers: { cookie }, payload: { version: 1, balance: String(i + 1) } }),
+        t.app.inject({
+          method: 'PATCH',
+          url: `/api/clients/${id}`,
+          headers: { cookie },
+          payload: { version: 1, balance: String(i + 1) },
+        }),
       ),
     );
     const codes = answers.map((a) => a.statusCode).sort();

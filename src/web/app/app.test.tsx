@@ -37,7 +37,10 @@ describe('navbar', () => {
   test('signed out with registrations closed: no Register link', async () => {
     mockApi({
       'GET /api/auth/get-session': () => ({ status: 200, body: null }),
-      'GET /api/settings': () => ({ status: 200, body: { ...openSettings, allowRegistrations: false } }),
+      'GET /api/settings': () => ({
+        status: 200,
+        body: { ...openSettings, allowRegistrations: false },
+      }),
     });
     renderApp('/login');
     expect(await screen.findByRole('heading', { name: 'Login' })).toBeVisible();
@@ -76,18 +79,23 @@ describe('navbar', () => {
 });
 
 describe('guards', () => {
-  test.each(['/', '/dashboard', '/clients', '/client/add', '/client/x', '/client/edit/x', '/settings'])(
-    'a signed-out visitor of %s is sent to /login',
-    async (path) => {
-      mockApi({
-        'GET /api/auth/get-session': () => ({ status: 200, body: null }),
-        'GET /api/settings': () => ({ status: 200, body: openSettings }),
-      });
-      const { router } = renderApp(path);
-      expect(await screen.findByRole('heading', { name: 'Login' })).toBeVisible();
-      expect(router.state.location.pathname).toBe('/login');
-    },
-  );
+  test.each([
+    '/',
+    '/dashboard',
+    '/clients',
+    '/client/add',
+    '/client/x',
+    '/client/edit/x',
+    '/settings',
+  ])('a signed-out visitor of %s is sent to /login', async (path) => {
+    mockApi({
+      'GET /api/auth/get-session': () => ({ status: 200, body: null }),
+      'GET /api/settings': () => ({ status: 200, body: openSettings }),
+    });
+    const { router } = renderApp(path);
+    expect(await screen.findByRole('heading', { name: 'Login' })).toBeVisible();
+    expect(router.state.location.pathname).toBe('/login');
+  });
 
   test('a signed-in operator opening /login goes to the dashboard', async () => {
     mockApi({
@@ -103,7 +111,10 @@ describe('guards', () => {
   test('/register goes to /login while registrations are closed', async () => {
     mockApi({
       'GET /api/auth/get-session': () => ({ status: 200, body: null }),
-      'GET /api/settings': () => ({ status: 200, body: { ...openSettings, allowRegistrations: false } }),
+      'GET /api/settings': () => ({
+        status: 200,
+        body: { ...openSettings, allowRegistrations: false },
+      }),
     });
     const { router } = renderApp('/register');
     expect(await screen.findByRole('heading', { name: 'Login' })).toBeVisible();
@@ -117,7 +128,10 @@ describe('guards', () => {
     });
     renderApp('/nothing/here');
     expect(await screen.findByRole('heading', { name: 'Page not found' })).toBeVisible();
-    expect(screen.getByRole('link', { name: 'Go to the dashboard' })).toHaveAttribute('href', '/dashboard');
+    expect(screen.getByRole('link', { name: 'Go to the dashboard' })).toHaveAttribute(
+      'href',
+      '/dashboard',
+    );
   });
 });
 
@@ -126,7 +140,10 @@ describe('login and register forms', () => {
     mockApi({
       'GET /api/auth/get-session': () => ({ status: 200, body: null }),
       'GET /api/settings': () => ({ status: 200, body: openSettings }),
-      'POST /api/auth/sign-in/email': () => ({ status: 401, body: { message: 'Invalid email or password' } }),
+      'POST /api/auth/sign-in/email': () => ({
+        status: 401,
+        body: { message: 'Invalid email or password' },
+      }),
       'POST /api/auth/sign-up/email': () => ({
         status: 400,
         body: { message: 'Common', fieldErrors: { password: 'This password is too common' } },
@@ -139,7 +156,9 @@ describe('login and register forms', () => {
     await userEvent.click(await screen.findByRole('button', { name: 'Login' }));
     expect(await screen.findByText('Email is required')).toBeVisible();
     expect(screen.getByText('Password is required')).toBeVisible();
-    expect(vi.mocked(fetch).mock.calls.some(([url]) => String(url).includes('sign-in'))).toBe(false);
+    expect(vi.mocked(fetch).mock.calls.some(([url]) => String(url).includes('sign-in'))).toBe(
+      false,
+    );
     await userEvent.type(screen.getByLabelText('Email'), 'op@example.com');
     await userEvent.type(screen.getByLabelText('Password'), 'whatever-it-is');
     await userEvent.click(screen.getByRole('button', { name: 'Login' }));
