@@ -32,6 +32,7 @@ export interface Config {
     signInPerIp: RateLimitRule;
     signInPerEmail: RateLimitRule;
     signUpPerIp: RateLimitRule;
+    signUpPerEmail: RateLimitRule;
   };
 }
 
@@ -191,6 +192,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       signInPerIp: { max: 30, windowSeconds: 600 },
       signInPerEmail: { max: 10, windowSeconds: 600 },
       signUpPerIp: { max: 20, windowSeconds: 3600 },
+      signUpPerEmail: { max: 5, windowSeconds: 3600 },
     },
   };
 }

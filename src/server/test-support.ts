@@ -29,6 +29,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
       signInPerIp: { max: 1000, windowSeconds: 600 },
       signInPerEmail: { max: 1000, windowSeconds: 600 },
       signUpPerIp: { max: 1000, windowSeconds: 3600 },
+      signUpPerEmail: { max: 1000, windowSeconds: 3600 },
     },
     ...overrides,
   };

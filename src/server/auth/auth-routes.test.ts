@@ -191,6 +191,7 @@ describe('rate limits', () => {
         signInPerIp: { max: 100, windowSeconds: 600 },
         signInPerEmail: { max: 3, windowSeconds: 600 },
         signUpPerIp: { max: 100, windowSeconds: 600 },
+        signUpPerEmail: { max: 2, windowSeconds: 600 },
       },
     });
     try {
@@ -222,6 +223,15 @@ describe('rate limits', () => {
         payload: { email: other.email, password: GOOD_PASSWORD },
       });
       expect(otherSignIn.statusCode).toBe(200);
+      // Sign-up is limited per e-mail too: the taken e-mail answers 422 twice, then 429.
+      const again = () =>
+        limited.app.inject({
+          method: 'POST',
+          url: '/api/auth/sign-up/email',
+          payload: { email, password: GOOD_PASSWORD },
+        });
+      expect((await again()).statusCode).toBe(422);
+      expect((await again()).statusCode).toBe(429);
     } finally {
       await limited.close();
     }
@@ -233,6 +243,7 @@ describe('rate limits', () => {
         signInPerIp: { max: 2, windowSeconds: 60 },
         signInPerEmail: { max: 100, windowSeconds: 600 },
         signUpPerIp: { max: 2, windowSeconds: 60 },
+        signUpPerEmail: { max: 100, windowSeconds: 600 },
       },
     });
     try {

@@ -93,6 +93,7 @@ export async function registerAuthRoutes(
       throw new HttpError(400, COMMON_PASSWORD_MESSAGE, { password: COMMON_PASSWORD_MESSAGE });
     }
     const email = input.email.toLowerCase();
+    await limit(`sign-up:email:${email}`, config.rateLimits.signUpPerEmail, reply);
     return forwardToAuth(auth, request, reply, {
       email,
       password: input.password,

@@ -1,0 +1,61 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, expect, test } from 'vitest';
+
+const dir = mkdtempSync(path.join(tmpdir(), 'client-panel-boot-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function boot(env: Record<string, string>): { child: ChildProcess; output: () => string } {
+  let output = '';
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/index.ts'], {
+    env: { ...process.env, LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout?.on('data', (chunk) => {
+    output += String(chunk);
+  });
+  child.stderr?.on('data', (chunk) => {
+    output += String(chunk);
+  });
+  return { child, output: () => output };
+}
+
+function exitCode(child: ChildProcess): Promise<number | null> {
+  return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+}
+
+async function waitUntilHealthy(url: string, child: ChildProcess): Promise<void> {
+  for (let i = 0; i < 150; i += 1) {
+    if (child.exitCode !== null) throw new Error('server exited while starting');
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error('server did not become healthy');
+}
+
+test('the server creates its data directory, starts twice on one file, and stops cleanly on SIGTERM', async () => {
+  const dataDir = path.join(dir, 'nested', 'data');
+  const env = { PORT: '3377', DATABASE_URL: path.join(dataDir, 'panel.db') };
+  for (let run = 0; run < 2; run += 1) {
+    const { child, output } = boot(env);
+    await waitUntilHealthy('http://127.0.0.1:3377/api/health', child);
+    const exited = exitCode(child);
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    expect(output()).toContain('shutting down');
+  }
+  expect(existsSync(path.join(dataDir, 'panel.db'))).toBe(true);
+  expect(statSync(path.join(dataDir, '.auth-secret')).mode & 0o777).toBe(0o600);
+});
+
+test('a bad setting stops the server with a message naming the variable', async () => {
+  const { child, output } = boot({ PORT: 'eighty', DATABASE_URL: path.join(dir, 'x.db') });
+  expect(await exitCode(child)).toBe(1);
+  expect(output()).toContain('PORT: must be a whole number');
+});
