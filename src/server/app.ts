@@ -49,6 +49,21 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       },
     },
     forceCloseConnections: false,
+    // One line per request (below) instead of Fastify's two: logging is a large share of
+    // the work of a small indexed read.
+    disableRequestLogging: true,
+  });
+  app.addHook('onResponse', (request, reply, done) => {
+    request.log.info(
+      {
+        method: request.method,
+        url: request.url,
+        statusCode: reply.statusCode,
+        ms: Math.round(reply.elapsedTime * 10) / 10,
+      },
+      'request completed',
+    );
+    done();
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -56,7 +71,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   registerErrorHandling(app);
   await registerSecurity(app, config);
 
-  const readSession = createSessionReader(auth);
+  const readSession = createSessionReader(config, database);
 
   app.get('/api/health', async () => ({ status: 'ok', db: database.dialect }));
   await registerAuthRoutes(app, { config, database, auth });

@@ -53,6 +53,12 @@ function splitPaise(paise: number | bigint): {
 
 /** Paise as the API's decimal text: "1234.50", "-20.00", "0.00". */
 export function formatAmount(paise: number | bigint): string {
+  // Plain integer arithmetic while it is exact (every balance is); BigInt for larger totals.
+  if (typeof paise === 'number' && Number.isSafeInteger(paise)) {
+    const magnitude = Math.abs(paise);
+    const fraction = magnitude % 100;
+    return `${paise < 0 ? '-' : ''}${(magnitude - fraction) / 100}.${fraction < 10 ? '0' : ''}${fraction}`;
+  }
   const { negative, rupees, fraction } = splitPaise(paise);
   return `${negative ? '-' : ''}${rupees}.${fraction}`;
 }

@@ -33,7 +33,7 @@ function toClient(row: ClientRow): Client {
     lname: row.lname,
     email: row.email,
     phone: row.phone,
-    balance: formatAmount(BigInt(row.balance_paise)),
+    balance: formatAmount(Number(row.balance_paise)),
     version: Number(row.version),
     createdAt: row.created_at,
     updatedAt: row.updated_at,
@@ -162,7 +162,7 @@ export async function createClient(
     created_at: now,
     updated_at: now,
   };
-  await database.db.transaction().execute(async (trx) => {
+  await database.write(async (trx) => {
     await trx.insertInto('clients').values(row).execute();
     await adjustTotals(trx, ownerId, 1, Number(row.balance_paise));
   });
@@ -180,7 +180,7 @@ export async function updateClient(
   id: string,
   patch: ClientPatch,
 ): Promise<UpdateOutcome> {
-  return database.db.transaction().execute(async (trx): Promise<UpdateOutcome> => {
+  return database.write(async (trx): Promise<UpdateOutcome> => {
     const current = await trx
       .selectFrom('clients')
       .selectAll()
@@ -227,7 +227,7 @@ export async function deleteClient(
   ownerId: string,
   id: string,
 ): Promise<boolean> {
-  return database.db.transaction().execute(async (trx) => {
+  return database.write(async (trx) => {
     const deleted = await trx
       .deleteFrom('clients')
       .where('id', '=', id)

@@ -1,10 +1,11 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, type Transaction } from 'kysely';
 import pg from 'pg';
 import type { DatabaseConfig } from '../config.ts';
 import type { DatabaseSchema } from './schema.ts';
+import { createWriteQueue } from './write-queue.ts';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -13,7 +14,35 @@ export interface Database {
   dialect: DialectName;
   /** The PostgreSQL pool, for LISTEN/NOTIFY and advisory locks; absent on SQLite. */
   pool?: pg.Pool;
+  /** Runs a write in a transaction: group-committed on SQLite, a plain transaction on PostgreSQL. */
+  write<T>(work: (trx: Transaction<DatabaseSchema>) => Promise<T>): Promise<T>;
   close(): Promise<void>;
+}
+
+const STATEMENT_CACHE_LIMIT = 500;
+
+/**
+ * Kysely prepares every query afresh; preparing costs more than running our small indexed
+ * queries, so the same SQL text reuses its prepared statement.
+ */
+function withStatementCache(sqlite: SqliteDatabase.Database): SqliteDatabase.Database {
+  const statements = new Map<string, SqliteDatabase.Statement>();
+  const prepare = (source: string) => {
+    let statement = statements.get(source);
+    if (!statement) {
+      if (statements.size >= STATEMENT_CACHE_LIMIT) statements.clear();
+      statement = sqlite.prepare(source);
+      statements.set(source, statement);
+    }
+    return statement;
+  };
+  return new Proxy(sqlite, {
+    get(target, property) {
+      if (property === 'prepare') return prepare;
+      const value = Reflect.get(target, property, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
 }
 
 function openSqlite(file: string): Database {
@@ -24,10 +53,13 @@ function openSqlite(file: string): Database {
   sqlite.pragma('synchronous = FULL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  const db = new Kysely<DatabaseSchema>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const db = new Kysely<DatabaseSchema>({
+    dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
+  });
   return {
     db,
     dialect: 'sqlite',
+    write: createWriteQueue(db),
     close: () => db.destroy(),
   };
 }
@@ -39,6 +71,7 @@ function openPostgres(url: string, poolSize: number): Database {
     db,
     dialect: 'postgres',
     pool,
+    write: (work) => db.transaction().execute(work),
     close: () => db.destroy(),
   };
 }

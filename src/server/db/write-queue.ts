@@ -1,0 +1,71 @@
+import { type Kysely, sql, type Transaction } from 'kysely';
+import type { DatabaseSchema } from './schema.ts';
+
+type Work<T> = (trx: Transaction<DatabaseSchema>) => Promise<T>;
+
+interface Queued {
+  work: Work<unknown>;
+  resolve(value: unknown): void;
+  reject(error: unknown): void;
+}
+
+const MAX_BATCH = 64;
+
+/**
+ * Group commit for SQLite: writes that arrive together share one transaction, so one
+ * fsync (synchronous=FULL) serves them all. Each write runs in its own savepoint, so a
+ * write that fails is undone alone, and every caller is answered only after the COMMIT
+ * that made its write durable.
+ */
+export function createWriteQueue(db: Kysely<DatabaseSchema>) {
+  let queue: Queued[] = [];
+  let flushing = false;
+
+  async function flush(): Promise<void> {
+    flushing = true;
+    while (queue.length > 0) {
+      const batch = queue.slice(0, MAX_BATCH);
+      queue = queue.slice(batch.length);
+      const outcomes: { ok: boolean; value: unknown }[] = [];
+      try {
+        await db.transaction().execute(async (trx) => {
+          for (const item of batch) {
+            await sql`SAVEPOINT write_item`.execute(trx);
+            try {
+              outcomes.push({ ok: true, value: await item.work(trx) });
+              await sql`RELEASE write_item`.execute(trx);
+            } catch (error) {
+              await sql`ROLLBACK TO write_item`.execute(trx);
+              await sql`RELEASE write_item`.execute(trx);
+              outcomes.push({ ok: false, value: error });
+            }
+          }
+        });
+      } catch (error) {
+        // The commit itself failed: nothing in this batch was stored.
+        for (const item of batch) item.reject(error);
+        continue;
+      }
+      batch.forEach((item, index) => {
+        const outcome = outcomes[index];
+        if (outcome?.ok) item.resolve(outcome.value);
+        else item.reject(outcome?.value);
+      });
+    }
+    flushing = false;
+  }
+
+  return function write<T>(work: Work<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      queue.push({
+        work: work as Work<unknown>,
+        resolve: resolve as (value: unknown) => void,
+        reject,
+      });
+      // Wait one turn of the event loop so that concurrent requests join the batch.
+      if (!flushing && queue.length === 1) setImmediate(() => void flush());
+    });
+  };
+}
+
+export type WriteQueue = ReturnType<typeof createWriteQueue>;
