@@ -17,7 +17,8 @@ const CHANGES = 200;
 const PORT = 3290;
 const FLOOR_PORT = 3291;
 const ORIGIN = `http://localhost:${PORT}`;
-const SEARCH = 'kumar';
+// A broad search (a common surname: 5% of all clients) and a specific one (part of an e-mail).
+const SEARCHES = ['kumar', 'sharma.12'];
 
 const firstNames = [
   'Aarav',
@@ -239,12 +240,11 @@ async function main(): Promise<void> {
     results.push(
       await load('GET /api/clients?limit=100', { url: `${base}/api/clients?limit=100`, headers }),
     );
-    results.push(
-      await load(`GET /api/clients?limit=100&q=${SEARCH}`, {
-        url: `${base}/api/clients?limit=100&q=${SEARCH}`,
-        headers,
-      }),
-    );
+    for (const q of SEARCHES) {
+      const url = `${base}/api/clients?limit=100&q=${q}`;
+      const matches = ((await (await fetch(url, { headers })).json()) as { total: number }).total;
+      results.push(await load(`GET /api/clients?limit=100&q=${q} (${matches} matches)`, { url, headers }));
+    }
     results.push(
       await load('POST /api/clients', {
         url: `${base}/api/clients`,

@@ -12,7 +12,7 @@ import { amountToPaise, formatAmount } from '../../shared/money.ts';
 import type { Database } from '../db/database.ts';
 import type { ClientsTable, DatabaseSchema } from '../db/schema.ts';
 
-type ClientRow = Selectable<ClientsTable>;
+type ClientRow = Omit<Selectable<ClientsTable>, 'seq'>;
 
 const SORT_COLUMNS: Record<
   ClientSortField,
@@ -26,7 +26,7 @@ const SORT_COLUMNS: Record<
   createdAt: 'created_at',
 };
 
-function toClient(row: ClientRow): Client {
+function toClient(row: ClientRow & { seq?: unknown }): Client {
   return {
     id: row.id,
     fname: row.fname,
@@ -91,14 +91,67 @@ async function searchTotals(
   return { total: Number(row.count), totalOwed: formatAmount(BigInt(row.total)) };
 }
 
+/** The trigram index finds substrings of 3 or more characters. */
+const MIN_INDEXED_SEARCH = 3;
+
+function usesSearchIndex(database: Database, q: string): boolean {
+  return database.dialect === 'sqlite' && [...q].length >= MIN_INDEXED_SEARCH;
+}
+
+/** An FTS5 phrase matching q literally (quotes doubled, nothing else special). */
+function searchPhrase(q: string): string {
+  return `"${q.replaceAll('"', '""')}"`;
+}
+
+function orderBy(query: ClientListQuery) {
+  const direction = sql.raw(query.dir === 'desc' ? 'DESC' : 'ASC');
+  const column = sql.ref(`c.${SORT_COLUMNS[query.sort]}`);
+  return query.sort === 'lname'
+    ? sql`${column} ${direction}, c.fname ${direction}, c.id ${direction}`
+    : sql`${column} ${direction}, c.id ${direction}`;
+}
+
+/**
+ * Search through the trigram index: the matches are found by the index, then counted and
+ * summed, and the page is sorted from the matches only (faster than walking the sort index
+ * past every non-match; docs/decisions/0006-search-index.md).
+ */
+async function searchClients(
+  database: Database,
+  ownerId: string,
+  query: ClientListQuery & { q: string },
+): Promise<ClientList> {
+  const phrase = searchPhrase(query.q);
+  const matches = sql`clients_search s CROSS JOIN clients c ON c.seq = s.rowid
+    WHERE clients_search MATCH ${phrase} AND c.owner_id = ${ownerId}`;
+  const [page, totals] = await Promise.all([
+    sql<ClientRow>`SELECT c.* FROM ${matches} ORDER BY ${orderBy(query)}
+      LIMIT ${query.limit} OFFSET ${query.offset}`.execute(database.db),
+    sql<{ count: string; total: string }>`SELECT CAST(COUNT(*) AS TEXT) AS count,
+      CAST(COALESCE(SUM(c.balance_paise), 0) AS TEXT) AS total FROM ${matches}`.execute(database.db),
+  ]);
+  const row = totals.rows[0];
+  return {
+    items: page.rows.map(toClient),
+    total: Number(row?.count ?? 0),
+    totalOwed: formatAmount(BigInt(row?.total ?? 0)),
+  };
+}
+
 export async function listClients(
   database: Database,
   ownerId: string,
   query: ClientListQuery,
 ): Promise<ClientList> {
   const { db } = database;
+  if (query.q && usesSearchIndex(database, query.q)) {
+    return searchClients(database, ownerId, { ...query, q: query.q });
+  }
   const column = SORT_COLUMNS[query.sort];
-  let page = db.selectFrom('clients').selectAll().where('owner_id', '=', ownerId);
+  let page = db
+    .selectFrom('clients')
+    .select(['id', 'owner_id', 'fname', 'lname', 'email', 'phone', 'balance_paise', 'version', 'created_at', 'updated_at'])
+    .where('owner_id', '=', ownerId);
   if (query.q) page = page.where(matchesSearch(query.q));
   page = page.orderBy(column, query.dir);
   if (query.sort === 'lname') page = page.orderBy('fname', query.dir);
@@ -150,7 +203,7 @@ export async function createClient(
   fields: ClientFields,
 ): Promise<Client> {
   const now = new Date().toISOString();
-  const row: ClientRow = {
+  const row = {
     id: randomUUID(),
     owner_id: ownerId,
     fname: fields.fname,

@@ -416,6 +416,42 @@ describe('paging, search and sort', () => {
     expect(names((await list(cookie, '?q=%25')).json())).toEqual([]);
   });
 
+  test('search follows renames and deletes, and takes quotes and index syntax literally', async () => {
+    const { cookie: own } = await signUp(t.app);
+    const client = await add(own, { fname: 'Quoted', lname: 'Per"son' });
+    expect(names((await list(own, '?q=QUOTED')).json())).toEqual(['Quoted Per"son']);
+    expect(names((await list(own, `?q=${encodeURIComponent('r"so')}`)).json())).toEqual(['Quoted Per"son']);
+    for (const syntax of ['NOT', 'a* OR b', 'fname:Quo', '(((']) {
+      const response = await list(own, `?q=${encodeURIComponent(syntax)}`);
+      expect(response.statusCode, syntax).toBe(200);
+      expect(response.json().total, syntax).toBe(0);
+    }
+    await t.app.inject({
+      method: 'PATCH',
+      url: `/api/clients/${client.id}`,
+      headers: { cookie: own },
+      payload: { version: 1, fname: 'Renamed' },
+    });
+    expect((await list(own, '?q=quoted')).json().total).toBe(0);
+    expect(names((await list(own, '?q=renamed')).json())).toEqual(['Renamed Per"son']);
+    await t.app.inject({ method: 'DELETE', url: `/api/clients/${client.id}`, headers: { cookie: own } });
+    expect((await list(own, '?q=renamed')).json()).toEqual({ items: [], total: 0, totalOwed: '0.00' });
+  });
+
+  test("a search never returns another operator's clients", async () => {
+    const { cookie: other } = await signUp(t.app);
+    expect((await list(other, '?q=shah')).json()).toEqual({ items: [], total: 0, totalOwed: '0.00' });
+  });
+
+  test('search results can be sorted and paged, with totals over every match', async () => {
+    const byBalance = (await list(cookie, '?q=shah&sort=balance&dir=desc')).json();
+    expect(names(byBalance)).toEqual(['Arjun Shah', 'Meera Shah']);
+    const second = (await list(cookie, '?q=shah&limit=1&offset=1')).json();
+    expect(names(second)).toEqual(['Meera Shah']);
+    expect(second.total).toBe(2);
+    expect(second.totalOwed).toBe('30.00');
+  });
+
   test('sort by balance, first name and creation, both ways', async () => {
     expect(names((await list(cookie, '?sort=balance')).json())[0]).toBe('Zoya Abbas');
     expect(names((await list(cookie, '?sort=balance&dir=desc')).json())[0]).toBe('Arjun Shah');

@@ -66,6 +66,9 @@ function openSqlite(file: string): Database {
 
 function openPostgres(url: string, poolSize: number): Database {
   const pool = new pg.Pool({ connectionString: url, max: poolSize });
+  // An idle connection that the server drops (restart, failover) is removed by the pool and
+  // the next query opens a new one; unhandled, its 'error' event would end the process.
+  pool.on('error', () => {});
   const db = new Kysely<DatabaseSchema>({ dialect: new PostgresDialect({ pool }) });
   return {
     db,

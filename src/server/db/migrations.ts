@@ -1,4 +1,11 @@
-import { type Kysely, type Migration, type MigrationProvider, Migrator, sql } from 'kysely';
+import {
+  type Kysely,
+  type Migration,
+  type MigrationProvider,
+  Migrator,
+  SqliteAdapter,
+  sql,
+} from 'kysely';
 import type { Database } from './database.ts';
 
 /**
@@ -28,9 +35,12 @@ const migrations: Record<string, Migration> = {
   },
   '0002_clients': {
     async up(db: Kysely<unknown>) {
+      const sqlite = db.getExecutor().adapter instanceof SqliteAdapter;
+      // seq is a stable integer row id: SQLite's search index refers to rows by it.
       await db.schema
         .createTable('clients')
-        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('seq', sqlite ? 'integer' : 'bigserial', (c) => c.primaryKey())
+        .addColumn('id', 'text', (c) => c.notNull().unique())
         .addColumn('owner_id', 'text', (c) => c.notNull().references('user.id').onDelete('cascade'))
         .addColumn('fname', 'text', (c) => c.notNull())
         .addColumn('lname', 'text', (c) => c.notNull())
@@ -54,6 +64,7 @@ const migrations: Record<string, Migration> = {
       for (const [name, columns] of Object.entries(sortIndexes)) {
         await db.schema.createIndex(name).on('clients').columns(columns).execute();
       }
+      if (sqlite) await createSqliteSearchIndex(db);
       await db.schema
         .createTable('owner_totals')
         .addColumn('owner_id', 'text', (c) =>
@@ -65,6 +76,30 @@ const migrations: Record<string, Migration> = {
     },
   },
 };
+
+/**
+ * A trigram full-text index over the four searchable fields, kept in step by triggers:
+ * any substring of 3+ characters is found through the index instead of a scan of every
+ * client (docs/decisions/0006-search-index.md).
+ */
+async function createSqliteSearchIndex(db: Kysely<unknown>): Promise<void> {
+  await sql`CREATE VIRTUAL TABLE clients_search USING fts5(
+    fname, lname, email, phone, content='clients', content_rowid='seq', tokenize='trigram')`.execute(db);
+  await sql`CREATE TRIGGER clients_search_insert AFTER INSERT ON clients BEGIN
+    INSERT INTO clients_search (rowid, fname, lname, email, phone)
+    VALUES (new.seq, new.fname, new.lname, new.email, new.phone);
+  END`.execute(db);
+  await sql`CREATE TRIGGER clients_search_delete AFTER DELETE ON clients BEGIN
+    INSERT INTO clients_search (clients_search, rowid, fname, lname, email, phone)
+    VALUES ('delete', old.seq, old.fname, old.lname, old.email, old.phone);
+  END`.execute(db);
+  await sql`CREATE TRIGGER clients_search_update AFTER UPDATE OF fname, lname, email, phone ON clients BEGIN
+    INSERT INTO clients_search (clients_search, rowid, fname, lname, email, phone)
+    VALUES ('delete', old.seq, old.fname, old.lname, old.email, old.phone);
+    INSERT INTO clients_search (rowid, fname, lname, email, phone)
+    VALUES (new.seq, new.fname, new.lname, new.email, new.phone);
+  END`.execute(db);
+}
 
 class InCodeMigrations implements MigrationProvider {
   async getMigrations() {

@@ -18,6 +18,7 @@ export interface RateLimitsTable {
 }
 
 export interface ClientsTable {
+  seq: Generated<number>;
   id: string;
   owner_id: string;
   fname: string;
