@@ -243,7 +243,9 @@ async function main(): Promise<void> {
     for (const q of SEARCHES) {
       const url = `${base}/api/clients?limit=100&q=${q}`;
       const matches = ((await (await fetch(url, { headers })).json()) as { total: number }).total;
-      results.push(await load(`GET /api/clients?limit=100&q=${q} (${matches} matches)`, { url, headers }));
+      results.push(
+        await load(`GET /api/clients?limit=100&q=${q} (${matches} matches)`, { url, headers }),
+      );
     }
     results.push(
       await load('POST /api/clients', {

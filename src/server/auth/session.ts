@@ -3,6 +3,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import type { Config } from '../config.ts';
+import { runCompiled } from '../db/compiled-queries.ts';
 import type { Database } from '../db/database.ts';
 import { HttpError } from '../http/errors.ts';
 
@@ -58,12 +59,15 @@ export function createSessionReader(config: Config, database: Database): Session
     if (!token) return null;
     // SQLite keeps better-auth's dates as ISO text, PostgreSQL as timestamps.
     const now = database.dialect === 'sqlite' ? new Date().toISOString() : new Date();
-    const row = await sql<Operator>`
-      SELECT u.id AS id, u.email AS email
-      FROM session s JOIN "user" u ON u.id = s."userId"
-      WHERE s.token = ${token} AND s."expiresAt" > ${now}`
-      .execute(database.db)
-      .then((result) => result.rows[0]);
+    const [row] = await runCompiled<Operator>(
+      database.db,
+      'session-operator',
+      () =>
+        sql`SELECT u.id AS id, u.email AS email
+          FROM session s JOIN "user" u ON u.id = s."userId"
+          WHERE s.token = ${token} AND s."expiresAt" > ${now}`.compile(database.db),
+      [token, now],
+    );
     return row ? { id: row.id, email: row.email } : null;
   };
 }

@@ -9,6 +9,7 @@ import type {
   ClientSortField,
 } from '../../shared/client-schema.ts';
 import { amountToPaise, formatAmount } from '../../shared/money.ts';
+import { runCompiled } from '../db/compiled-queries.ts';
 import type { Database } from '../db/database.ts';
 import type { ClientsTable, DatabaseSchema } from '../db/schema.ts';
 
@@ -60,14 +61,20 @@ async function readTotals(
   ownerId: string,
 ): Promise<{ total: number; totalOwed: string }> {
   // Cast to text: a total may pass 2^53 paise, beyond what a JS number holds exactly.
-  const row = await db
-    .selectFrom('owner_totals')
-    .select([
-      sql<string>`CAST(client_count AS TEXT)`.as('count'),
-      sql<string>`CAST(total_paise AS TEXT)`.as('total'),
-    ])
-    .where('owner_id', '=', ownerId)
-    .executeTakeFirst();
+  const [row] = await runCompiled<{ count: string; total: string }>(
+    db,
+    'owner-totals',
+    () =>
+      db
+        .selectFrom('owner_totals')
+        .select([
+          sql<string>`CAST(client_count AS TEXT)`.as('count'),
+          sql<string>`CAST(total_paise AS TEXT)`.as('total'),
+        ])
+        .where('owner_id', '=', ownerId)
+        .compile(),
+    [ownerId],
+  );
   return {
     total: row ? Number(row.count) : 0,
     totalOwed: formatAmount(row ? BigInt(row.total) : 0n),
@@ -90,6 +97,19 @@ async function searchTotals(
     .executeTakeFirstOrThrow();
   return { total: Number(row.count), totalOwed: formatAmount(BigInt(row.total)) };
 }
+
+const CLIENT_COLUMNS = [
+  'id',
+  'owner_id',
+  'fname',
+  'lname',
+  'email',
+  'phone',
+  'balance_paise',
+  'version',
+  'created_at',
+  'updated_at',
+] as const;
 
 /** The trigram index finds substrings of 3 or more characters. */
 const MIN_INDEXED_SEARCH = 3;
@@ -128,7 +148,9 @@ async function searchClients(
     sql<ClientRow>`SELECT c.* FROM ${matches} ORDER BY ${orderBy(query)}
       LIMIT ${query.limit} OFFSET ${query.offset}`.execute(database.db),
     sql<{ count: string; total: string }>`SELECT CAST(COUNT(*) AS TEXT) AS count,
-      CAST(COALESCE(SUM(c.balance_paise), 0) AS TEXT) AS total FROM ${matches}`.execute(database.db),
+      CAST(COALESCE(SUM(c.balance_paise), 0) AS TEXT) AS total FROM ${matches}`.execute(
+      database.db,
+    ),
   ]);
   const row = totals.rows[0];
   return {
@@ -148,17 +170,23 @@ export async function listClients(
     return searchClients(database, ownerId, { ...query, q: query.q });
   }
   const column = SORT_COLUMNS[query.sort];
-  let page = db
-    .selectFrom('clients')
-    .select(['id', 'owner_id', 'fname', 'lname', 'email', 'phone', 'balance_paise', 'version', 'created_at', 'updated_at'])
-    .where('owner_id', '=', ownerId);
-  if (query.q) page = page.where(matchesSearch(query.q));
-  page = page.orderBy(column, query.dir);
-  if (query.sort === 'lname') page = page.orderBy('fname', query.dir);
-  page = page.orderBy('id', query.dir).limit(query.limit).offset(query.offset);
+  const buildPage = () => {
+    let page = db.selectFrom('clients').select(CLIENT_COLUMNS).where('owner_id', '=', ownerId);
+    if (query.q) page = page.where(matchesSearch(query.q));
+    page = page.orderBy(column, query.dir);
+    if (query.sort === 'lname') page = page.orderBy('fname', query.dir);
+    return page.orderBy('id', query.dir).limit(query.limit).offset(query.offset);
+  };
 
   const [rows, totals] = await Promise.all([
-    page.execute(),
+    query.q
+      ? buildPage().execute()
+      : runCompiled<ClientRow>(
+          db,
+          `client-page:${query.sort}:${query.dir}`,
+          () => buildPage().compile(),
+          [ownerId, query.limit, query.offset],
+        ),
     query.q ? searchTotals(db, ownerId, query.q) : readTotals(db, ownerId),
   ]);
   return { items: rows.map(toClient), ...totals };

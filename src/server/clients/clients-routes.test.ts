@@ -420,7 +420,9 @@ describe('paging, search and sort', () => {
     const { cookie: own } = await signUp(t.app);
     const client = await add(own, { fname: 'Quoted', lname: 'Per"son' });
     expect(names((await list(own, '?q=QUOTED')).json())).toEqual(['Quoted Per"son']);
-    expect(names((await list(own, `?q=${encodeURIComponent('r"so')}`)).json())).toEqual(['Quoted Per"son']);
+    expect(names((await list(own, `?q=${encodeURIComponent('r"so')}`)).json())).toEqual([
+      'Quoted Per"son',
+    ]);
     for (const syntax of ['NOT', 'a* OR b', 'fname:Quo', '(((']) {
       const response = await list(own, `?q=${encodeURIComponent(syntax)}`);
       expect(response.statusCode, syntax).toBe(200);
@@ -434,13 +436,25 @@ describe('paging, search and sort', () => {
     });
     expect((await list(own, '?q=quoted')).json().total).toBe(0);
     expect(names((await list(own, '?q=renamed')).json())).toEqual(['Renamed Per"son']);
-    await t.app.inject({ method: 'DELETE', url: `/api/clients/${client.id}`, headers: { cookie: own } });
-    expect((await list(own, '?q=renamed')).json()).toEqual({ items: [], total: 0, totalOwed: '0.00' });
+    await t.app.inject({
+      method: 'DELETE',
+      url: `/api/clients/${client.id}`,
+      headers: { cookie: own },
+    });
+    expect((await list(own, '?q=renamed')).json()).toEqual({
+      items: [],
+      total: 0,
+      totalOwed: '0.00',
+    });
   });
 
   test("a search never returns another operator's clients", async () => {
     const { cookie: other } = await signUp(t.app);
-    expect((await list(other, '?q=shah')).json()).toEqual({ items: [], total: 0, totalOwed: '0.00' });
+    expect((await list(other, '?q=shah')).json()).toEqual({
+      items: [],
+      total: 0,
+      totalOwed: '0.00',
+    });
   });
 
   test('search results can be sorted and paged, with totals over every match', async () => {

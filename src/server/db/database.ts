@@ -4,6 +4,7 @@ import SqliteDatabase from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, type Transaction } from 'kysely';
 import pg from 'pg';
 import type { DatabaseConfig } from '../config.ts';
+import { startCheckpointer } from './checkpointer.ts';
 import type { DatabaseSchema } from './schema.ts';
 import { createWriteQueue } from './write-queue.ts';
 
@@ -56,11 +57,23 @@ function openSqlite(file: string): Database {
   const db = new Kysely<DatabaseSchema>({
     dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
   });
+  let checkpointer: ReturnType<typeof startCheckpointer> | undefined;
+  if (file !== ':memory:') {
+    sqlite.pragma('wal_autocheckpoint = 0');
+    checkpointer = startCheckpointer(path.resolve(file), () => {
+      // Without the worker, SQLite checkpoints by itself again: slower, never unbounded.
+      if (sqlite.open) sqlite.pragma('wal_autocheckpoint = 1000');
+    });
+  }
   return {
     db,
     dialect: 'sqlite',
     write: createWriteQueue(db),
-    close: () => db.destroy(),
+    async close() {
+      await checkpointer?.stop();
+      if (sqlite.open && file !== ':memory:') sqlite.pragma('wal_checkpoint(TRUNCATE)');
+      await db.destroy();
+    },
   };
 }
 

@@ -84,7 +84,9 @@ const migrations: Record<string, Migration> = {
  */
 async function createSqliteSearchIndex(db: Kysely<unknown>): Promise<void> {
   await sql`CREATE VIRTUAL TABLE clients_search USING fts5(
-    fname, lname, email, phone, content='clients', content_rowid='seq', tokenize='trigram')`.execute(db);
+    fname, lname, email, phone, content='clients', content_rowid='seq', tokenize='trigram')`.execute(
+    db,
+  );
   await sql`CREATE TRIGGER clients_search_insert AFTER INSERT ON clients BEGIN
     INSERT INTO clients_search (rowid, fname, lname, email, phone)
     VALUES (new.seq, new.fname, new.lname, new.email, new.phone);
