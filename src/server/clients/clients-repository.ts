@@ -131,30 +131,41 @@ function orderBy(query: ClientListQuery) {
     : sql`${column} ${direction}, c.id ${direction}`;
 }
 
+/** Up to this many matches, one query fetches them all and the totals are summed here. */
+const SMALL_MATCH_SET = 500;
+
 /**
- * Search through the trigram index: the matches are found by the index, then counted and
- * summed, and the page is sorted from the matches only (faster than walking the sort index
- * past every non-match; docs/decisions/0006-search-index.md).
+ * Search through the trigram index. One query fetches the matches in order, up to
+ * SMALL_MATCH_SET + 1: when that is all of them, the totals are summed from those rows and
+ * the page is cut from them (one index lookup in all). Broader searches count and sum in a
+ * second query, and sort only their matches (docs/decisions/0006-search-index.md).
  */
 async function searchClients(
   database: Database,
   ownerId: string,
   query: ClientListQuery & { q: string },
 ): Promise<ClientList> {
+  const { db } = database;
   const phrase = searchPhrase(query.q);
   const matches = sql`clients_search s CROSS JOIN clients c ON c.seq = s.rowid
     WHERE clients_search MATCH ${phrase} AND c.owner_id = ${ownerId}`;
-  const [page, totals] = await Promise.all([
-    sql<ClientRow>`SELECT c.* FROM ${matches} ORDER BY ${orderBy(query)}
-      LIMIT ${query.limit} OFFSET ${query.offset}`.execute(database.db),
-    sql<{ count: string; total: string }>`SELECT CAST(COUNT(*) AS TEXT) AS count,
-      CAST(COALESCE(SUM(c.balance_paise), 0) AS TEXT) AS total FROM ${matches}`.execute(
-      database.db,
-    ),
-  ]);
+  const pageEnd = query.offset + query.limit;
+  const firstRows = await sql<ClientRow>`SELECT c.* FROM ${matches} ORDER BY ${orderBy(query)}
+    LIMIT ${Math.max(SMALL_MATCH_SET + 1, pageEnd)}`.execute(db);
+  if (firstRows.rows.length <= SMALL_MATCH_SET) {
+    // Every match is here; at most 500 balances of at most 10^12 paise sum exactly.
+    const total = firstRows.rows.reduce((sum, row) => sum + Number(row.balance_paise), 0);
+    return {
+      items: firstRows.rows.slice(query.offset, pageEnd).map(toClient),
+      total: firstRows.rows.length,
+      totalOwed: formatAmount(total),
+    };
+  }
+  const totals = await sql<{ count: string; total: string }>`SELECT CAST(COUNT(*) AS TEXT) AS count,
+    CAST(COALESCE(SUM(c.balance_paise), 0) AS TEXT) AS total FROM ${matches}`.execute(db);
   const row = totals.rows[0];
   return {
-    items: page.rows.map(toClient),
+    items: firstRows.rows.slice(query.offset, pageEnd).map(toClient),
     total: Number(row?.count ?? 0),
     totalOwed: formatAmount(BigInt(row?.total ?? 0)),
   };
@@ -213,16 +224,22 @@ async function adjustTotals(
   countDelta: number,
   paiseDelta: number,
 ): Promise<void> {
-  await trx
-    .insertInto('owner_totals')
-    .values({ owner_id: ownerId, client_count: countDelta, total_paise: paiseDelta })
-    .onConflict((oc) =>
-      oc.column('owner_id').doUpdateSet({
-        client_count: sql`owner_totals.client_count + ${countDelta}`,
-        total_paise: sql`owner_totals.total_paise + ${paiseDelta}`,
-      }),
-    )
-    .execute();
+  await runCompiled(
+    trx,
+    'adjust-owner-totals',
+    () =>
+      trx
+        .insertInto('owner_totals')
+        .values({ owner_id: ownerId, client_count: countDelta, total_paise: paiseDelta })
+        .onConflict((oc) =>
+          oc.column('owner_id').doUpdateSet({
+            client_count: sql`owner_totals.client_count + ${countDelta}`,
+            total_paise: sql`owner_totals.total_paise + ${paiseDelta}`,
+          }),
+        )
+        .compile(),
+    [ownerId, countDelta, paiseDelta, countDelta, paiseDelta],
+  );
 }
 
 export async function createClient(
@@ -244,7 +261,18 @@ export async function createClient(
     updated_at: now,
   };
   await database.write(async (trx) => {
-    await trx.insertInto('clients').values(row).execute();
+    await runCompiled(trx, 'insert-client', () => trx.insertInto('clients').values(row).compile(), [
+      row.id,
+      row.owner_id,
+      row.fname,
+      row.lname,
+      row.email,
+      row.phone,
+      row.balance_paise,
+      row.version,
+      row.created_at,
+      row.updated_at,
+    ]);
     await adjustTotals(trx, ownerId, 1, Number(row.balance_paise));
   });
   return toClient(row);

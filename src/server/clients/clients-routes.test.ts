@@ -347,6 +347,35 @@ describe('exact totals', () => {
     expect(search.totalOwed).toBe(formatAmount(expected));
   });
 
+  test('a search with more than 500 matches has exact totals and pages past 500', async () => {
+    const { cookie } = await signUp(t.app);
+    let expected = 0n;
+    for (let i = 0; i < 510; i += 1) {
+      const balance = formatAmount(BigInt(i) * 1_234_567n - 300_000_000n);
+      expected += BigInt(balance.replace('.', ''));
+      await add(cookie, { fname: `Many${String(i).padStart(3, '0')}`, lname: 'Match', balance });
+    }
+    await add(cookie, { fname: 'Other', lname: 'Person' });
+    const first = (await list(cookie, '?q=many&sort=fname&limit=100')).json();
+    expect(first.total).toBe(510);
+    expect(first.totalOwed).toBe(formatAmount(expected));
+    expect(first.items[0].fname).toBe('Many000');
+    const last = (await list(cookie, '?q=many&sort=fname&limit=100&offset=500')).json();
+    expect(last.items.map((c: Client) => c.fname)).toEqual(
+      Array.from({ length: 10 }, (_, i) => `Many${500 + i}`),
+    );
+    expect(last.total).toBe(510);
+    const few = (await list(cookie, '?q=many00')).json();
+    expect(few.total).toBe(10);
+    expect(few.totalOwed).toBe(
+      formatAmount(
+        Array.from({ length: 10 }, (_, i) => BigInt(i) * 1_234_567n - 300_000_000n).reduce(
+          (a, b) => a + b,
+        ),
+      ),
+    );
+  });
+
   test('totals beyond 2^53 paise stay exact', async () => {
     const { cookie } = await signUp(t.app);
     for (let i = 0; i < 12; i += 1) await add(cookie, { balance: '9999999999.99' });

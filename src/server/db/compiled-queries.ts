@@ -3,12 +3,15 @@ import { type CompiledQuery, CompiledQuery as Query, type QueryResult } from 'ky
 /** Any Kysely instance or transaction, whatever its schema type. */
 interface QueryRunner {
   executeQuery<R>(query: CompiledQuery<R>): Promise<QueryResult<R>>;
+  getExecutor(): { readonly adapter: object };
 }
 
+// SQL text depends only on the dialect, so it is cached per adapter class: a transaction
+// and its database share it.
 const cache = new WeakMap<object, Map<string, string>>();
 
 /**
- * The hot queries are built by Kysely once per database and shape, then reused as SQL text
+ * The hot queries are built by Kysely once per dialect and shape, then reused as SQL text
  * with fresh parameters: building a query costs more than running a small indexed one.
  * `build` must take its parameters in the order `parameters` gives them.
  */
@@ -18,10 +21,11 @@ export async function runCompiled<Row>(
   build: () => CompiledQuery,
   parameters: readonly unknown[],
 ): Promise<Row[]> {
-  let texts = cache.get(db);
+  const dialect = db.getExecutor().adapter.constructor;
+  let texts = cache.get(dialect);
   if (!texts) {
     texts = new Map();
-    cache.set(db, texts);
+    cache.set(dialect, texts);
   }
   let text = texts.get(key);
   if (text === undefined) {
@@ -36,4 +40,9 @@ export async function runCompiled<Row>(
   }
   const result = await db.executeQuery(Query.raw(text, [...parameters]) as CompiledQuery<Row>);
   return result.rows;
+}
+
+/** A statement without parameters, run as is. */
+export function runStatement(db: QueryRunner, text: string): Promise<QueryResult<unknown>> {
+  return db.executeQuery(Query.raw(text));
 }

@@ -1,4 +1,5 @@
-import { type Kysely, sql, type Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
+import { runStatement } from './compiled-queries.ts';
 import type { DatabaseSchema } from './schema.ts';
 
 type Work<T> = (trx: Transaction<DatabaseSchema>) => Promise<T>;
@@ -30,13 +31,13 @@ export function createWriteQueue(db: Kysely<DatabaseSchema>) {
       try {
         await db.transaction().execute(async (trx) => {
           for (const item of batch) {
-            await sql`SAVEPOINT write_item`.execute(trx);
+            await runStatement(trx, 'SAVEPOINT write_item');
             try {
               outcomes.push({ ok: true, value: await item.work(trx) });
-              await sql`RELEASE write_item`.execute(trx);
+              await runStatement(trx, 'RELEASE write_item');
             } catch (error) {
-              await sql`ROLLBACK TO write_item`.execute(trx);
-              await sql`RELEASE write_item`.execute(trx);
+              await runStatement(trx, 'ROLLBACK TO write_item');
+              await runStatement(trx, 'RELEASE write_item');
               outcomes.push({ ok: false, value: error });
             }
           }
