@@ -132,7 +132,7 @@ function orderBy(query: ClientListQuery) {
 }
 
 /** Up to this many matches, one query fetches them all and the totals are summed here. */
-const SMALL_MATCH_SET = 500;
+const SMALL_MATCH_SET = 200;
 
 /**
  * Search through the trigram index. One query fetches the matches in order, up to
@@ -153,7 +153,7 @@ async function searchClients(
   const firstRows = await sql<ClientRow>`SELECT c.* FROM ${matches} ORDER BY ${orderBy(query)}
     LIMIT ${Math.max(SMALL_MATCH_SET + 1, pageEnd)}`.execute(db);
   if (firstRows.rows.length <= SMALL_MATCH_SET) {
-    // Every match is here; at most 500 balances of at most 10^12 paise sum exactly.
+    // Every match is here; at most 200 balances of at most 10^12 paise sum exactly.
     const total = firstRows.rows.reduce((sum, row) => sum + Number(row.balance_paise), 0);
     return {
       items: firstRows.rows.slice(query.offset, pageEnd).map(toClient),

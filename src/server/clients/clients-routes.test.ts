@@ -347,7 +347,7 @@ describe('exact totals', () => {
     expect(search.totalOwed).toBe(formatAmount(expected));
   });
 
-  test('a search with more than 500 matches has exact totals and pages past 500', async () => {
+  test('a search with more than 200 matches has exact totals and pages past 500', async () => {
     const { cookie } = await signUp(t.app);
     let expected = 0n;
     for (let i = 0; i < 510; i += 1) {

@@ -3,7 +3,7 @@ import { Outlet, useNavigate } from 'react-router';
 import { paths } from '../../shared/paths.ts';
 import { FlashMessages, useFlash } from '../components/flash-messages.tsx';
 import { Navbar } from '../components/navbar.tsx';
-import { messages } from '../lib/messages.ts';
+import { failureText, messages } from '../lib/messages.ts';
 import { useSession, useSignOut } from '../lib/session.ts';
 import { useSettings } from '../lib/settings-service.ts';
 import { useLiveSync } from './live-sync.tsx';
@@ -22,10 +22,7 @@ export function AppLayout() {
       flash.success(messages.loggedOut.text, messages.loggedOut.seconds);
       navigate(paths.login);
     } catch (error) {
-      flash.failure(
-        `Logout failed: ${error instanceof Error ? error.message : 'unknown error'}`,
-        messages.failureSeconds,
-      );
+      flash.failure(failureText('Logout failed', error), messages.failureSeconds);
     }
   }
 

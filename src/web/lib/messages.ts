@@ -13,3 +13,8 @@ export const messages = {
   /** Failures the original never showed stay long enough to read, and can be closed. */
   failureSeconds: 8,
 } as const;
+
+/** "What failed: why", for the red message of a failed request. */
+export function failureText(what: string, error: unknown): string {
+  return `${what}: ${error instanceof Error ? error.message : 'unknown error'}`;
+}

@@ -1,9 +1,9 @@
-import Card from 'react-bootstrap/Card';
-import { Link, useNavigate } from 'react-router';
+import { useNavigate } from 'react-router';
 import { paths } from '../../../shared/paths.ts';
 import { useFlash } from '../../components/flash-messages.tsx';
 import { LoadFailed, Loading } from '../../components/loading.tsx';
-import { messages } from '../../lib/messages.ts';
+import { PageCard } from '../../components/page-card.tsx';
+import { failureText, messages } from '../../lib/messages.ts';
 import { useSettings } from '../../lib/settings-service.ts';
 import { ClientForm, type ClientFormOutput } from './client-form.tsx';
 import { useCreateClient } from './clients-api.ts';
@@ -28,10 +28,7 @@ export function AddClientPage() {
     try {
       await createClient.mutateAsync({ ...values, balance: values.balance ?? '0.00' });
     } catch (error) {
-      flash.failure(
-        `The client was not added: ${error instanceof Error ? error.message : 'unknown error'}`,
-        messages.failureSeconds,
-      );
+      flash.failure(failureText('The client was not added', error), messages.failureSeconds);
       throw error;
     }
     flash.success(messages.clientAdded.text, messages.clientAdded.seconds);
@@ -39,25 +36,15 @@ export function AddClientPage() {
   }
 
   return (
-    <>
-      <Link to={paths.dashboard} className="btn btn-link ps-0 mb-2">
-        Back to Dashboard
-      </Link>
-      <Card>
-        <Card.Header as="h1" className="h4">
-          Add Client
-        </Card.Header>
-        <Card.Body>
-          <ClientForm
-            key={String(balanceDisabled)}
-            idPrefix="add-client"
-            label="Add Client"
-            initialValues={EMPTY_CLIENT}
-            balanceDisabled={balanceDisabled}
-            onSubmit={save}
-          />
-        </Card.Body>
-      </Card>
-    </>
+    <PageCard title="Add Client" backTo={paths.dashboard} backLabel="Back to Dashboard">
+      <ClientForm
+        key={String(balanceDisabled)}
+        idPrefix="add-client"
+        label="Add Client"
+        initialValues={EMPTY_CLIENT}
+        balanceDisabled={balanceDisabled}
+        onSubmit={save}
+      />
+    </PageCard>
   );
 }

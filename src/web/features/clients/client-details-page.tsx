@@ -20,14 +20,10 @@ import { LoadFailed, Loading } from '../../components/loading.tsx';
 import { Money } from '../../components/money.tsx';
 import { ApiError } from '../../lib/api-client.ts';
 import { applyServerErrors } from '../../lib/form-errors.ts';
-import { messages } from '../../lib/messages.ts';
+import { failureText, messages } from '../../lib/messages.ts';
 import { ClientNotFound } from './client-not-found.tsx';
 import { useClient, useDeleteClient, useUpdateClient } from './clients-api.ts';
 import { CONFLICT_MESSAGE, conflictingClient } from './conflict.ts';
-
-function failureText(what: string, error: unknown): string {
-  return `${what}: ${error instanceof Error ? error.message : 'unknown error'}`;
-}
 
 function PencilIcon() {
   return (

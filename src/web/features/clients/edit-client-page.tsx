@@ -1,12 +1,12 @@
 import { useState } from 'react';
-import Card from 'react-bootstrap/Card';
-import { Link, useNavigate, useParams } from 'react-router';
+import { useNavigate, useParams } from 'react-router';
 import type { Client } from '../../../shared/client-schema.ts';
 import { paths } from '../../../shared/paths.ts';
 import { useFlash } from '../../components/flash-messages.tsx';
 import { LoadFailed, Loading } from '../../components/loading.tsx';
+import { PageCard } from '../../components/page-card.tsx';
 import { ApiError } from '../../lib/api-client.ts';
-import { messages } from '../../lib/messages.ts';
+import { failureText, messages } from '../../lib/messages.ts';
 import { useSettings } from '../../lib/settings-service.ts';
 import { ClientForm, type ClientFormOutput, type ClientFormValues } from './client-form.tsx';
 import { ClientNotFound } from './client-not-found.tsx';
@@ -73,10 +73,7 @@ function EditClientCard({ client, balanceDisabled }: { client: Client; balanceDi
         flash.failure(CONFLICT_MESSAGE, messages.failureSeconds);
         return;
       }
-      flash.failure(
-        `The client was not saved: ${error instanceof Error ? error.message : 'unknown error'}`,
-        messages.failureSeconds,
-      );
+      flash.failure(failureText('The client was not saved', error), messages.failureSeconds);
       throw error;
     }
     flash.success(messages.clientEdited.text, messages.clientEdited.seconds);
@@ -84,25 +81,15 @@ function EditClientCard({ client, balanceDisabled }: { client: Client; balanceDi
   }
 
   return (
-    <>
-      <Link to={paths.clientDetails(client.id)} className="btn btn-link ps-0 mb-2">
-        Back
-      </Link>
-      <Card>
-        <Card.Header as="h1" className="h4">
-          Edit Client
-        </Card.Header>
-        <Card.Body>
-          <ClientForm
-            idPrefix="edit-client"
-            label="Edit Client"
-            initialValues={initialValues}
-            balanceDisabled={balanceDisabled}
-            onSubmit={save}
-            resetTo={resetTo}
-          />
-        </Card.Body>
-      </Card>
-    </>
+    <PageCard title="Edit Client" backTo={paths.clientDetails(client.id)} backLabel="Back">
+      <ClientForm
+        idPrefix="edit-client"
+        label="Edit Client"
+        initialValues={initialValues}
+        balanceDisabled={balanceDisabled}
+        onSubmit={save}
+        resetTo={resetTo}
+      />
+    </PageCard>
   );
 }

@@ -1,10 +1,8 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect } from 'react';
 import Button from 'react-bootstrap/Button';
-import Card from 'react-bootstrap/Card';
 import Form from 'react-bootstrap/Form';
 import { useForm } from 'react-hook-form';
-import { Link } from 'react-router';
 import { paths } from '../../../shared/paths.ts';
 import {
   DEFAULT_SETTINGS,
@@ -13,7 +11,8 @@ import {
 } from '../../../shared/settings-schema.ts';
 import { useFlash } from '../../components/flash-messages.tsx';
 import { LoadFailed, Loading } from '../../components/loading.tsx';
-import { messages } from '../../lib/messages.ts';
+import { PageCard } from '../../components/page-card.tsx';
+import { failureText, messages } from '../../lib/messages.ts';
 import { useChangeSettings, useSettings } from '../../lib/settings-service.ts';
 
 const SETTING_LABELS: Record<keyof Settings, string> = {
@@ -44,10 +43,7 @@ export function SettingsPage() {
       form.reset(saved);
       flash.success(messages.settingsSaved.text, messages.settingsSaved.seconds);
     } catch (error) {
-      flash.failure(
-        `Settings were not saved: ${error instanceof Error ? error.message : 'unknown error'}`,
-        messages.failureSeconds,
-      );
+      flash.failure(failureText('Settings were not saved', error), messages.failureSeconds);
     }
   });
 
@@ -59,32 +55,22 @@ export function SettingsPage() {
   if (!settings.data) return <Loading />;
 
   return (
-    <>
-      <Link to={paths.dashboard} className="btn btn-link ps-0 mb-2">
-        Back to Dashboard
-      </Link>
-      <Card>
-        <Card.Header as="h1" className="h4">
-          Edit Settings
-        </Card.Header>
-        <Card.Body>
-          <Form noValidate onSubmit={onSubmit} aria-label="Edit Settings">
-            {(Object.keys(SETTING_LABELS) as (keyof Settings)[]).map((name) => (
-              <Form.Check
-                key={name}
-                id={`setting-${name}`}
-                type="checkbox"
-                className="mb-3"
-                label={SETTING_LABELS[name]}
-                {...form.register(name)}
-              />
-            ))}
-            <Button type="submit" variant="primary" disabled={form.formState.isSubmitting}>
-              Submit
-            </Button>
-          </Form>
-        </Card.Body>
-      </Card>
-    </>
+    <PageCard title="Edit Settings" backTo={paths.dashboard} backLabel="Back to Dashboard">
+      <Form noValidate onSubmit={onSubmit} aria-label="Edit Settings">
+        {(Object.keys(SETTING_LABELS) as (keyof Settings)[]).map((name) => (
+          <Form.Check
+            key={name}
+            id={`setting-${name}`}
+            type="checkbox"
+            className="mb-3"
+            label={SETTING_LABELS[name]}
+            {...form.register(name)}
+          />
+        ))}
+        <Button type="submit" variant="primary" disabled={form.formState.isSubmitting}>
+          Submit
+        </Button>
+      </Form>
+    </PageCard>
   );
 }
