@@ -13,9 +13,21 @@ export interface RateLimitVerdict {
  * PostgreSQL shares them. One atomic upsert per check: concurrent requests cannot
  * all read a stale count and slip through.
  */
+const PRUNE_EVERY = 500;
+const KEEP_EXPIRED_MS = 24 * 60 * 60 * 1000;
+
 export function createRateLimiter(database: Database) {
+  let checks = 0;
   return async function consume(key: string, rule: RateLimitRule): Promise<RateLimitVerdict> {
     const now = Date.now();
+    checks += 1;
+    if (checks % PRUNE_EVERY === 0) {
+      // Every IP and e-mail ever seen leaves a row; windows a day past their end go.
+      await database.db
+        .deleteFrom('rate_limits')
+        .where('window_start', '<', now - KEEP_EXPIRED_MS)
+        .execute();
+    }
     const windowMs = rule.windowSeconds * 1000;
     const expiredBefore = now - windowMs;
     const result = await sql<{ count: number | string; window_start: number | string }>`
