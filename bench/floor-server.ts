@@ -9,7 +9,7 @@ if (!file || !ownerId || !port) throw new Error('usage: floor-server <db file> <
 const db = new Database(file, { readonly: true });
 db.pragma('busy_timeout = 5000');
 const page = db.prepare(
-  'SELECT * FROM clients WHERE owner_id = ? ORDER BY lname ASC, fname ASC, id ASC LIMIT 100 OFFSET 0',
+  'SELECT * FROM clients WHERE owner_id = ? ORDER BY lname ASC, fname ASC, seq ASC LIMIT 100 OFFSET 0',
 );
 const app = Fastify({ logger: false });
 app.get('/floor', async () => ({ items: page.all(ownerId) }));

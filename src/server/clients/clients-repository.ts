@@ -127,8 +127,8 @@ function orderBy(query: ClientListQuery) {
   const direction = sql.raw(query.dir === 'desc' ? 'DESC' : 'ASC');
   const column = sql.ref(`c.${SORT_COLUMNS[query.sort]}`);
   return query.sort === 'lname'
-    ? sql`${column} ${direction}, c.fname ${direction}, c.id ${direction}`
-    : sql`${column} ${direction}, c.id ${direction}`;
+    ? sql`${column} ${direction}, c.fname ${direction}, c.seq ${direction}`
+    : sql`${column} ${direction}, c.seq ${direction}`;
 }
 
 /** Up to this many matches, one query fetches them all and the totals are summed here. */
@@ -186,7 +186,7 @@ export async function listClients(
     if (query.q) page = page.where(matchesSearch(query.q));
     page = page.orderBy(column, query.dir);
     if (query.sort === 'lname') page = page.orderBy('fname', query.dir);
-    return page.orderBy('id', query.dir).limit(query.limit).offset(query.offset);
+    return page.orderBy('seq', query.dir).limit(query.limit).offset(query.offset);
   };
 
   const [rows, totals] = await Promise.all([

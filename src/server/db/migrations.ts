@@ -51,15 +51,16 @@ const migrations: Record<string, Migration> = {
         .addColumn('created_at', 'text', (c) => c.notNull())
         .addColumn('updated_at', 'text', (c) => c.notNull())
         .execute();
-      // One index per sort order, each ending in id so that paging is stable and no
-      // sort step is needed: the page is read straight off the index.
+      // One index per sort order, each ending in seq (ties in creation order) so that
+      // paging is stable and no sort step is needed: the page is read straight off the index.
+      // seq, not the 36-character id, keeps every entry and so every write small.
       const sortIndexes: Record<string, string[]> = {
-        clients_owner_name: ['owner_id', 'lname', 'fname', 'id'],
-        clients_owner_fname: ['owner_id', 'fname', 'id'],
-        clients_owner_email: ['owner_id', 'email', 'id'],
-        clients_owner_phone: ['owner_id', 'phone', 'id'],
-        clients_owner_balance: ['owner_id', 'balance_paise', 'id'],
-        clients_owner_created: ['owner_id', 'created_at', 'id'],
+        clients_owner_name: ['owner_id', 'lname', 'fname', 'seq'],
+        clients_owner_fname: ['owner_id', 'fname', 'seq'],
+        clients_owner_email: ['owner_id', 'email', 'seq'],
+        clients_owner_phone: ['owner_id', 'phone', 'seq'],
+        clients_owner_balance: ['owner_id', 'balance_paise', 'seq'],
+        clients_owner_created: ['owner_id', 'created_at', 'seq'],
       };
       for (const [name, columns] of Object.entries(sortIndexes)) {
         await db.schema.createIndex(name).on('clients').columns(columns).execute();
