@@ -2,12 +2,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { buildApp } from './app.ts';
+import { type AppDependencies, buildApp } from './app.ts';
 import { createAuth } from './auth/auth.ts';
 import type { Config } from './config.ts';
 import { type Database, openDatabase } from './db/database.ts';
 import { migrate } from './db/migrate.ts';
-import type { EventBus } from './live/event-bus.ts';
 
 export const TEST_ORIGIN = 'http://localhost:3999';
 
@@ -45,7 +44,7 @@ export interface TestApp {
 /** A real app on a fresh SQLite file (or the given database config), migrated. */
 export async function startTestApp(
   overrides: Partial<Config> = {},
-  extra: { bus?: EventBus } = {},
+  extra: Pick<AppDependencies, 'bus' | 'logStream' | 'livePingIntervalMs'> = {},
 ): Promise<TestApp> {
   const config = testConfig(overrides);
   const database = openDatabase(config.database);

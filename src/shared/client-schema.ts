@@ -2,6 +2,9 @@ import { z } from 'zod';
 import { emailSchema } from './auth-schema.ts';
 import { formatAmount, parseAmount } from './money.ts';
 
+/** The refusal of an update based on an old version (HTTP 409), shown as is by the web app. */
+export const CLIENT_CONFLICT_MESSAGE = 'This client was changed elsewhere';
+
 export const NAME_MIN_LENGTH = 2;
 export const NAME_MAX_LENGTH = 100;
 export const PHONE_LENGTH = 10;
@@ -44,7 +47,6 @@ export const clientFieldsSchema = z.strictObject({
   phone: phoneSchema,
   balance: amountSchema,
 });
-export type ClientFieldsInput = z.input<typeof clientFieldsSchema>;
 export type ClientFields = z.output<typeof clientFieldsSchema>;
 
 export const clientPatchSchema = clientFieldsSchema.partial().extend({

@@ -4,7 +4,6 @@
  */
 
 export const MAX_BALANCE_PAISE = 999_999_999_999; // 9,999,999,999.99 rupees
-export const MIN_BALANCE_PAISE = -MAX_BALANCE_PAISE;
 
 export type ParseAmountResult = { ok: true; paise: number } | { ok: false; error: string };
 

@@ -56,11 +56,31 @@ function matchesSearch(q: string) {
     );
 }
 
+/** Count and sum, read as text because a total may pass 2^53 paise. */
+function toTotals(row: { count: string; total: string } | undefined): {
+  total: number;
+  totalOwed: string;
+} {
+  return {
+    total: row ? Number(row.count) : 0,
+    totalOwed: formatAmount(row ? BigInt(row.total) : 0n),
+  };
+}
+
+/** One operator's client by id; another operator's client is not found. */
+function selectOwnedClient(db: Kysely<DatabaseSchema>, ownerId: string, id: string) {
+  return db
+    .selectFrom('clients')
+    .selectAll()
+    .where('id', '=', id)
+    .where('owner_id', '=', ownerId)
+    .executeTakeFirst();
+}
+
 async function readTotals(
   db: Kysely<DatabaseSchema>,
   ownerId: string,
 ): Promise<{ total: number; totalOwed: string }> {
-  // Cast to text: a total may pass 2^53 paise, beyond what a JS number holds exactly.
   const [row] = await runCompiled<{ count: string; total: string }>(
     db,
     'owner-totals',
@@ -75,10 +95,7 @@ async function readTotals(
         .compile(),
     [ownerId],
   );
-  return {
-    total: row ? Number(row.count) : 0,
-    totalOwed: formatAmount(row ? BigInt(row.total) : 0n),
-  };
+  return toTotals(row);
 }
 
 async function searchTotals(
@@ -95,7 +112,7 @@ async function searchTotals(
     .where('owner_id', '=', ownerId)
     .where(matchesSearch(q))
     .executeTakeFirstOrThrow();
-  return { total: Number(row.count), totalOwed: formatAmount(BigInt(row.total)) };
+  return toTotals(row);
 }
 
 const CLIENT_COLUMNS = [
@@ -163,11 +180,9 @@ async function searchClients(
   }
   const totals = await sql<{ count: string; total: string }>`SELECT CAST(COUNT(*) AS TEXT) AS count,
     CAST(COALESCE(SUM(c.balance_paise), 0) AS TEXT) AS total FROM ${matches}`.execute(db);
-  const row = totals.rows[0];
   return {
     items: firstRows.rows.slice(query.offset, pageEnd).map(toClient),
-    total: Number(row?.count ?? 0),
-    totalOwed: formatAmount(BigInt(row?.total ?? 0)),
+    ...toTotals(totals.rows[0]),
   };
 }
 
@@ -208,12 +223,7 @@ export async function getClient(
   ownerId: string,
   id: string,
 ): Promise<Client | undefined> {
-  const row = await database.db
-    .selectFrom('clients')
-    .selectAll()
-    .where('id', '=', id)
-    .where('owner_id', '=', ownerId)
-    .executeTakeFirst();
+  const row = await selectOwnedClient(database.db, ownerId, id);
   return row ? toClient(row) : undefined;
 }
 
@@ -261,18 +271,13 @@ export async function createClient(
     updated_at: now,
   };
   await database.write(async (trx) => {
-    await runCompiled(trx, 'insert-client', () => trx.insertInto('clients').values(row).compile(), [
-      row.id,
-      row.owner_id,
-      row.fname,
-      row.lname,
-      row.email,
-      row.phone,
-      row.balance_paise,
-      row.version,
-      row.created_at,
-      row.updated_at,
-    ]);
+    // The statement's parameters are the row's values, in the row's key order.
+    await runCompiled(
+      trx,
+      'insert-client',
+      () => trx.insertInto('clients').values(row).compile(),
+      Object.values(row),
+    );
     await adjustTotals(trx, ownerId, 1, Number(row.balance_paise));
   });
   return toClient(row);
@@ -290,12 +295,7 @@ export async function updateClient(
   patch: ClientPatch,
 ): Promise<UpdateOutcome> {
   return database.write(async (trx): Promise<UpdateOutcome> => {
-    const current = await trx
-      .selectFrom('clients')
-      .selectAll()
-      .where('id', '=', id)
-      .where('owner_id', '=', ownerId)
-      .executeTakeFirst();
+    const current = await selectOwnedClient(trx, ownerId, id);
     if (!current) return { kind: 'not-found' };
     if (Number(current.version) !== patch.version) {
       return { kind: 'conflict', current: toClient(current) };
@@ -317,12 +317,7 @@ export async function updateClient(
       .returningAll()
       .executeTakeFirst();
     if (!updated) {
-      const latest = await trx
-        .selectFrom('clients')
-        .selectAll()
-        .where('id', '=', id)
-        .where('owner_id', '=', ownerId)
-        .executeTakeFirst();
+      const latest = await selectOwnedClient(trx, ownerId, id);
       return latest ? { kind: 'conflict', current: toClient(latest) } : { kind: 'not-found' };
     }
     const delta = Number(updated.balance_paise) - Number(current.balance_paise);

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
+  CLIENT_CONFLICT_MESSAGE,
   clientFieldsSchema,
   clientListQuerySchema,
   clientPatchSchema,
@@ -21,7 +22,6 @@ import {
 } from './clients-repository.ts';
 
 export const CLIENT_NOT_FOUND_MESSAGE = 'Client not found';
-export const CLIENT_CONFLICT_MESSAGE = 'This client was changed elsewhere';
 
 interface ClientsRoutesOptions {
   database: Database;

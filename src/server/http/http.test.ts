@@ -2,10 +2,6 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { buildApp } from '../app.ts';
-import { createAuth } from '../auth/auth.ts';
-import { openDatabase } from '../db/database.ts';
-import { migrate } from '../db/migrate.ts';
 import {
   GOOD_PASSWORD,
   signUp,
@@ -164,11 +160,8 @@ describe('logs', () => {
         callback();
       },
     });
-    const config = testConfig({ logLevel: 'trace' });
-    const database = openDatabase(config.database);
-    const auth = createAuth(config, database);
-    await migrate(auth, database);
-    const app = await buildApp({ config, database, auth, logStream: stream });
+    const logged = await startTestApp({ logLevel: 'trace' }, { logStream: stream });
+    const app = logged.app;
     try {
       const password = 'a very secret passphrase 42';
       const { cookie } = await signUp(app, uniqueEmail(), password);
@@ -183,8 +176,7 @@ describe('logs', () => {
       expect(log).not.toContain(password);
       expect(log).not.toContain(cookie.split('=')[1] ?? 'never');
     } finally {
-      await app.close();
-      await database.close();
+      await logged.close();
     }
   });
 });

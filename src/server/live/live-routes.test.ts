@@ -1,32 +1,20 @@
 import type { AddressInfo } from 'node:net';
-import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import WebSocket from 'ws';
 import type { LiveEvent } from '../../shared/live-events.ts';
-import { buildApp } from '../app.ts';
-import { createAuth } from '../auth/auth.ts';
-import type { Database } from '../db/database.ts';
-import { openDatabase } from '../db/database.ts';
-import { migrate } from '../db/migrate.ts';
-import { signUp, TEST_ORIGIN, testConfig } from '../test-support.ts';
+import { signUp, startTestApp, TEST_ORIGIN, type TestApp } from '../test-support.ts';
 
-let app: FastifyInstance;
-let database: Database;
+let t: TestApp;
 let baseUrl: string;
 
 beforeAll(async () => {
-  const config = testConfig();
-  database = openDatabase(config.database);
-  const auth = createAuth(config, database);
-  await migrate(auth, database);
-  app = await buildApp({ config, database, auth, livePingIntervalMs: 200 });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const { port } = app.server.address() as AddressInfo;
+  t = await startTestApp({}, { livePingIntervalMs: 200 });
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = t.app.server.address() as AddressInfo;
   baseUrl = `ws://127.0.0.1:${port}/api/live`;
 });
 afterAll(async () => {
-  await app.close();
-  await database.close();
+  await t.close();
 });
 
 interface OpenSocket {
@@ -87,13 +75,13 @@ const fields = {
 
 describe('live channel', () => {
   test("events reach all of the owner's sockets and none of another operator's", async () => {
-    const alice = await signUp(app);
-    const bob = await signUp(app);
+    const alice = await signUp(t.app);
+    const bob = await signUp(t.app);
     const aliceTab1 = await connect(alice.cookie);
     const aliceTab2 = await connect(alice.cookie);
     const bobTab = await connect(bob.cookie);
 
-    const created = await app.inject({
+    const created = await t.app.inject({
       method: 'POST',
       url: '/api/clients',
       headers: { cookie: alice.cookie },
@@ -103,14 +91,14 @@ describe('live channel', () => {
     for (const tab of [aliceTab1, aliceTab2]) {
       expect(await tab.next()).toEqual({ type: 'client.created', client });
     }
-    const updated = await app.inject({
+    const updated = await t.app.inject({
       method: 'PATCH',
       url: `/api/clients/${client.id}`,
       headers: { cookie: alice.cookie },
       payload: { version: 1, balance: '12.00' },
     });
     expect(await aliceTab1.next()).toEqual({ type: 'client.updated', client: updated.json() });
-    await app.inject({
+    await t.app.inject({
       method: 'DELETE',
       url: `/api/clients/${client.id}`,
       headers: { cookie: alice.cookie },
@@ -118,7 +106,7 @@ describe('live channel', () => {
     expect(await aliceTab1.next()).toEqual({ type: 'client.deleted', id: client.id });
 
     // Bob's own change arrives, and it is the first thing his socket ever saw.
-    await app.inject({
+    await t.app.inject({
       method: 'POST',
       url: '/api/clients',
       headers: { cookie: bob.cookie },
@@ -133,15 +121,15 @@ describe('live channel', () => {
   });
 
   test('a refused change sends no event', async () => {
-    const alice = await signUp(app);
+    const alice = await signUp(t.app);
     const tab = await connect(alice.cookie);
-    await app.inject({
+    await t.app.inject({
       method: 'POST',
       url: '/api/clients',
       headers: { cookie: alice.cookie },
       payload: { ...fields, phone: '1' },
     });
-    await app.inject({
+    await t.app.inject({
       method: 'POST',
       url: '/api/clients',
       headers: { cookie: alice.cookie },
@@ -154,15 +142,15 @@ describe('live channel', () => {
   });
 
   test('settings changes reach every connected operator', async () => {
-    const alice = await signUp(app);
-    const bob = await signUp(app);
+    const alice = await signUp(t.app);
+    const bob = await signUp(t.app);
     const bobTab = await connect(bob.cookie);
     const settings = {
       allowRegistrations: true,
       disableBalanceOnAdd: false,
       disableBalanceOnEdit: true,
     };
-    await app.inject({
+    await t.app.inject({
       method: 'PUT',
       url: '/api/settings',
       headers: { cookie: alice.cookie },
@@ -177,14 +165,14 @@ describe('live channel', () => {
   });
 
   test('an upgrade from another origin is refused with 403', async () => {
-    const alice = await signUp(app);
+    const alice = await signUp(t.app);
     await expect(connect(alice.cookie, { origin: 'https://evil.example' })).rejects.toThrow(
       'HTTP 403',
     );
   });
 
   test('a socket that stops answering pings is dropped', async () => {
-    const alice = await signUp(app);
+    const alice = await signUp(t.app);
     const tab = await connect(alice.cookie, { autoPong: false });
     const closed = new Promise<number>((resolve) =>
       tab.socket.once('close', (code) => resolve(code)),
@@ -193,12 +181,12 @@ describe('live channel', () => {
   });
 
   test('a socket whose session was signed out is closed', async () => {
-    const alice = await signUp(app);
+    const alice = await signUp(t.app);
     const tab = await connect(alice.cookie);
     const closed = new Promise<number>((resolve) =>
       tab.socket.once('close', (code) => resolve(code)),
     );
-    await app.inject({
+    await t.app.inject({
       method: 'POST',
       url: '/api/auth/sign-out',
       headers: { cookie: alice.cookie },

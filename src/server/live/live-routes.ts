@@ -2,6 +2,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import websocket from '@fastify/websocket';
 import type { FastifyInstance } from 'fastify';
 import type { WebSocket } from 'ws';
+import { SESSION_ENDED_CLOSE_CODE } from '../../shared/live-events.ts';
 import { apiPaths } from '../../shared/paths.ts';
 import { requireOperator, type SessionReader } from '../auth/session.ts';
 import type { Config } from '../config.ts';
@@ -23,9 +24,6 @@ interface LiveSocket {
   headers: IncomingHttpHeaders;
   alive: boolean;
 }
-
-/** Tells a socket's owner that their session ended (sign-out elsewhere, expiry). */
-export const SESSION_ENDED_CLOSE_CODE = 4401;
 
 export async function registerLiveRoutes(
   app: FastifyInstance,

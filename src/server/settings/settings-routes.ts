@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { Settings } from '../../shared/settings-schema.ts';
-import { settingsSchema } from '../../shared/settings-schema.ts';
+import { type Settings, settingsSchema } from '../../shared/settings-schema.ts';
 import { requireOperator, type SessionReader } from '../auth/session.ts';
 import type { Database } from '../db/database.ts';
 import { getSettings, saveSettings } from './settings-repository.ts';

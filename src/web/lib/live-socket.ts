@@ -1,4 +1,4 @@
-import type { LiveEvent } from '../../shared/live-events.ts';
+import { type LiveEvent, SESSION_ENDED_CLOSE_CODE } from '../../shared/live-events.ts';
 import { apiPaths } from '../../shared/paths.ts';
 
 export interface LiveHandlers {
@@ -9,7 +9,6 @@ export interface LiveHandlers {
   onSessionEnded(): void;
 }
 
-const SESSION_ENDED_CLOSE_CODE = 4401;
 const FIRST_RETRY_MS = 500;
 const MAX_RETRY_MS = 15_000;
 

@@ -1,28 +1,31 @@
 import { useNavigate } from 'react-router';
 import { paths } from '../../../shared/paths.ts';
 import { useFlash } from '../../components/flash-messages.tsx';
-import { LoadFailed, Loading } from '../../components/loading.tsx';
 import { PageCard } from '../../components/page-card.tsx';
+import { WithSettings } from '../../components/with-settings.tsx';
 import { failureText, messages } from '../../lib/messages.ts';
-import { useSettings } from '../../lib/settings-service.ts';
 import { ClientForm, type ClientFormOutput } from './client-form.tsx';
 import { useCreateClient } from './clients-api.ts';
 
 const EMPTY_CLIENT = { fname: '', lname: '', email: '', phone: '', balance: '0' };
 
 export function AddClientPage() {
-  const settings = useSettings();
+  return (
+    <WithSettings>
+      {(settings) => (
+        <AddClientCard
+          key={String(settings.disableBalanceOnAdd)}
+          balanceDisabled={settings.disableBalanceOnAdd}
+        />
+      )}
+    </WithSettings>
+  );
+}
+
+function AddClientCard({ balanceDisabled }: { balanceDisabled: boolean }) {
   const createClient = useCreateClient();
   const flash = useFlash();
   const navigate = useNavigate();
-
-  if (settings.isError && !settings.data) {
-    return (
-      <LoadFailed what="the settings" error={settings.error} onRetry={() => settings.refetch()} />
-    );
-  }
-  if (!settings.data) return <Loading />;
-  const balanceDisabled = settings.data.disableBalanceOnAdd;
 
   async function save(values: ClientFormOutput) {
     try {
@@ -38,7 +41,6 @@ export function AddClientPage() {
   return (
     <PageCard title="Add Client" backTo={paths.dashboard} backLabel="Back to Dashboard">
       <ClientForm
-        key={String(balanceDisabled)}
         idPrefix="add-client"
         label="Add Client"
         initialValues={EMPTY_CLIENT}

@@ -12,18 +12,20 @@ import Row from 'react-bootstrap/Row';
 import { useForm } from 'react-hook-form';
 import { Link, useNavigate, useParams } from 'react-router';
 import type { z } from 'zod';
-import { balanceUpdateSchema, type Client } from '../../../shared/client-schema.ts';
+import {
+  balanceUpdateSchema,
+  CLIENT_CONFLICT_MESSAGE,
+  type Client,
+} from '../../../shared/client-schema.ts';
 import { amountTextToBigPaise } from '../../../shared/money.ts';
 import { paths } from '../../../shared/paths.ts';
 import { useFlash } from '../../components/flash-messages.tsx';
-import { LoadFailed, Loading } from '../../components/loading.tsx';
 import { Money } from '../../components/money.tsx';
-import { ApiError } from '../../lib/api-client.ts';
 import { applyServerErrors } from '../../lib/form-errors.ts';
 import { failureText, messages } from '../../lib/messages.ts';
-import { ClientNotFound } from './client-not-found.tsx';
-import { useClient, useDeleteClient, useUpdateClient } from './clients-api.ts';
-import { CONFLICT_MESSAGE, conflictingClient } from './conflict.ts';
+import { useDeleteClient, useUpdateClient } from './clients-api.ts';
+import { conflictingClient } from './conflict.ts';
+import { WithClient } from './with-client.tsx';
 
 function PencilIcon() {
   return (
@@ -55,7 +57,7 @@ function BalanceForm({ client, onDone }: { client: Client; onDone(): void }) {
       const latest = conflictingClient(failure);
       if (latest) {
         form.reset({ balance: latest.balance });
-        flash.failure(CONFLICT_MESSAGE, messages.failureSeconds);
+        flash.failure(CLIENT_CONFLICT_MESSAGE, messages.failureSeconds);
         return;
       }
       applyServerErrors(failure, form.setError, ['balance']);
@@ -214,12 +216,5 @@ function ClientDetails({ client }: { client: Client }) {
 
 export function ClientDetailsPage() {
   const { id = '' } = useParams();
-  const client = useClient(id);
-  if (client.isPending) return <Loading />;
-  if (client.isError) {
-    if (client.error instanceof ApiError && client.error.status === 404) return <ClientNotFound />;
-    return <LoadFailed what="the client" error={client.error} onRetry={() => client.refetch()} />;
-  }
-  if (client.data === null) return <ClientNotFound deletedElsewhere />;
-  return <ClientDetails client={client.data} />;
+  return <WithClient id={id}>{(client) => <ClientDetails client={client} />}</WithClient>;
 }

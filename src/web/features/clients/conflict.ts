@@ -1,8 +1,6 @@
 import { type Client, clientSchema } from '../../../shared/client-schema.ts';
 import { ApiError } from '../../lib/api-client.ts';
 
-export const CONFLICT_MESSAGE = 'This client was changed elsewhere';
-
 /** The current client sent with a 409, when the error is one. */
 export function conflictingClient(error: unknown): Client | null {
   if (!(error instanceof ApiError) || error.status !== 409) return null;

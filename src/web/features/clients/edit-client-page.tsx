@@ -1,17 +1,15 @@
 import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
-import type { Client } from '../../../shared/client-schema.ts';
+import { CLIENT_CONFLICT_MESSAGE, type Client } from '../../../shared/client-schema.ts';
 import { paths } from '../../../shared/paths.ts';
 import { useFlash } from '../../components/flash-messages.tsx';
-import { LoadFailed, Loading } from '../../components/loading.tsx';
 import { PageCard } from '../../components/page-card.tsx';
-import { ApiError } from '../../lib/api-client.ts';
+import { WithSettings } from '../../components/with-settings.tsx';
 import { failureText, messages } from '../../lib/messages.ts';
-import { useSettings } from '../../lib/settings-service.ts';
 import { ClientForm, type ClientFormOutput, type ClientFormValues } from './client-form.tsx';
-import { ClientNotFound } from './client-not-found.tsx';
-import { useClient, useUpdateClient } from './clients-api.ts';
-import { CONFLICT_MESSAGE, conflictingClient } from './conflict.ts';
+import { useUpdateClient } from './clients-api.ts';
+import { conflictingClient } from './conflict.ts';
+import { WithClient } from './with-client.tsx';
 
 function formValues(client: Client): ClientFormValues {
   const { fname, lname, email, phone, balance } = client;
@@ -20,30 +18,20 @@ function formValues(client: Client): ClientFormValues {
 
 export function EditClientPage() {
   const { id = '' } = useParams();
-  const client = useClient(id);
-  const settings = useSettings();
-
-  if (client.isPending || (!settings.data && !settings.isError)) return <Loading />;
-  if (client.isError) {
-    if (client.error instanceof ApiError && client.error.status === 404) return <ClientNotFound />;
-    return <LoadFailed what="the client" error={client.error} onRetry={() => client.refetch()} />;
-  }
-  if (client.data === null) return <ClientNotFound deletedElsewhere />;
-  if (!settings.data) {
-    return (
-      <LoadFailed
-        what="the settings"
-        error={settings.error ?? new Error('unknown error')}
-        onRetry={() => settings.refetch()}
-      />
-    );
-  }
   return (
-    <EditClientCard
-      key={String(settings.data.disableBalanceOnEdit)}
-      client={client.data}
-      balanceDisabled={settings.data.disableBalanceOnEdit}
-    />
+    <WithClient id={id}>
+      {(client) => (
+        <WithSettings>
+          {(settings) => (
+            <EditClientCard
+              key={String(settings.disableBalanceOnEdit)}
+              client={client}
+              balanceDisabled={settings.disableBalanceOnEdit}
+            />
+          )}
+        </WithSettings>
+      )}
+    </WithClient>
   );
 }
 
@@ -70,7 +58,7 @@ function EditClientCard({ client, balanceDisabled }: { client: Client; balanceDi
       if (latest) {
         setBaseVersion(latest.version);
         setResetTo(formValues(latest));
-        flash.failure(CONFLICT_MESSAGE, messages.failureSeconds);
+        flash.failure(CLIENT_CONFLICT_MESSAGE, messages.failureSeconds);
         return;
       }
       flash.failure(failureText('The client was not saved', error), messages.failureSeconds);
