@@ -1,4 +1,9 @@
-import Fastify, { type FastifyInstance, LogController } from 'fastify';
+import Fastify, {
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  LogController,
+} from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { DestinationStream } from 'pino';
 import { type Auth, createAuth } from './auth/auth.ts';
@@ -22,6 +27,18 @@ export const BODY_LIMIT_BYTES = 64 * 1024;
  */
 class OneLinePerRequest extends LogController {
   override incomingRequest(): void {}
+
+  // The skipped "incoming request" line carried the method and URL; this one does now.
+  override requestCompleted(
+    error: Error | null | undefined,
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ): void {
+    if (this.isLogDisabled(request)) return;
+    const fields = { req: request, res: reply, responseTime: reply.elapsedTime };
+    if (error) reply.log.error({ ...fields, err: error }, 'request errored');
+    else reply.log.info(fields, 'request completed');
+  }
 }
 
 export interface AppDependencies {
