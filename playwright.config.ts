@@ -33,9 +33,13 @@ export default defineConfig({
       ],
     },
   },
-  projects: [{ name: 'chromium', use: { browserName: 'chromium' } }],
+  projects: [
+    // The panel's first account is its administrator: registered before anything else.
+    { name: 'setup', testMatch: /admin\.setup\.ts/, use: { browserName: 'chromium' } },
+    { name: 'chromium', use: { browserName: 'chromium' }, dependencies: ['setup'] },
+  ],
   webServer: {
-    command: 'node --import tsx src/server/index.ts',
+    command: 'node dist/server/server/index.js',
     url: `http://127.0.0.1:${port}/api/health`,
     reuseExistingServer: false,
     timeout: 60_000,
@@ -47,6 +51,8 @@ export default defineConfig({
       PUBLIC_URL: baseURL,
       DATABASE_URL: path.join(dataDir, 'client-panel.db'),
       LOG_LEVEL: 'warn',
+      // Every test registers its own operators, all from this one address.
+      SIGN_UPS_PER_ADDRESS_PER_HOUR: '200',
     },
   },
 });

@@ -6,13 +6,21 @@ const serverPort = Number(process.env.DEV_SERVER_PORT ?? 3000);
 export default defineConfig({
   root: 'src/web',
   plugins: [react()],
+  css: {
+    preprocessorOptions: {
+      scss: {
+        // Bootstrap 5.3's Sass still uses @import and the global functions.
+        quietDeps: true,
+        silenceDeprecations: ['import', 'global-builtin', 'color-functions', 'if-function'],
+      },
+    },
+  },
   build: {
-    outDir: '../../dist/web',
+    outDir: process.env.WEB_BUILD_DIR ?? '../../dist/web',
     emptyOutDir: true,
     // The CSP allows no inline script, so Vite's inline preload polyfill must stay out.
     modulePreload: { polyfill: false },
-    // One ~170 KB (gzip) bundle: an operator uses every page, so splitting would only add requests.
-    chunkSizeWarningLimit: 600,
+    manifest: true,
   },
   server: {
     proxy: {

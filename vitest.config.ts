@@ -1,5 +1,38 @@
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vitest/config';
+import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
+
+const serverTests = ['src/server/**/*.test.ts', 'src/shared/**/*.test.ts'];
+const inCi = process.env.CI === 'true' || process.env.CI === '1';
+
+/** The server suite again on PostgreSQL, when there is one to test on. */
+function postgresProject(): TestProjectInlineConfiguration[] {
+  if (!process.env.TEST_DATABASE_URL) {
+    const why =
+      'TEST_DATABASE_URL is not set (e.g. postgres://postgres@127.0.0.1:5432/test), so the server suite runs on SQLite only.';
+    if (inCi) throw new Error(`The PostgreSQL suite cannot run under CI: ${why}`);
+    console.warn(`Skipping the server suite on PostgreSQL: ${why}`);
+    return [];
+  }
+  return [
+    {
+      extends: true,
+      test: {
+        name: 'server-postgres',
+        include: ['src/server/**/*.test.ts'],
+        // SQLite's own machinery, start-up and configuration: nothing PostgreSQL would change.
+        exclude: [
+          'src/server/db/checkpointer.test.ts',
+          'src/server/db/write-queue.test.ts',
+          'src/server/db/postgres.test.ts',
+          'src/server/config.test.ts',
+          'src/server/index.test.ts',
+        ],
+        environment: 'node',
+        env: { TEST_DIALECT: 'postgres' },
+      },
+    },
+  ];
+}
 
 export default defineConfig({
   plugins: [react()],
@@ -9,12 +42,9 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: {
-          name: 'server',
-          include: ['src/server/**/*.test.ts', 'src/shared/**/*.test.ts'],
-          environment: 'node',
-        },
+        test: { name: 'server', include: serverTests, environment: 'node' },
       },
+      ...postgresProject(),
       {
         extends: true,
         test: {

@@ -1,69 +1,45 @@
-// npm run bench: the app's list, search and create throughput and latency at 100,000
-// clients, against a bare-Fastify floor over the same file, and how fast a change reaches
-// 100 open live sockets. Prints figures; asserts nothing (machines are shared and noisy).
+// npm run bench, first part: the app on SQLite with 100,000 clients — the default list beside
+// a floor doing the same work without the framework, deep pages, searches, creates, reads and
+// writes mixed 9:1, one operator saving one client at a time, and how fast a change reaches
+// 100 open live sockets. Prints figures; asserts nothing about them (machines are shared and
+// noisy), only that the floor answers what the app answers.
 import { type ChildProcess, fork, spawn } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
 import autocannon from 'autocannon';
-import Database from 'better-sqlite3';
 import WebSocket from 'ws';
+import { SEARCHES, seedSqlite } from './seed-data.ts';
+
+/** The production server, as `npm start` runs it (scripts/bench.mjs builds it first). */
+const SERVER_COMMAND = [process.execPath, path.join('dist', 'server', 'server', 'index.js')];
 
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 100_000);
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 10);
+const CONNECTIONS = 10;
 const SOCKETS = 100;
 const CHANGES = 200;
+const SAVES = 500;
+/** Reads per write in the mixed load. */
+const READS_PER_WRITE = 9;
+const DEEP_OFFSET = 50_000;
 const PORT = 3290;
 const FLOOR_PORT = 3291;
+const BASE = `http://127.0.0.1:${PORT}`;
 const ORIGIN = `http://localhost:${PORT}`;
-// A broad search (a common surname: 5% of all clients) and a specific one (part of an e-mail).
-const SEARCHES = ['kumar', 'sharma.12'];
+// Fixed rather than generated into the data directory, so that the floor can check cookies.
+const AUTH_SECRET = 'bench-secret-bench-secret-bench-secret-2026';
+const LIST_PATH = '/api/clients?limit=100';
 
-const firstNames = [
-  'Aarav',
-  'Vivaan',
-  'Aditya',
-  'Vihaan',
-  'Arjun',
-  'Sai',
-  'Reyansh',
-  'Ayaan',
-  'Krishna',
-  'Ishaan',
-  'Ananya',
-  'Diya',
-  'Aadhya',
-  'Saanvi',
-  'Pari',
-  'Anika',
-  'Navya',
-  'Myra',
-  'Sara',
-  'Kiara',
-];
-const lastNames = [
-  'Sharma',
-  'Verma',
-  'Gupta',
-  'Singh',
-  'Kumar',
-  'Patel',
-  'Reddy',
-  'Iyer',
-  'Nair',
-  'Das',
-  'Bose',
-  'Mehta',
-  'Shah',
-  'Joshi',
-  'Rao',
-  'Pillai',
-  'Menon',
-  'Chopra',
-  'Malhotra',
-  'Kapoor',
-];
+interface Figures {
+  name: string;
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  requests: number;
+}
 
 function waitForHealth(url: string, timeoutMs = 60_000): Promise<void> {
   const started = Date.now();
@@ -81,68 +57,43 @@ function waitForHealth(url: string, timeoutMs = 60_000): Promise<void> {
   });
 }
 
-function seed(file: string, ownerId: string): void {
-  const db = new Database(file);
-  db.pragma('journal_mode = WAL');
-  const insert = db.prepare(
-    `INSERT INTO clients (id, owner_id, fname, lname, email, phone, balance_paise, version, created_at, updated_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?, ?)`,
-  );
-  let total = 0n;
-  db.transaction(() => {
-    for (let i = 0; i < CLIENTS; i += 1) {
-      const fname = firstNames[i % firstNames.length] ?? 'A';
-      const lname = lastNames[Math.floor(i / firstNames.length) % lastNames.length] ?? 'B';
-      const paise = ((i * 7919) % 10_000_000) - 2_000_000;
-      total += BigInt(paise);
-      const at = new Date(Date.UTC(2026, 0, 1) + i * 1000).toISOString();
-      insert.run(
-        randomUUID(),
-        ownerId,
-        fname,
-        `${lname}${i % 97}`,
-        `${fname}.${lname}.${i}@example.com`.toLowerCase(),
-        String(9_000_000_000 + i),
-        paise,
-        at,
-        at,
-      );
-    }
-    db.prepare(
-      'INSERT INTO owner_totals (owner_id, client_count, total_paise) VALUES (?, ?, ?)',
-    ).run(ownerId, CLIENTS, total);
-  })();
-  db.pragma('wal_checkpoint(TRUNCATE)');
-  db.close();
-}
-
-interface Figures {
-  name: string;
-  rps: number;
-  p50: number;
-  p99: number;
-  errors: number;
+function run(
+  options: autocannon.Options,
+  onInstance?: (instance: autocannon.Instance) => void,
+): Promise<autocannon.Result> {
+  return new Promise((resolve, reject) => {
+    const instance = autocannon(
+      { connections: CONNECTIONS, pipelining: 1, duration: DURATION_S, ...options },
+      (error, result) => (error ? reject(error) : resolve(result)),
+    );
+    onInstance?.(instance);
+  });
 }
 
 async function load(name: string, options: autocannon.Options): Promise<Figures> {
-  const result = await autocannon({
-    connections: 10,
-    pipelining: 1,
-    duration: DURATION_S,
-    ...options,
-  });
+  const result = await run(options);
   return {
     name,
     rps: result.requests.average,
     p50: result.latency.p50,
     p99: result.latency.p99,
     errors: result.errors + result.non2xx + result.timeouts,
+    requests: result.requests.total,
   };
 }
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
 }
+
+const newClient = (fname: string) =>
+  JSON.stringify({
+    fname,
+    lname: 'Create',
+    email: 'bench.create@example.com',
+    phone: '9000000001',
+    balance: '10.50',
+  });
 
 async function liveLatency(cookie: string): Promise<{ p50: number; p99: number; samples: number }> {
   const sockets = await Promise.all(
@@ -166,16 +117,10 @@ async function liveLatency(cookie: string): Promise<{ p50: number; p99: number; 
         new Promise<number>((resolve) => socket.once('message', () => resolve(performance.now()))),
     );
     const sentAt = performance.now();
-    const response = await fetch(`http://127.0.0.1:${PORT}/api/clients`, {
+    const response = await fetch(`${BASE}/api/clients`, {
       method: 'POST',
       headers: { cookie, origin: ORIGIN, 'content-type': 'application/json' },
-      body: JSON.stringify({
-        fname: 'Live',
-        lname: 'Bench',
-        email: 'live@example.com',
-        phone: '9000000000',
-        balance: '0',
-      }),
+      body: newClient('Live'),
     });
     if (response.status !== 201) throw new Error(`create answered ${response.status}`);
     for (const at of await Promise.all(arrived)) latencies.push(at - sentAt);
@@ -189,92 +134,244 @@ async function liveLatency(cookie: string): Promise<{ p50: number; p99: number; 
   };
 }
 
-function stop(child: ChildProcess): Promise<void> {
+/**
+ * Reads and writes at once in one run: every connection sends 9 list reads, then a create,
+ * and again, so the requests are 9:1 whatever each costs (two runs side by side would split
+ * by connections and let the faster kind take more than its share). Connections start at
+ * different points of that cycle, so writes are spread over time rather than sent together.
+ * autocannon reports one latency for the whole run, so each answer is sorted by kind here.
+ */
+async function mixedLoad(
+  cookie: string,
+): Promise<{ reads: Figures; writes: Figures; connectionErrors: number }> {
+  type Kind = 'reads' | 'writes';
+  const latencies: Record<Kind, number[]> = { reads: [], writes: [] };
+  const errors: Record<Kind, number> = { reads: 0, writes: 0 };
+  // autocannon calls a request's onResponse, then emits 'response' for the same answer, in
+  // one synchronous step: this names the kind of the answer that event is about.
+  let answered: Kind = 'reads';
+  const tagged = (kind: Kind, request: autocannon.Request): autocannon.Request => ({
+    ...request,
+    onResponse: (status) => {
+      answered = kind;
+      if (status < 200 || status >= 300) errors[kind] += 1;
+    },
+  });
+  const read = tagged('reads', { method: 'GET', path: LIST_PATH, headers: { cookie } });
+  const write = tagged('writes', {
+    method: 'POST',
+    path: '/api/clients',
+    headers: { cookie, origin: ORIGIN, 'content-type': 'application/json' },
+    body: newClient('Mixed'),
+  });
+  const cycle = [...Array.from({ length: READS_PER_WRITE }, () => read), write];
+  let clientsSetUp = 0;
+  const result = await run(
+    {
+      url: BASE,
+      requests: cycle,
+      setupClient: (client) => {
+        const shift = clientsSetUp % cycle.length;
+        clientsSetUp += 1;
+        client.setRequests([...cycle.slice(shift), ...cycle.slice(0, shift)]);
+      },
+    },
+    (instance) =>
+      instance.on('response', (_client, _status, _bytes, responseTime) => {
+        latencies[answered].push(responseTime);
+      }),
+  );
+  const figures = (kind: Kind, label: string): Figures => {
+    const sorted = latencies[kind].sort((a, b) => a - b);
+    return {
+      name: `mixed 9:1 — ${kind} (${label})`,
+      rps: sorted.length / DURATION_S,
+      p50: percentile(sorted, 50),
+      p99: percentile(sorted, 99),
+      errors: errors[kind],
+      requests: sorted.length,
+    };
+  };
+  return {
+    reads: figures('reads', `GET ${LIST_PATH}`),
+    writes: figures('writes', 'POST /api/clients'),
+    // Refused connections and timeouts belong to no answer, so to neither kind.
+    connectionErrors: result.errors + result.timeouts,
+  };
+}
+
+/**
+ * One operator saving one client again and again, each save waiting for the last: the time
+ * a person waits after pressing Save, rather than what the server can take. Each save sends
+ * the version the last one answered, as the page does (an old version answers 409). Only the
+ * first name changes, so that the "balance locked on edit" setting never refuses a save.
+ */
+async function singleOperatorSaves(cookie: string) {
+  const headers = { cookie, origin: ORIGIN, 'content-type': 'application/json' };
+  const created = await fetch(`${BASE}/api/clients`, {
+    method: 'POST',
+    headers,
+    body: newClient('Single'),
+  });
+  if (created.status !== 201) throw new Error(`create answered ${created.status}`);
+  let { id, version } = (await created.json()) as { id: string; version: number };
+  const latencies: number[] = [];
+  const started = performance.now();
+  for (let i = 0; i < SAVES; i += 1) {
+    const sentAt = performance.now();
+    const response = await fetch(`${BASE}/api/clients/${id}`, {
+      method: 'PATCH',
+      headers,
+      body: JSON.stringify({ version, fname: i % 2 ? 'Single' : 'Saved' }),
+    });
+    const body = (await response.json()) as { id: string; version: number };
+    latencies.push(performance.now() - sentAt);
+    if (response.status !== 200) throw new Error(`save answered ${response.status}`);
+    ({ id, version } = body);
+  }
+  const elapsedS = (performance.now() - started) / 1000;
+  latencies.sort((a, b) => a - b);
+  return {
+    rps: SAVES / elapsedS,
+    p50: percentile(latencies, 50),
+    p95: percentile(latencies, 95),
+    p99: percentile(latencies, 99),
+  };
+}
+
+function stop(child: ChildProcess | undefined): Promise<void> {
   return new Promise((resolve) => {
-    if (child.exitCode !== null) return resolve();
+    if (!child || child.exitCode !== null) return resolve();
     child.once('exit', () => resolve());
     child.kill('SIGTERM');
   });
 }
 
+/** autocannon's latencies are whole milliseconds; the bench's own are not. */
+const ms = (value: number) => (Number.isInteger(value) ? String(value) : value.toFixed(1));
+
 async function main(): Promise<void> {
   const dir = mkdtempSync(path.join(tmpdir(), 'client-panel-bench-'));
   const file = path.join(dir, 'bench.db');
-  const server = spawn(process.execPath, ['--import', 'tsx', 'src/server/index.ts'], {
+  const [command = process.execPath, ...args] = SERVER_COMMAND;
+  const server = spawn(command, args, {
     env: {
       ...process.env,
       PORT: String(PORT),
       DATABASE_URL: file,
       PUBLIC_URL: ORIGIN,
+      AUTH_SECRET,
       LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
+      LOG_FORMAT: 'json',
+      // Every load comes from one address; the cap is for browsers, not for the bench.
+      MAX_CONNECTIONS_PER_ADDRESS: '0',
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   let floor: ChildProcess | undefined;
   try {
-    await waitForHealth(`http://127.0.0.1:${PORT}/api/health`);
-    const signUp = await fetch(`http://127.0.0.1:${PORT}/api/auth/sign-up/email`, {
+    await waitForHealth(`${BASE}/api/health`);
+    const signUp = await fetch(`${BASE}/api/auth/sign-up/email`, {
       method: 'POST',
       headers: { origin: ORIGIN, 'content-type': 'application/json' },
       body: JSON.stringify({ email: 'bench@example.com', password: 'bench passphrase 2026' }),
     });
+    if (!signUp.ok) throw new Error(`sign-up answered ${signUp.status}`);
     const cookie = (signUp.headers.getSetCookie()[0] ?? '').split(';')[0] ?? '';
     const ownerId = ((await signUp.json()) as { user: { id: string } }).user.id;
     const seedStarted = performance.now();
-    seed(file, ownerId);
+    seedSqlite(file, ownerId, CLIENTS);
     console.log(
       `seeded ${CLIENTS.toLocaleString('en')} clients in ${((performance.now() - seedStarted) / 1000).toFixed(1)} s`,
     );
 
-    floor = fork('bench/floor-server.ts', [file, ownerId, String(FLOOR_PORT)], {
+    floor = fork('bench/floor-server.ts', [file, AUTH_SECRET, String(FLOOR_PORT)], {
       execArgv: ['--import', 'tsx'],
     });
-    await new Promise<void>((resolve) => floor?.once('message', () => resolve()));
-
+    await new Promise<void>((resolve, reject) => {
+      floor?.once('message', () => resolve());
+      floor?.once('exit', (code) => reject(new Error(`the floor exited with ${code}`)));
+    });
+    const floorUrl = `http://127.0.0.1:${FLOOR_PORT}${LIST_PATH}`;
     const headers = { cookie };
-    const base = `http://127.0.0.1:${PORT}`;
-    const results: Figures[] = [];
-    results.push(
-      await load('floor: bare page query', { url: `http://127.0.0.1:${FLOOR_PORT}/floor` }),
+    // A ratio to the floor means something only if the floor did the same work.
+    const [fromApp, fromFloor] = await Promise.all(
+      [`${BASE}${LIST_PATH}`, floorUrl].map(async (url) => {
+        const response = await fetch(url, { headers });
+        if (response.status !== 200) throw new Error(`${url} answered ${response.status}`);
+        return response.json();
+      }),
     );
+    const same = isDeepStrictEqual(fromApp, fromFloor);
+    console.log(`floor answers the same JSON as the app: ${same ? 'yes' : 'no'}`);
+    if (!same) {
+      console.error(`app:   ${JSON.stringify(fromApp).slice(0, 400)}`);
+      console.error(`floor: ${JSON.stringify(fromFloor).slice(0, 400)}`);
+      throw new Error('the floor and the app answer differently');
+    }
+
+    const results: Figures[] = [];
+    results.push(await load('floor: same work, no framework', { url: floorUrl, headers }));
+    results.push(await load(`GET ${LIST_PATH}`, { url: `${BASE}${LIST_PATH}`, headers }));
     results.push(
-      await load('GET /api/clients?limit=100', { url: `${base}/api/clients?limit=100`, headers }),
+      await load(`deep page: GET ${LIST_PATH}&offset=${DEEP_OFFSET.toLocaleString('en')}`, {
+        url: `${BASE}${LIST_PATH}&offset=${DEEP_OFFSET}`,
+        headers,
+      }),
     );
     for (const q of SEARCHES) {
-      const url = `${base}/api/clients?limit=100&q=${q}`;
+      const url = `${BASE}${LIST_PATH}&q=${q}`;
       const matches = ((await (await fetch(url, { headers })).json()) as { total: number }).total;
-      results.push(
-        await load(`GET /api/clients?limit=100&q=${q} (${matches} matches)`, { url, headers }),
-      );
+      results.push(await load(`search q=${q} (${matches} matches)`, { url, headers }));
     }
-    // Change-to-event time on a quiet server, and again right after the create load
-    // (while the background checkpoint copies that load's WAL into the database).
+    // Change-to-event time on a quiet server, and again right after the create load.
     const liveQuiet = await liveLatency(cookie);
     results.push(
       await load('POST /api/clients', {
-        url: `${base}/api/clients`,
+        url: `${BASE}/api/clients`,
         method: 'POST',
         headers: { ...headers, origin: ORIGIN, 'content-type': 'application/json' },
-        body: JSON.stringify({
-          fname: 'Bench',
-          lname: 'Create',
-          email: 'bench.create@example.com',
-          phone: '9000000001',
-          balance: '10.50',
-        }),
+        body: newClient('Bench'),
       }),
     );
     const liveAfterLoad = await liveLatency(cookie);
+    const { reads, writes, connectionErrors } = await mixedLoad(cookie);
+    results.push(reads, writes);
+    const saves = await singleOperatorSaves(cookie);
+    results.push({
+      name: 'one operator saving one client (1 connection, PATCH after PATCH)',
+      rps: saves.rps,
+      p50: saves.p50,
+      p99: saves.p99,
+      errors: 0,
+      requests: SAVES,
+    });
 
     console.log(
-      `\n${CLIENTS.toLocaleString('en')} clients, ${DURATION_S} s each, 10 connections, no pipelining\n`,
+      `\n${CLIENTS.toLocaleString('en')} clients, ${DURATION_S} s each, ${CONNECTIONS} connections unless said, no pipelining\n`,
     );
     console.log('| load | requests/s | p50 ms | p99 ms | errors |');
     console.log('|---|---:|---:|---:|---:|');
-    for (const r of results)
-      console.log(`| ${r.name} | ${r.rps.toFixed(0)} | ${r.p50} | ${r.p99} | ${r.errors} |`);
-    const floorRps = results[0]?.rps ?? 1;
-    console.log(`\nlist throughput / floor: ${((results[1]?.rps ?? 0) / floorRps).toFixed(2)}`);
+    for (const r of results) {
+      console.log(
+        `| ${r.name} | ${r.rps.toFixed(0)} | ${ms(r.p50)} | ${ms(r.p99)} | ${r.errors} |`,
+      );
+    }
+    const byName = (prefix: string) => results.find((r) => r.name.startsWith(prefix));
+    const list = byName(`GET ${LIST_PATH}`);
+    const floorFigures = byName('floor');
+    console.log(
+      `\nlist throughput / floor (same work, no framework): ${((list?.rps ?? 0) / (floorFigures?.rps ?? 1)).toFixed(2)}`,
+    );
+    console.log(
+      `broad search p99 / list p99: ${((byName('search q=kumar')?.p99 ?? 0) / (list?.p99 ?? 1)).toFixed(1)}`,
+    );
+    console.log(
+      `mixed 9:1: ${reads.requests} reads and ${writes.requests} writes answered (${(reads.requests / Math.max(1, writes.requests)).toFixed(1)}:1), ${connectionErrors} connection errors or timeouts`,
+    );
+    console.log(
+      `one operator saving one client ${SAVES} times in a row: p50 ${saves.p50.toFixed(2)} ms, p95 ${saves.p95.toFixed(2)} ms, p99 ${saves.p99.toFixed(2)} ms`,
+    );
     for (const [when, live] of [
       ['quiet server', liveQuiet],
       ['right after the create load', liveAfterLoad],
@@ -284,7 +381,7 @@ async function main(): Promise<void> {
       );
     }
   } finally {
-    if (floor) await stop(floor);
+    await stop(floor);
     await stop(server);
     rmSync(dir, { recursive: true, force: true });
   }

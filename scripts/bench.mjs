@@ -1,7 +1,18 @@
-// npm run bench: runs the benchmarks in bench/ one after another.
+// npm run bench: builds (so that no figure comes from a stale build), then runs the benchmarks
+// in bench/ one after another against the compiled server.
 import { spawnSync } from 'node:child_process';
 
-const result = spawnSync(process.execPath, ['--import', 'tsx', 'bench/clients-bench.ts'], {
-  stdio: 'inherit',
-});
-process.exit(result.status ?? 1);
+function run(command, args) {
+  const result = spawnSync(command, args, { stdio: 'inherit' });
+  if (result.status !== 0) process.exit(result.status ?? 1);
+}
+
+run('npm', ['run', '--silent', 'build']);
+for (const file of [
+  'bench/clients-bench.ts',
+  'bench/scale-out-bench.ts',
+  'bench/ledger-bench.ts',
+]) {
+  console.log(`\n### ${file}\n`);
+  run(process.execPath, ['--import', 'tsx', file]);
+}

@@ -22,5 +22,8 @@ function run(command, args) {
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
 
-run('npx', ['vite', 'build', '--logLevel', 'warn']);
+// The tests drive the production build: compiled server, built web app.
+run('npm', ['run', '--silent', 'build']);
+// The build must stay within its size budgets.
+run(process.execPath, ['scripts/check-bundle-budget.mjs']);
 run('npx', ['playwright', 'test', ...process.argv.slice(2)]);

@@ -3,23 +3,35 @@ import Fastify, {
   type FastifyReply,
   type FastifyRequest,
   LogController,
+  type RouteOptions,
 } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { DestinationStream } from 'pino';
+import * as z from 'zod/mini';
 import { type Auth, createAuth } from './auth/auth.ts';
 import { registerAuthRoutes } from './auth/auth-routes.ts';
-import { createSessionReader } from './auth/session.ts';
+import { createSessionReader, decorateOperator } from './auth/session.ts';
 import { registerClientsRoutes } from './clients/clients-routes.ts';
 import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
+import { registerCompression } from './http/compression.ts';
+import { limitConnectionsPerAddress } from './http/connection-limit.ts';
 import { registerErrorHandling } from './http/errors.ts';
+import { registerHealthRoute } from './http/health.ts';
 import { registerSecurity } from './http/security.ts';
 import { registerSpa } from './http/spa.ts';
-import { createInProcessBus, type EventBus } from './live/event-bus.ts';
+import { registerLedgerRoutes } from './ledger/ledger-routes.ts';
+import type { EventBus } from './live/event-bus.ts';
 import { registerLiveRoutes } from './live/live-routes.ts';
+import { openEventBus } from './live/open-event-bus.ts';
+import { registerOperatorsRoutes } from './operators/operators-routes.ts';
 import { registerSettingsRoutes } from './settings/settings-routes.ts';
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
+
+// zod/mini carries no messages of its own; the server's refusals of unexpected input (an
+// unknown key, a wrong type) read in English. The web app uses only the schemas' own words.
+z.config(z.locales.en());
 
 /**
  * Logs each request once, when it completes (with status and time), instead of twice:
@@ -41,6 +53,18 @@ class OneLinePerRequest extends LogController {
   }
 }
 
+/** Log fields that may carry secrets: replaced before any line is written. */
+export const REDACTED_LOG_PATHS = [
+  'req.headers.cookie',
+  'req.headers.authorization',
+  'res.headers["set-cookie"]',
+  'request.headers.cookie',
+  'request.headers.authorization',
+  'request.body.password',
+  'request.body.currentPassword',
+  'request.body.newPassword',
+];
+
 export interface AppDependencies {
   config: Config;
   database: Database;
@@ -49,51 +73,64 @@ export interface AppDependencies {
   /** Where logs go; tests pass a stream to read them. */
   logStream?: DestinationStream;
   livePingIntervalMs?: number;
+  /** Sees every route as it is added (tests check that each one declares its answers). */
+  onRoute?: (route: RouteOptions) => void;
 }
 
 /** Builds the whole app on an open, migrated database. It never listens. */
 export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> {
   const { config, database } = deps;
   const auth = deps.auth ?? createAuth(config, database);
-  const bus = deps.bus ?? createInProcessBus();
+  const pretty = config.logFormat === 'pretty' && !deps.logStream;
   const app = Fastify({
     bodyLimit: BODY_LIMIT_BYTES,
-    trustProxy: config.trustProxy,
+    // A number of hops, as proxy-addr's trust function: the n nearest proxies.
+    trustProxy:
+      typeof config.trustProxy === 'number'
+        ? (_address: string, hop: number) => hop < (config.trustProxy as number)
+        : config.trustProxy,
     logger: {
       level: config.logLevel,
       ...(deps.logStream ? { stream: deps.logStream } : {}),
-      redact: {
-        paths: [
-          'req.headers.cookie',
-          'req.headers.authorization',
-          'res.headers["set-cookie"]',
-          '*.password',
-          'body.password',
-        ],
-        censor: '[redacted]',
-      },
+      ...(pretty
+        ? {
+            transport: {
+              target: 'pino-pretty',
+              options: { translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname' },
+            },
+          }
+        : {}),
+      redact: { paths: REDACTED_LOG_PATHS, censor: '[redacted]' },
+    },
+    // A stalled or trickled request is cut off; live sockets are exempt once upgraded.
+    connectionTimeout: config.http.idleTimeoutMs,
+    requestTimeout: config.http.requestTimeoutMs,
+    http: {
+      headersTimeout: config.http.headersTimeoutMs,
+      // Node checks the request timeouts this often (30 s by default, too late to matter).
+      connectionsCheckingInterval: Math.min(1000, config.http.requestTimeoutMs),
     },
     forceCloseConnections: false,
     logController: new OneLinePerRequest(),
   });
+  const bus = deps.bus ?? (await openEventBus(config, database, app.log));
+  if (deps.onRoute) app.addHook('onRoute', deps.onRoute);
+  limitConnectionsPerAddress(app.server, config.http.maxConnectionsPerAddress);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
-  app.decorateRequest('operatorId', '');
+  decorateOperator(app);
   registerErrorHandling(app);
   await registerSecurity(app, config);
+  await registerCompression(app);
 
   const readSession = createSessionReader(config, database);
 
-  app.get('/api/health', async () => ({ status: 'ok', db: database.dialect }));
-  await registerAuthRoutes(app, { config, database, auth });
-  await registerSettingsRoutes(app, {
-    database,
-    readSession,
-    onSettingsChanged: (settings) => {
-      void bus.publish({ ownerId: null, event: { type: 'settings.updated', settings } });
-    },
-  });
-  await registerClientsRoutes(app, { database, readSession, bus });
+  registerHealthRoute(app, database);
+  await registerAuthRoutes(app, { config, database, auth, readSession, bus });
+  await registerSettingsRoutes(app, { database, readSession, bus });
+  await registerOperatorsRoutes(app, { database, readSession, bus });
+  await registerClientsRoutes(app, { config, database, readSession, bus });
+  await registerLedgerRoutes(app, { config, database, readSession, bus });
   await registerLiveRoutes(app, {
     config,
     readSession,

@@ -20,6 +20,20 @@ describe('configuration', () => {
     expect(config.secureCookies).toBe(false);
   });
 
+  test('registrations per address and the time zone: defaults and chosen values', () => {
+    const file = path.join(dataDir(), 'p.db');
+    const defaults = loadConfig({ DATABASE_URL: file });
+    expect(defaults.rateLimits.signUpPerIp).toEqual({ max: 20, windowSeconds: 3600 });
+    expect(defaults.timeZone).toBe('Asia/Kolkata');
+    const chosen = loadConfig({
+      DATABASE_URL: file,
+      SIGN_UPS_PER_ADDRESS_PER_HOUR: '150',
+      TIME_ZONE: 'Europe/London',
+    });
+    expect(chosen.rateLimits.signUpPerIp.max).toBe(150);
+    expect(chosen.timeZone).toBe('Europe/London');
+  });
+
   test('a generated auth secret is kept in the data directory with mode 0600 and reused', () => {
     const dir = dataDir();
     const env = { DATABASE_URL: path.join(dir, 'panel.db') };
@@ -62,9 +76,26 @@ describe('configuration', () => {
     [{ DATABASE_URL: 'mysql://x' }, /^DATABASE_URL: /],
     [{ AUTH_SECRET: 'short' }, /^AUTH_SECRET: /],
     [{ LOG_LEVEL: 'loud' }, /^LOG_LEVEL: /],
+    [{ TRUST_PROXY: 'yes please' }, /^TRUST_PROXY: /],
+    [{ LOG_FORMAT: 'xml' }, /^LOG_FORMAT: /],
+    [{ MAX_CONNECTIONS_PER_ADDRESS: '-1' }, /^MAX_CONNECTIONS_PER_ADDRESS: /],
+    [{ SIGN_UPS_PER_ADDRESS_PER_HOUR: '0' }, /^SIGN_UPS_PER_ADDRESS_PER_HOUR: /],
+    [{ TIME_ZONE: 'Mars/Olympus' }, /^TIME_ZONE: /],
   ])('a bad value stops start-up with a message naming the variable (%j)', (env, message) => {
     expect(() => loadConfig({ DATABASE_URL: path.join(dataDir(), 'p.db'), ...env })).toThrow(
       message,
     );
+  });
+
+  test.each([
+    ['false', false],
+    ['true', 1],
+    ['2', 2],
+    ['10.0.0.1, 10.0.0.0/8, ::1', ['10.0.0.1', '10.0.0.0/8', '::1']],
+  ])('TRUST_PROXY=%s trusts %j, never every hop', (raw, trusted) => {
+    const config = loadConfig({ DATABASE_URL: path.join(dataDir(), 'p.db'), TRUST_PROXY: raw });
+    expect(config.trustProxy).toEqual(trusted);
+    // Behind a proxy every connection comes from it: the per-address cap belongs there.
+    expect(config.http.maxConnectionsPerAddress).toBe(raw === 'false' ? 256 : 0);
   });
 });

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod/mini';
+import { isTimeZone } from './ledger/panel-date.ts';
 
 export type DatabaseConfig =
   | { kind: 'sqlite'; path: string }
@@ -10,6 +11,17 @@ export type DatabaseConfig =
 export interface RateLimitRule {
   max: number;
   windowSeconds: number;
+}
+
+export interface HttpLimits {
+  /** A connection with no bytes either way for this long is closed (a stalled body, say). */
+  idleTimeoutMs: number;
+  /** Headers must arrive within this. */
+  headersTimeoutMs: number;
+  /** The whole request, body included, must arrive within this (a body trickled byte by byte). */
+  requestTimeoutMs: number;
+  /** Open connections one address may hold; 0 for no cap (behind a proxy, cap there). */
+  maxConnectionsPerAddress: number;
 }
 
 export interface Config {
@@ -25,9 +37,19 @@ export interface Config {
   acceptedOrigins: string[];
   secureCookies: boolean;
   logLevel: string;
+  /** The panel's time zone (IANA name): the calendar days ledger entries are dated in. */
+  timeZone: string;
+  /** pretty for people at a terminal, json for log collectors. */
+  logFormat: 'pretty' | 'json';
   /** Directory of the built web app; missing means the API runs alone. */
   webDistDir: string;
-  trustProxy: boolean;
+  /**
+   * Which proxies' X-Forwarded-For to believe: false (none), a number of hops (1: the one
+   * proxy in front), or the proxies' addresses. Never "every hop": the leftmost addresses
+   * are whatever the client wrote.
+   */
+  trustProxy: false | number | string[];
+  http: HttpLimits;
   rateLimits: {
     signInPerIp: RateLimitRule;
     signInPerEmail: RateLimitRule;
@@ -55,7 +77,7 @@ const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
 function readVariable<T>(
   env: NodeJS.ProcessEnv,
   name: string,
-  schema: z.ZodType<T>,
+  schema: z.ZodMiniType<T>,
   fallback: string,
 ): T {
   const raw = env[name]?.trim() || fallback;
@@ -68,15 +90,15 @@ function readVariable<T>(
 
 const portSchema = z.coerce
   .number({ error: 'must be a whole number' })
-  .int('must be a whole number')
-  .min(0, 'must be between 0 and 65535')
-  .max(65535, 'must be between 0 and 65535');
+  .check(
+    z.refine(Number.isInteger, 'must be a whole number'),
+    z.minimum(0, 'must be between 0 and 65535'),
+    z.maximum(65535, 'must be between 0 and 65535'),
+  );
 
 const logLevelSchema = z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
   error: 'must be one of fatal, error, warn, info, debug, trace, silent',
 });
-
-const booleanSchema = z.enum(['true', 'false', '1', '0'], { error: 'must be true or false' });
 
 function parseDatabase(env: NodeJS.ProcessEnv): { database: DatabaseConfig; dataDir: string } {
   const raw = env.DATABASE_URL?.trim();
@@ -95,7 +117,13 @@ function parseDatabase(env: NodeJS.ProcessEnv): { database: DatabaseConfig; data
     const poolSize = readVariable(
       env,
       'DATABASE_POOL_SIZE',
-      z.coerce.number().int().min(1, 'must be at least 1').max(100, 'must be at most 100'),
+      z.coerce
+        .number({ error: 'must be a whole number' })
+        .check(
+          z.refine(Number.isInteger, 'must be a whole number'),
+          z.minimum(1, 'must be at least 1'),
+          z.maximum(100, 'must be at most 100'),
+        ),
       '10',
     );
     return { database: { kind: 'postgres', url: raw, poolSize }, dataDir: DEFAULT_DATA_DIR };
@@ -161,15 +189,62 @@ function resolveAuthSecret(
   return secret;
 }
 
-/** Parses and validates the environment once; a bad value throws a ConfigError naming it. */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+const countSchema = z.coerce
+  .number({ error: 'must be a whole number' })
+  .check(z.refine(Number.isInteger, 'must be a whole number'), z.minimum(0, 'must be 0 or more'));
+
+/**
+ * TRUST_PROXY: true (one proxy in front: its address for the client is the last one in
+ * X-Forwarded-For), a number of proxy hops, or a comma-separated list of proxy addresses or
+ * ranges; false or 0 for none.
+ */
+function parseTrustProxy(raw: string): false | number | string[] {
+  if (raw === 'false' || raw === '0') return false;
+  if (raw === 'true') return 1;
+  if (/^\d+$/.test(raw)) return Number(raw);
+  const addresses = raw.split(',').map((part) => part.trim());
+  if (addresses.every((part) => /^[0-9a-f.:]+(\/\d{1,3})?$/i.test(part))) return addresses;
+  throw new ConfigError(
+    'TRUST_PROXY',
+    `must be true, false, a number of proxy hops or a list of proxy addresses (got "${raw}")`,
+  );
+}
+
+/**
+ * Parses and validates the environment once; a bad value throws a ConfigError naming it.
+ * `stdoutIsTty` decides the default log format.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, stdoutIsTty = false): Config {
   const port = readVariable(env, 'PORT', portSchema, '3000');
-  const host = readVariable(env, 'HOST', z.string().min(1), '127.0.0.1');
+  const host = readVariable(env, 'HOST', z.string().check(z.minLength(1)), '127.0.0.1');
   const { database, dataDir } = parseDatabase(env);
   const publicUrl = parsePublicUrl(env, port);
   const logLevel = readVariable(env, 'LOG_LEVEL', logLevelSchema, 'info');
-  const trustProxy = ['true', '1'].includes(
-    readVariable(env, 'TRUST_PROXY', booleanSchema, 'false'),
+  const trustProxy = parseTrustProxy(env.TRUST_PROXY?.trim() || 'false');
+  const logFormat = readVariable(
+    env,
+    'LOG_FORMAT',
+    z.enum(['pretty', 'json'], { error: 'must be pretty or json' }),
+    stdoutIsTty ? 'pretty' : 'json',
+  );
+  const timeZone = readVariable(
+    env,
+    'TIME_ZONE',
+    z.string().check(z.refine(isTimeZone, 'must be a time zone name such as Asia/Kolkata')),
+    'Asia/Kolkata',
+  );
+  const maxConnectionsPerAddress = readVariable(
+    env,
+    'MAX_CONNECTIONS_PER_ADDRESS',
+    countSchema,
+    trustProxy === false ? '256' : '0',
+  );
+  // An office behind one address (NAT) may register many people in an hour.
+  const signUpsPerAddress = readVariable(
+    env,
+    'SIGN_UPS_PER_ADDRESS_PER_HOUR',
+    countSchema.check(z.minimum(1, 'must be 1 or more')),
+    '20',
   );
   const authSecret = resolveAuthSecret(env, database, dataDir);
   const acceptedOrigins = [publicUrl.origin];
@@ -186,12 +261,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     acceptedOrigins: [...new Set(acceptedOrigins)],
     secureCookies: publicUrl.protocol === 'https:',
     logLevel,
+    timeZone,
+    logFormat,
     webDistDir: path.resolve(env.WEB_DIST_DIR?.trim() || 'dist/web'),
     trustProxy,
+    http: {
+      idleTimeoutMs: 10_000,
+      headersTimeoutMs: 10_000,
+      // Generous for a 10 MiB import on a slow uplink; a stalled one is cut by the idle timeout.
+      requestTimeoutMs: 60_000,
+      maxConnectionsPerAddress,
+    },
     rateLimits: {
       signInPerIp: { max: 30, windowSeconds: 600 },
       signInPerEmail: { max: 10, windowSeconds: 600 },
-      signUpPerIp: { max: 20, windowSeconds: 3600 },
+      signUpPerIp: { max: signUpsPerAddress, windowSeconds: 3600 },
       signUpPerEmail: { max: 5, windowSeconds: 3600 },
     },
   };

@@ -7,7 +7,7 @@ import { migrate } from './db/migrate.ts';
 async function main(): Promise<void> {
   let config: ReturnType<typeof loadConfig>;
   try {
-    config = loadConfig(process.env);
+    config = loadConfig(process.env, process.stdout.isTTY === true);
   } catch (error) {
     if (error instanceof ConfigError) {
       console.error(`Configuration error: ${error.message}`);
@@ -18,7 +18,7 @@ async function main(): Promise<void> {
 
   const database = openDatabase(config.database);
   const auth = createAuth(config, database);
-  await migrate(auth, database);
+  await migrate(auth, database, { timeZone: config.timeZone });
   const app = await buildApp({ config, database, auth });
 
   let closing = false;

@@ -1,14 +1,54 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import pg from 'pg';
 import { type AppDependencies, buildApp } from './app.ts';
 import { createAuth } from './auth/auth.ts';
 import type { Config } from './config.ts';
 import { type Database, openDatabase } from './db/database.ts';
 import { migrate } from './db/migrate.ts';
+import type { EventBus } from './live/event-bus.ts';
 
 export const TEST_ORIGIN = 'http://localhost:3999';
+
+/**
+ * Which database the suite runs on: the server project runs every test file on SQLite, and
+ * the server-postgres project runs them again on PostgreSQL (TEST_DIALECT=postgres), each
+ * test app on a fresh scratch database.
+ */
+export function testDialect(): 'sqlite' | 'postgres' {
+  return process.env.TEST_DIALECT === 'postgres' ? 'postgres' : 'sqlite';
+}
+
+export interface ScratchDatabase {
+  url: string;
+  drop(): Promise<void>;
+}
+
+/** A PostgreSQL database of its own, made from TEST_DATABASE_URL, for one test app. */
+export async function createScratchDatabase(
+  baseUrl = process.env.TEST_DATABASE_URL,
+): Promise<ScratchDatabase> {
+  if (!baseUrl) throw new Error('TEST_DATABASE_URL is not set: no PostgreSQL to test on');
+  const name = `client_panel_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: baseUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const scratch = new URL(baseUrl);
+  scratch.pathname = `/${name}`;
+  return {
+    url: scratch.toString(),
+    async drop() {
+      const client = new pg.Client({ connectionString: baseUrl });
+      await client.connect();
+      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await client.end();
+    },
+  };
+}
 
 export function testConfig(overrides: Partial<Config> = {}): Config {
   const dir = mkdtempSync(path.join(tmpdir(), 'client-panel-test-'));
@@ -22,8 +62,16 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     acceptedOrigins: [TEST_ORIGIN, 'http://127.0.0.1:3999'],
     secureCookies: false,
     logLevel: 'silent',
+    logFormat: 'json',
+    timeZone: 'Asia/Kolkata',
     webDistDir: path.join(dir, 'no-web-build'),
     trustProxy: false,
+    http: {
+      idleTimeoutMs: 10_000,
+      headersTimeoutMs: 10_000,
+      requestTimeoutMs: 60_000,
+      maxConnectionsPerAddress: 0,
+    },
     rateLimits: {
       signInPerIp: { max: 1000, windowSeconds: 600 },
       signInPerEmail: { max: 1000, windowSeconds: 600 },
@@ -38,29 +86,46 @@ export interface TestApp {
   app: FastifyInstance;
   database: Database;
   config: Config;
+  /** The panel's first account, and so its administrator. */
+  admin: SignedUp;
+  /** The bus the test gave the app, if any. */
+  bus: EventBus | undefined;
   close(): Promise<void>;
 }
 
 /** A real app on a fresh SQLite file (or the given database config), migrated. */
 export async function startTestApp(
   overrides: Partial<Config> = {},
-  extra: Pick<AppDependencies, 'bus' | 'logStream' | 'livePingIntervalMs'> = {},
+  extra: Pick<AppDependencies, 'bus' | 'logStream' | 'livePingIntervalMs' | 'onRoute'> & {
+    /** Builds the app's bus on its database (an instance's own PostgreSQL bus, say). */
+    busFor?: (database: Database) => EventBus;
+  } = {},
 ): Promise<TestApp> {
+  let scratch: ScratchDatabase | undefined;
+  if (testDialect() === 'postgres' && !overrides.database) {
+    scratch = await createScratchDatabase();
+    overrides = { ...overrides, database: { kind: 'postgres', url: scratch.url, poolSize: 5 } };
+  }
   const config = testConfig(overrides);
   const database = openDatabase(config.database);
   const auth = createAuth(config, database);
-  await migrate(auth, database);
-  const app = await buildApp({ config, database, auth, ...extra });
+  await migrate(auth, database, { timeZone: config.timeZone });
+  const { busFor, ...dependencies } = extra;
+  const bus = extra.bus ?? busFor?.(database);
+  const app = await buildApp({ config, database, auth, ...dependencies, ...(bus ? { bus } : {}) });
   await app.ready();
+  const admin = await signUp(app, uniqueEmail('admin'));
   return {
     app,
     database,
     config,
+    admin,
+    bus,
     async close() {
       await app.close();
       await database.close();
-      if (config.database.kind === 'sqlite')
-        rmSync(config.dataDir, { recursive: true, force: true });
+      await scratch?.drop();
+      rmSync(config.dataDir, { recursive: true, force: true });
     },
   };
 }
@@ -83,11 +148,17 @@ export function sessionCookie(response: LightMyRequestResponse): string {
   return session.split(';')[0] ?? '';
 }
 
+export interface SignedUp {
+  cookie: string;
+  email: string;
+  userId: string;
+}
+
 export async function signUp(
   app: FastifyInstance,
   email = uniqueEmail(),
   password = GOOD_PASSWORD,
-): Promise<{ cookie: string; email: string; userId: string }> {
+): Promise<SignedUp> {
   const response = await app.inject({
     method: 'POST',
     url: '/api/auth/sign-up/email',

@@ -1,12 +1,13 @@
-import type { z } from 'zod';
+import * as z from 'zod/mini';
 
 /** The body of every refusal the API sends. */
-export interface ApiErrorBody {
-  message: string;
-  fieldErrors?: Record<string, string>;
-}
+export const apiErrorSchema = z.object({
+  message: z.string(),
+  fieldErrors: z.optional(z.record(z.string(), z.string())),
+});
+export type ApiErrorBody = z.infer<typeof apiErrorSchema>;
 
-/** First message per field, keyed by the dotted path ("" for the whole body). */
+/** First message per field, keyed by the dotted path ("_" for the whole body). */
 export function fieldErrorsFromIssues(issues: readonly z.core.$ZodIssue[]): Record<string, string> {
   const fieldErrors: Record<string, string> = {};
   for (const issue of issues) {

@@ -1,33 +1,41 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
+import { storableText, wellFormedText } from './text.ts';
 
 export const PASSWORD_MIN_LENGTH = 8;
 export const PASSWORD_MAX_LENGTH = 128;
 export const EMAIL_MAX_LENGTH = 254;
 
-export const emailSchema = z
-  .string({ error: 'Email is required' })
-  .trim()
-  .min(1, 'Email is required')
-  .max(EMAIL_MAX_LENGTH, `Email must be at most ${EMAIL_MAX_LENGTH} characters`)
-  .pipe(z.email('Enter a valid email address'));
+export const emailSchema = z.pipe(
+  storableText(
+    'Email',
+    {},
+    z.trim(),
+    z.minLength(1, 'Email is required'),
+    z.maxLength(EMAIL_MAX_LENGTH, `Email must be at most ${EMAIL_MAX_LENGTH} characters`),
+  ),
+  z.email('Enter a valid email address'),
+);
 
 /** Sign-in only needs something to check: the rules apply when the password is chosen. */
 export const signInSchema = z.object({
   email: emailSchema,
-  password: z.string({ error: 'Password is required' }).min(1, 'Password is required'),
+  password: wellFormedText('Password', z.minLength(1, 'Password is required')),
 });
 export type SignInInput = z.infer<typeof signInSchema>;
 
-export const newPasswordSchema = z
-  .string({ error: 'Password is required' })
-  .min(1, 'Password is required')
-  .min(PASSWORD_MIN_LENGTH, `Password must be at least ${PASSWORD_MIN_LENGTH} characters`)
-  .max(PASSWORD_MAX_LENGTH, `Password must be at most ${PASSWORD_MAX_LENGTH} characters`);
+export const newPasswordSchema = wellFormedText(
+  'Password',
+  z.minLength(1, 'Password is required'),
+  z.minLength(PASSWORD_MIN_LENGTH, `Password must be at least ${PASSWORD_MIN_LENGTH} characters`),
+  z.maxLength(PASSWORD_MAX_LENGTH, `Password must be at most ${PASSWORD_MAX_LENGTH} characters`),
+);
 
 export const signUpSchema = z.object({
   email: emailSchema,
   password: newPasswordSchema,
-  name: z.string().trim().max(100).optional(),
+  name: z.optional(
+    storableText('Name', {}, z.trim(), z.maxLength(100, 'Name must be at most 100 characters')),
+  ),
 });
 export type SignUpInput = z.infer<typeof signUpSchema>;
 

@@ -1,60 +1,12 @@
-import { z } from 'zod';
-import { emailSchema } from './auth-schema.ts';
-import { formatAmount, parseAmount } from './money.ts';
+import * as z from 'zod/mini';
+import { storableText } from './text.ts';
 
 /** The refusal of an update based on an old version (HTTP 409), shown as is by the web app. */
 export const CLIENT_CONFLICT_MESSAGE = 'This client was changed elsewhere';
 
-export const NAME_MIN_LENGTH = 2;
-export const NAME_MAX_LENGTH = 100;
-export const PHONE_LENGTH = 10;
-
-function nameSchema(label: string) {
-  return z
-    .string({ error: `${label} is required` })
-    .trim()
-    .min(1, `${label} is required`)
-    .min(NAME_MIN_LENGTH, `${label} must be at least ${NAME_MIN_LENGTH} characters`)
-    .max(NAME_MAX_LENGTH, `${label} must be at most ${NAME_MAX_LENGTH} characters`);
-}
-
-export const phoneSchema = z
-  .string({ error: 'Phone is required' })
-  .trim()
-  .min(1, 'Phone is required')
-  .regex(/^\d{10}$/, `Phone must be exactly ${PHONE_LENGTH} digits`);
-
-/** A balance as typed or sent (text or number), normalised to the API's text ("1234.50"). */
-export const amountSchema = z
-  .union([z.string(), z.number()], { error: 'Balance is required' })
-  .transform((value, ctx) => {
-    if (typeof value === 'string' && value.trim() === '') {
-      ctx.addIssue({ code: 'custom', message: 'Balance is required' });
-      return z.NEVER;
-    }
-    const parsed = parseAmount(value);
-    if (!parsed.ok) {
-      ctx.addIssue({ code: 'custom', message: parsed.error });
-      return z.NEVER;
-    }
-    return formatAmount(parsed.paise);
-  });
-
-export const clientFieldsSchema = z.strictObject({
-  fname: nameSchema('First name'),
-  lname: nameSchema('Last name'),
-  email: emailSchema,
-  phone: phoneSchema,
-  balance: amountSchema,
-});
-export type ClientFields = z.output<typeof clientFieldsSchema>;
-
-export const clientPatchSchema = clientFieldsSchema.partial().extend({
-  version: z.number({ error: 'version is required: send the version you last saw' }).int().min(1),
-});
-export type ClientPatch = z.output<typeof clientPatchSchema>;
-
-export const balanceUpdateSchema = z.object({ balance: amountSchema });
+/** The refusal of an edit that changes the balance while disableBalanceOnEdit is on. */
+export const BALANCE_LOCKED_MESSAGE =
+  "The balance is locked by a setting: update it from the client's page";
 
 export const CLIENT_SORT_FIELDS = [
   'lname',
@@ -63,47 +15,74 @@ export const CLIENT_SORT_FIELDS = [
   'phone',
   'balance',
   'createdAt',
+  'lastPaymentOn',
 ] as const;
 export type ClientSortField = (typeof CLIENT_SORT_FIELDS)[number];
 
 export const MAX_PAGE_SIZE = 500;
 export const DEFAULT_PAGE_SIZE = 100;
 
+/** owing: balance above 0; credit: below 0 (the client paid in advance); settled: 0. */
+export const BALANCE_FILTERS = ['owing', 'credit', 'settled'] as const;
+export type BalanceFilter = (typeof BALANCE_FILTERS)[number];
+
+/** A whole number from a query string, within limits. */
+function wholeNumber(name: string, min: number, max?: number) {
+  return z.coerce
+    .number({ error: `${name} must be a number` })
+    .check(
+      z.refine(Number.isInteger, `${name} must be a whole number`),
+      z.minimum(min, min === 0 ? `${name} must be 0 or more` : `${name} must be at least ${min}`),
+      ...(max === undefined ? [] : [z.maximum(max, `${name} must be at most ${max}`)]),
+    );
+}
+
 export const clientListQuerySchema = z.strictObject({
-  q: z.string().trim().max(200, 'Search text must be at most 200 characters').optional(),
-  sort: z
-    .enum(CLIENT_SORT_FIELDS, { error: `sort must be one of ${CLIENT_SORT_FIELDS.join(', ')}` })
-    .default('lname'),
-  dir: z.enum(['asc', 'desc'], { error: 'dir must be asc or desc' }).default('asc'),
-  limit: z.coerce
-    .number({ error: 'limit must be a number' })
-    .int('limit must be a whole number')
-    .min(1, 'limit must be at least 1')
-    .max(MAX_PAGE_SIZE, `limit must be at most ${MAX_PAGE_SIZE}`)
-    .default(DEFAULT_PAGE_SIZE),
-  offset: z.coerce
-    .number({ error: 'offset must be a number' })
-    .int('offset must be a whole number')
-    .min(0, 'offset must be 0 or more')
-    .default(0),
+  q: z.optional(
+    storableText(
+      'Search text',
+      {},
+      z.trim(),
+      z.maxLength(200, 'Search text must be at most 200 characters'),
+    ),
+  ),
+  sort: z._default(
+    z.enum(CLIENT_SORT_FIELDS, { error: `sort must be one of ${CLIENT_SORT_FIELDS.join(', ')}` }),
+    'lname',
+  ),
+  dir: z._default(z.enum(['asc', 'desc'], { error: 'dir must be asc or desc' }), 'asc'),
+  balance: z.optional(
+    z.enum(BALANCE_FILTERS, { error: `balance must be one of ${BALANCE_FILTERS.join(', ')}` }),
+  ),
+  limit: z._default(wholeNumber('limit', 1, MAX_PAGE_SIZE), DEFAULT_PAGE_SIZE),
+  offset: z._default(wholeNumber('offset', 0), 0),
 });
 export type ClientListQuery = z.output<typeof clientListQuerySchema>;
 
+/** An amount as the API writes it: any size (totals), exactly two decimals. */
+export const apiAmountSchema = z.string().check(z.regex(/^-?\d+\.\d{2}$/, 'not an amount'));
+
+/** A client as the API answers it; the server checks its answers against this, and so does the web app. */
 export const clientSchema = z.object({
-  id: z.string(),
+  id: z.string().check(z.minLength(1)),
   fname: z.string(),
   lname: z.string(),
   email: z.string(),
   phone: z.string(),
-  balance: z.string(),
-  version: z.number(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
+  balance: apiAmountSchema,
+  version: z.int().check(z.minimum(1)),
+  /** The date of the latest payment (YYYY-MM-DD), or null: never paid. */
+  lastPaymentOn: z.nullable(z.string()),
+  createdAt: z.iso.datetime(),
+  updatedAt: z.iso.datetime(),
 });
 export type Client = z.infer<typeof clientSchema>;
 
-export interface ClientList {
-  items: Client[];
-  total: number;
-  totalOwed: string;
-}
+export const clientListSchema = z.object({
+  items: z.array(clientSchema),
+  total: z.int().check(z.minimum(0)),
+  totalOwed: apiAmountSchema,
+});
+export type ClientList = z.infer<typeof clientListSchema>;
+
+export const clientConflictSchema = z.object({ message: z.string(), client: clientSchema });

@@ -1,12 +1,23 @@
-import type { Client } from './client-schema.ts';
-import type { Settings } from './settings-schema.ts';
+import * as z from 'zod/mini';
+import { clientSchema } from './client-schema.ts';
+import { entrySchema } from './ledger-schema.ts';
+import { operatorSchema } from './operator-schema.ts';
+import { settingsSchema } from './settings-schema.ts';
 
 /** The close code of a live socket whose session ended (signed out elsewhere, expired). */
 export const SESSION_ENDED_CLOSE_CODE = 4401;
 
-/** Messages the server sends on /api/live. */
-export type LiveEvent =
-  | { type: 'client.created'; client: Client }
-  | { type: 'client.updated'; client: Client }
-  | { type: 'client.deleted'; id: string }
-  | { type: 'settings.updated'; settings: Settings };
+/** Messages the server sends on /api/live; the web app checks each against this. */
+export const liveEventSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('client.created'), client: clientSchema }),
+  z.object({ type: z.literal('client.updated'), client: clientSchema }),
+  z.object({ type: z.literal('client.deleted'), id: z.string() }),
+  z.object({ type: z.literal('settings.updated'), settings: settingsSchema }),
+  /** This operator's own role changed (sent to that operator only). */
+  z.object({ type: z.literal('operator.updated'), operator: operatorSchema }),
+  /** A payment or charge was recorded: the entry, and the client with its new balance. */
+  z.object({ type: z.literal('entry.created'), entry: entrySchema, client: clientSchema }),
+  /** The server may have missed changes (its feed was broken): reload what is shown. */
+  z.object({ type: z.literal('resync') }),
+]);
+export type LiveEvent = z.infer<typeof liveEventSchema>;

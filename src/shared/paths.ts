@@ -8,14 +8,35 @@ export const paths = {
   addClient: '/client/add',
   clientDetails: (id: string) => `/client/${encodeURIComponent(id)}`,
   editClient: (id: string) => `/client/edit/${encodeURIComponent(id)}`,
+  clientStatement: (id: string) => `/client/${encodeURIComponent(id)}/statement`,
   settings: '/settings',
 } as const;
+
+/** Every page the web app has, as patterns; any other path is a "Page not found". */
+const APP_PAGES = [
+  /^\/$/,
+  /^\/(login|register|dashboard|clients|settings)$/,
+  /^\/client\/add$/,
+  /^\/client\/edit\/[^/]+$/,
+  /^\/client\/[^/]+$/,
+  /^\/client\/[^/]+\/statement$/,
+];
+
+export function isAppPage(pathname: string): boolean {
+  return APP_PAGES.some((page) => page.test(pathname));
+}
 
 export const apiPaths = {
   health: '/api/health',
   settings: '/api/settings',
   clients: '/api/clients',
   client: (id: string) => `/api/clients/${encodeURIComponent(id)}`,
+  entries: (id: string) => `/api/clients/${encodeURIComponent(id)}/entries`,
+  statement: (id: string) => `/api/clients/${encodeURIComponent(id)}/statement`,
+  totals: '/api/totals',
+  totalsHistory: '/api/totals/history',
+  operators: '/api/operators',
+  operatorRole: (id: string) => `/api/operators/${encodeURIComponent(id)}/role`,
   live: '/api/live',
   signUp: '/api/auth/sign-up/email',
   signIn: '/api/auth/sign-in/email',

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 export const settingsSchema = z.strictObject({
   allowRegistrations: z.boolean({ error: 'Must be true or false' }),

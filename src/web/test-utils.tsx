@@ -1,8 +1,8 @@
 import { render } from '@testing-library/react';
-import { createMemoryRouter, RouterProvider } from 'react-router';
+import { createMemoryRouter, type RouteObject, RouterProvider } from 'react-router';
 import { vi } from 'vitest';
 import { createQueryClient, Providers } from './app/providers.tsx';
-import { routes } from './app/routes.tsx';
+import { appRoutes, signedInPages } from './app/routes.tsx';
 
 type Handler = (init: RequestInit | undefined) => { status: number; body?: unknown };
 
@@ -28,9 +28,12 @@ export function mockApi(handlers: Record<string, Handler>) {
   return { calls };
 }
 
-export function renderApp(path: string) {
-  const router = createMemoryRouter(routes, { initialEntries: [path] });
+/** The real app at a path; `extraPages` joins the signed-in pages (a page that throws, say). */
+export function renderApp(path: string, extraPages: RouteObject[] = []) {
   const client = createQueryClient();
+  const router = createMemoryRouter(appRoutes([...signedInPages(client), ...extraPages]), {
+    initialEntries: [path],
+  });
   render(
     <Providers client={client}>
       <RouterProvider router={router} />
@@ -45,4 +48,4 @@ export const openSettings = {
   disableBalanceOnEdit: true,
 };
 
-export const signedIn = { user: { id: 'u1', email: 'op@example.com' }, session: { id: 's1' } };
+export const signedIn = { user: { id: 'u1', email: 'op@example.com', role: 'admin' } };

@@ -1,5 +1,14 @@
-import { expect, test } from '@playwright/test';
-import { login, logout, newEmail, PASSWORD, register, setSettings } from './fixtures.ts';
+import {
+  ADMIN,
+  changeSettingsOnPage,
+  expect,
+  login,
+  logout,
+  newEmail,
+  PASSWORD,
+  register,
+  test,
+} from './fixtures.ts';
 
 test('a new operator registers, lands on the dashboard, and logs out', async ({ page }) => {
   const email = await register(page);
@@ -14,13 +23,17 @@ test('a new operator registers, lands on the dashboard, and logs out', async ({ 
   await expect(nav.getByText(email)).toHaveCount(0);
 });
 
-test('a wrong password shows a red message and stays on the login page', async ({ page }) => {
+test('a wrong password shows a red message and stays on the login page', async ({
+  page,
+  consoleErrors,
+}) => {
+  consoleErrors.allow(/status of 401/);
   const email = await register(page);
   await logout(page);
   await login(page, email, 'not the right password');
-  const alert = page.getByRole('alert').filter({ hasText: 'Invalid email or password' });
-  await expect(alert).toBeVisible();
-  await expect(alert).toHaveClass(/alert-danger/);
+  const refusal = page.getByRole('alert').getByText('Invalid email or password');
+  await expect(refusal).toBeVisible();
+  await expect(refusal).toHaveClass(/alert-danger/);
   await expect(page).toHaveURL(/\/login$/);
   await login(page, email, PASSWORD);
   await expect(page).toHaveURL(/\/dashboard$/);
@@ -51,7 +64,9 @@ test('the forms check each field before anything is sent', async ({ page }) => {
 
 test('a common password is refused by the server and the form keeps what was typed', async ({
   page,
+  consoleErrors,
 }) => {
+  consoleErrors.allow(/status of 400/);
   await page.goto('/register');
   const email = newEmail();
   await page.getByLabel('Email').fill(email);
@@ -65,8 +80,9 @@ test('a common password is refused by the server and the form keeps what was typ
 test('turning registrations off removes Register and closes /register', async ({ page }) => {
   await page.goto('/login');
   await expect(page.getByRole('navigation').getByRole('link', { name: 'Register' })).toBeVisible();
-  const email = await register(page);
-  await setSettings(page, { 'Allow Registration': false });
+  await login(page, ADMIN.email, ADMIN.password);
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await changeSettingsOnPage(page, { 'Allow Registration': false });
   try {
     await logout(page);
     await expect(page.getByRole('navigation').getByRole('link', { name: 'Login' })).toBeVisible();
@@ -80,16 +96,50 @@ test('turning registrations off removes Register and closes /register', async ({
     );
   } finally {
     // Registrations back on for the tests that follow.
-    await login(page, email);
+    await login(page, ADMIN.email, ADMIN.password);
     await expect(page).toHaveURL(/\/dashboard$/);
-    await setSettings(page, { 'Allow Registration': true });
+    await changeSettingsOnPage(page, { 'Allow Registration': true });
   }
 });
 
-test('an unknown path shows a real not-found page with a way back', async ({ page }) => {
-  await page.goto('/no/such/page');
-  await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible();
-  await expect(page.getByText('not-found works!')).toHaveCount(0);
+test('an operator sees the settings read-only until the administrator makes them one', async ({
+  browser,
+  page,
+}) => {
+  const email = await register(page);
+  await page.getByRole('link', { name: 'Settings' }).click();
+  await expect(page.getByText(/Only an administrator can change them/)).toBeVisible();
+  await expect(page.getByLabel('Allow Registration')).toBeDisabled();
+  await expect(page.getByRole('button', { name: 'Submit' })).toHaveCount(0);
+
+  const adminContext = await browser.newContext();
+  const admin = await adminContext.newPage();
+  await login(admin, ADMIN.email, ADMIN.password);
+  await admin.getByRole('link', { name: 'Settings' }).click();
+  const operators = admin.getByRole('table', { name: 'Operators' });
+  await operators.getByRole('button', { name: `Make ${email} an administrator` }).click();
+  await expect(
+    admin.getByRole('status').filter({ hasText: 'is now an administrator' }),
+  ).toBeVisible();
+  await adminContext.close();
+
+  // The new administrator's open page follows live: the badge, then the settings form.
+  await expect(page.getByRole('navigation').getByText('Administrator')).toBeVisible();
+  await expect(page.getByLabel('Allow Registration')).toBeEnabled();
+  await expect(page.getByRole('button', { name: 'Submit' })).toBeVisible();
+});
+
+test('an unknown path shows a real not-found page with a way back', async ({
+  page,
+  consoleErrors,
+}) => {
+  consoleErrors.allow(/status of 404/);
+  const response = await page.goto('/no/such/page');
+  expect(response?.status()).toBe(404);
+  // The whole page says what happened and offers a way back: no placeholder text.
+  await expect(page.getByRole('main')).toHaveText(
+    'Page not foundThere is no page at this address.Go to the dashboard',
+  );
   await page.getByRole('link', { name: 'Go to the dashboard' }).click();
   await expect(page).toHaveURL(/\/login$/);
 });

@@ -1,14 +1,27 @@
+import { fromNodeHeaders } from 'better-auth/node';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { z } from 'zod';
-import { fieldErrorsFromIssues } from '../../shared/api-error.ts';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import * as z from 'zod/mini';
+import { type $ZodType, safeParse } from 'zod/v4/core';
+import { apiErrorSchema, fieldErrorsFromIssues } from '../../shared/api-error.ts';
 import { COMMON_PASSWORD_MESSAGE, signInSchema, signUpSchema } from '../../shared/auth-schema.ts';
+import {
+  type OperatorSummary,
+  operatorRoleOf,
+  sessionAnswerSchema,
+} from '../../shared/operator-schema.ts';
+import { apiPaths } from '../../shared/paths.ts';
 import type { Config, RateLimitRule } from '../config.ts';
+import { DATABASE_UNAVAILABLE_MESSAGE, databaseAnswers } from '../db/availability.ts';
 import type { Database } from '../db/database.ts';
 import { HttpError } from '../http/errors.ts';
+import type { EventBus } from '../live/event-bus.ts';
+import { claimFirstAdministrator } from '../operators/operators-repository.ts';
 import { getSettings } from '../settings/settings-repository.ts';
-import { AUTH_BASE_PATH, type Auth, CLIENT_IP_HEADER } from './auth.ts';
+import { type Auth, CLIENT_IP_HEADER } from './auth.ts';
 import { isCommonPassword } from './password.ts';
 import { createRateLimiter } from './rate-limiter.ts';
+import type { SessionReader } from './session.ts';
 
 export const REGISTRATIONS_CLOSED_MESSAGE = 'Registrations are closed';
 export const TOO_MANY_ATTEMPTS_MESSAGE = 'Too many attempts. Please wait and try again.';
@@ -17,12 +30,29 @@ interface AuthRoutesOptions {
   config: Config;
   database: Database;
   auth: Auth;
+  readSession: SessionReader;
+  bus: EventBus;
 }
 
-const HOP_BY_HOP = new Set(['content-length', 'transfer-encoding', 'connection', 'keep-alive']);
+interface AuthAnswer {
+  status: number;
+  body: unknown;
+}
 
-function parseBody<T>(schema: z.ZodType<T>, body: unknown): T {
-  const result = schema.safeParse(body ?? {});
+const authUserSchema = z.object({
+  user: z.object({ id: z.string(), email: z.string(), role: z.nullish(z.string()) }),
+});
+
+/** Only who is signed in goes back to the browser: never the session token in a body. */
+function toSessionAnswer(body: unknown): { user: OperatorSummary } | null {
+  const parsed = authUserSchema.safeParse(body);
+  if (!parsed.success) return null;
+  const { id, email, role } = parsed.data.user;
+  return { user: { id, email, role: operatorRoleOf(role) } };
+}
+
+function parseBody<T>(schema: $ZodType<T>, body: unknown): T {
+  const result = safeParse(schema, body ?? {});
   if (!result.success) {
     throw new HttpError(
       400,
@@ -33,48 +63,12 @@ function parseBody<T>(schema: z.ZodType<T>, body: unknown): T {
   return result.data;
 }
 
-/** Hands the request to better-auth as a fetch Request and copies its answer back. */
-async function forwardToAuth(
-  auth: Auth,
-  request: FastifyRequest,
-  reply: FastifyReply,
-  body?: unknown,
-): Promise<FastifyReply> {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(request.headers)) {
-    if (value === undefined || HOP_BY_HOP.has(name) || name === CLIENT_IP_HEADER) continue;
-    headers.set(name, Array.isArray(value) ? value.join(', ') : value);
-  }
-  headers.set(CLIENT_IP_HEADER, request.ip);
-  let payload: string | undefined;
-  if (body !== undefined) {
-    payload = JSON.stringify(body);
-    headers.set('content-type', 'application/json');
-  }
-  const url = new URL(request.url, `${request.protocol}://${request.headers.host ?? 'localhost'}`);
-  const response = await auth.handler(
-    new Request(url, { method: request.method, headers, body: payload }),
-  );
-  reply.status(response.status);
-  for (const [name, value] of response.headers) {
-    if (name === 'set-cookie' || HOP_BY_HOP.has(name)) continue;
-    reply.header(name, value);
-  }
-  const cookies = response.headers.getSetCookie();
-  if (cookies.length > 0) reply.header('set-cookie', cookies);
-  const text = await response.text();
-  return reply.send(text.length > 0 ? text : null);
-}
-
-/**
- * Only the four endpoints the product uses are exposed; better-auth's other endpoints
- * (account linking, profile changes, …) stay unreachable.
- */
 export async function registerAuthRoutes(
   app: FastifyInstance,
-  { config, database, auth }: AuthRoutesOptions,
+  { config, database, auth, readSession, bus }: AuthRoutesOptions,
 ): Promise<void> {
   const consume = createRateLimiter(database);
+  const routes = app.withTypeProvider<ZodTypeProvider>();
 
   async function limit(key: string, rule: RateLimitRule, reply: FastifyReply): Promise<void> {
     const verdict = await consume(key, rule);
@@ -84,36 +78,120 @@ export async function registerAuthRoutes(
     }
   }
 
-  app.post(`${AUTH_BASE_PATH}/sign-up/email`, async (request, reply) => {
-    await limit(`sign-up:ip:${request.ip}`, config.rateLimits.signUpPerIp, reply);
-    const settings = await getSettings(database);
-    if (!settings.allowRegistrations) throw new HttpError(403, REGISTRATIONS_CLOSED_MESSAGE);
-    const input = parseBody(signUpSchema, request.body);
-    if (isCommonPassword(input.password)) {
-      throw new HttpError(400, COMMON_PASSWORD_MESSAGE, { password: COMMON_PASSWORD_MESSAGE });
+  /**
+   * Hands the request to better-auth as a fetch Request (on the public URL, whatever Host the
+   * request named) and passes on its cookies; its JSON answer is returned for shaping.
+   */
+  async function callAuth(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    body?: unknown,
+  ): Promise<AuthAnswer> {
+    const headers = fromNodeHeaders(request.headers);
+    headers.delete('content-length');
+    headers.set(CLIENT_IP_HEADER, request.ip);
+    if (body !== undefined) headers.set('content-type', 'application/json');
+    const response = await auth.handler(
+      new Request(new URL(request.url, config.publicUrl), {
+        method: request.method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+      }),
+    );
+    const cookies = response.headers.getSetCookie();
+    if (cookies.length > 0) reply.header('set-cookie', cookies);
+    const text = await response.text();
+    let parsed: unknown = null;
+    try {
+      parsed = text ? JSON.parse(text) : null;
+    } catch {
+      parsed = null;
     }
-    const email = input.email.toLowerCase();
-    await limit(`sign-up:email:${email}`, config.rateLimits.signUpPerEmail, reply);
-    return forwardToAuth(auth, request, reply, {
-      email,
-      password: input.password,
-      name: input.name || email.split('@')[0],
-    });
-  });
+    return { status: response.status, body: parsed };
+  }
 
-  app.post(`${AUTH_BASE_PATH}/sign-in/email`, async (request, reply) => {
-    await limit(`sign-in:ip:${request.ip}`, config.rateLimits.signInPerIp, reply);
-    const input = parseBody(signInSchema, request.body);
-    const email = input.email.toLowerCase();
-    await limit(`sign-in:email:${email}`, config.rateLimits.signInPerEmail, reply);
-    return forwardToAuth(auth, request, reply, { email, password: input.password });
-  });
+  /**
+   * better-auth's refusals keep their status and message, in the API's one error shape.
+   * Its own failures hide their cause; one that coincides with an unreachable database is
+   * that (503), anything else a server error.
+   */
+  async function refusal(answer: AuthAnswer): Promise<never> {
+    const message =
+      (answer.body as { message?: unknown } | null)?.message ?? 'The request was refused';
+    if (answer.status >= 500) {
+      if (!(await databaseAnswers(database))) {
+        throw new HttpError(503, DATABASE_UNAVAILABLE_MESSAGE);
+      }
+      throw new Error(`auth failed with ${answer.status}: ${message}`);
+    }
+    throw new HttpError(answer.status, String(message));
+  }
 
-  app.post(`${AUTH_BASE_PATH}/sign-out`, async (request, reply) =>
-    forwardToAuth(auth, request, reply, {}),
+  const sessionResponses = { 200: sessionAnswerSchema, '4xx': apiErrorSchema };
+
+  routes.post(
+    apiPaths.signUp,
+    { schema: { response: sessionResponses } },
+    async (request, reply) => {
+      await limit(`sign-up:ip:${request.ip}`, config.rateLimits.signUpPerIp, reply);
+      const settings = await getSettings(database.db);
+      if (!settings.allowRegistrations) throw new HttpError(403, REGISTRATIONS_CLOSED_MESSAGE);
+      const input = parseBody(signUpSchema, request.body);
+      if (isCommonPassword(input.password)) {
+        throw new HttpError(400, COMMON_PASSWORD_MESSAGE, { password: COMMON_PASSWORD_MESSAGE });
+      }
+      const email = input.email.toLowerCase();
+      await limit(`sign-up:email:${email}`, config.rateLimits.signUpPerEmail, reply);
+      const answer = await callAuth(request, reply, {
+        email,
+        password: input.password,
+        name: input.name || email.split('@')[0],
+      });
+      const session = answer.status === 200 ? toSessionAnswer(answer.body) : null;
+      if (!session) return refusal(answer);
+      const { user } = session;
+      if (await database.write((trx) => claimFirstAdministrator(trx, user.id))) {
+        user.role = 'admin';
+      }
+      return { user };
+    },
   );
 
-  app.get(`${AUTH_BASE_PATH}/get-session`, async (request, reply) =>
-    forwardToAuth(auth, request, reply),
+  routes.post(
+    apiPaths.signIn,
+    { schema: { response: sessionResponses } },
+    async (request, reply) => {
+      await limit(`sign-in:ip:${request.ip}`, config.rateLimits.signInPerIp, reply);
+      const input = parseBody(signInSchema, request.body);
+      const email = input.email.toLowerCase();
+      await limit(`sign-in:email:${email}`, config.rateLimits.signInPerEmail, reply);
+      const answer = await callAuth(request, reply, { email, password: input.password });
+      const session = answer.status === 200 ? toSessionAnswer(answer.body) : null;
+      if (!session) return refusal(answer);
+      return session;
+    },
+  );
+
+  routes.post(
+    apiPaths.signOut,
+    { schema: { response: { 200: z.object({ success: z.boolean() }), '4xx': apiErrorSchema } } },
+    async (request, reply) => {
+      // The session's live sockets close first, so that no event reaches them after sign-out.
+      const operator = await readSession(request.headers);
+      if (operator) await bus.publish({ kind: 'sessions-ended', sessionIds: [operator.sessionId] });
+      const answer = await callAuth(request, reply, {});
+      if (answer.status !== 200) return refusal(answer);
+      return { success: true };
+    },
+  );
+
+  routes.get(
+    apiPaths.session,
+    { schema: { response: { 200: z.nullable(sessionAnswerSchema), '4xx': apiErrorSchema } } },
+    async (request, reply) => {
+      const answer = await callAuth(request, reply);
+      if (answer.status !== 200) return refusal(answer);
+      return toSessionAnswer(answer.body);
+    },
   );
 }

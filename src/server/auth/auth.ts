@@ -17,6 +17,12 @@ export function createAuth(config: Config, database: Database) {
     secret: config.authSecret,
     trustedOrigins: config.acceptedOrigins,
     database: { db: database.db, type: database.dialect },
+    user: {
+      additionalFields: {
+        // Set by the server only (input: false): the first account, or by an administrator.
+        role: { type: 'string', required: false, defaultValue: 'operator', input: false },
+      },
+    },
     emailAndPassword: {
       enabled: true,
       autoSignIn: true,

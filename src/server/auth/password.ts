@@ -34,8 +34,6 @@ export async function verifyPassword({
 // zxcvbn-ts ships a ranked list of about 49,000 leaked passwords, kept up to date upstream.
 const commonPasswords = new Set(dictionary.passwords.map((p) => p.toLowerCase()));
 
-export const COMMON_PASSWORD_COUNT = commonPasswords.size;
-
 export function isCommonPassword(password: string): boolean {
   return commonPasswords.has(password.toLowerCase());
 }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { startTestApp, type TestApp } from '../test-support.ts';
-import { createRateLimiter } from './rate-limiter.ts';
+import { createRateLimiter, PRUNE_EVERY } from './rate-limiter.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -39,7 +39,9 @@ test('an expired window starts again, and day-old rows are pruned', async () => 
     ])
     .execute();
   expect((await consume('stale', rule)).allowed).toBe(true);
-  for (let i = 0; i < 500; i += 1) await consume(`key-${i}`, { max: 1000, windowSeconds: 60 });
+  for (let i = 0; i < PRUNE_EVERY; i += 1) {
+    await consume(`key-${i}`, { max: 1000, windowSeconds: 60 });
+  }
   const keys = await t.database.db.selectFrom('rate_limits').select('key').execute();
   expect(keys.map((k) => k.key)).not.toContain('ancient');
   expect(keys.map((k) => k.key)).toContain('stale');

@@ -13,7 +13,7 @@ export interface RateLimitVerdict {
  * PostgreSQL shares them. One atomic upsert per check: concurrent requests cannot
  * all read a stale count and slip through.
  */
-const PRUNE_EVERY = 500;
+export const PRUNE_EVERY = 500;
 const KEEP_EXPIRED_MS = 24 * 60 * 60 * 1000;
 
 export function createRateLimiter(database: Database) {

@@ -1,23 +1,43 @@
 import { randomUUID } from 'node:crypto';
-import { type ExpressionBuilder, type Kysely, type Selectable, sql } from 'kysely';
+import { type RawBuilder, sql, type Transaction } from 'kysely';
+import type { ClientFields, ClientPatch } from '../../shared/client-fields-schema.ts';
 import type {
+  BalanceFilter,
   Client,
-  ClientFields,
   ClientList,
   ClientListQuery,
-  ClientPatch,
   ClientSortField,
 } from '../../shared/client-schema.ts';
-import { amountToPaise, formatAmount } from '../../shared/money.ts';
-import { runCompiled } from '../db/compiled-queries.ts';
-import type { Database } from '../db/database.ts';
-import type { ClientsTable, DatabaseSchema } from '../db/schema.ts';
+import { formatAmount, paiseFromAmount } from '../../shared/money.ts';
+import { foldForSearch, phoneSearchDigits, searchTextOf } from '../../shared/search-text.ts';
+import { compiledQuery } from '../db/compiled-queries.ts';
+import { type DbInteger, exactInteger, smallInteger } from '../db/integers.ts';
+import { type DatabaseReader, readTogether } from '../db/reader.ts';
+import type { DatabaseSchema } from '../db/schema.ts';
+import { appendEntry } from '../ledger/ledger-repository.ts';
+import {
+  CLIENT_COLUMNS,
+  type ClientRow,
+  isClientId,
+  selectOwnedClient,
+  toClient,
+  toTotals,
+} from './client-rows.ts';
+import { adjustTotals, ownerTotalsQuery, totalsOf } from './running-totals.ts';
 
-type ClientRow = Omit<Selectable<ClientsTable>, 'seq'>;
+export type { DatabaseReader };
+
+/** Who is writing, and the panel's date today (in its time zone) for the ledger. */
+export interface Author {
+  operator: { id: string; email: string };
+  today: string;
+}
+
+type WriteTransaction = Transaction<DatabaseSchema>;
 
 const SORT_COLUMNS: Record<
   ClientSortField,
-  'lname' | 'fname' | 'email' | 'phone' | 'balance_paise' | 'created_at'
+  'lname' | 'fname' | 'email' | 'phone' | 'balance_paise' | 'created_at' | 'last_payment_on'
 > = {
   lname: 'lname',
   fname: 'fname',
@@ -25,262 +45,261 @@ const SORT_COLUMNS: Record<
   phone: 'phone',
   balance: 'balance_paise',
   createdAt: 'created_at',
+  lastPaymentOn: 'last_payment_on',
 };
 
-function toClient(row: ClientRow & { seq?: unknown }): Client {
-  return {
-    id: row.id,
-    fname: row.fname,
-    lname: row.lname,
-    email: row.email,
-    phone: row.phone,
-    balance: formatAmount(Number(row.balance_paise)),
-    version: Number(row.version),
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  };
+/**
+ * How a sort orders missing values: never having paid counts as the longest ago, on both
+ * databases (SQLite puts NULL first by default, PostgreSQL last).
+ */
+function nullsOrder(sort: ClientSortField, dir: 'asc' | 'desc'): string {
+  if (sort !== 'lastPaymentOn') return '';
+  return dir === 'asc' ? ' NULLS FIRST' : ' NULLS LAST';
 }
 
-/** Escapes LIKE's wildcards so that the search text matches literally. */
-function likePattern(text: string): string {
-  return `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+const BALANCE_CONDITIONS: Record<BalanceFilter, string> = {
+  owing: 'balance_paise > 0',
+  credit: 'balance_paise < 0',
+  settled: 'balance_paise = 0',
+};
+
+/** The SQL that keeps the clients a balance filter names (none: every client). */
+function balanceCondition(filter: BalanceFilter | undefined, alias = ''): RawBuilder<unknown> {
+  return sql.raw(filter ? `${alias}${BALANCE_CONDITIONS[filter]}` : '1 = 1');
 }
 
-function matchesSearch(q: string) {
-  const pattern = likePattern(q);
-  return (eb: ExpressionBuilder<DatabaseSchema, 'clients'>) =>
-    eb.or(
-      (['fname', 'lname', 'email', 'phone'] as const).map(
-        (column) => sql<boolean>`lower(${eb.ref(column)}) LIKE ${pattern} ESCAPE '\\'`,
-      ),
-    );
+type PageParams = { ownerId: string; limit: number; offset: number };
+const pageQueries = new Map<string, ReturnType<typeof buildPageQuery>>();
+
+function buildPageQuery(
+  sort: ClientSortField,
+  dir: 'asc' | 'desc',
+  filter: BalanceFilter | undefined,
+) {
+  return compiledQuery(`client-page:${sort}:${dir}:${filter ?? 'all'}`, (db, p: PageParams) => {
+    let page = db
+      .selectFrom('clients')
+      .select(CLIENT_COLUMNS)
+      .where('owner_id', '=', p.ownerId)
+      .where(balanceCondition(filter) as RawBuilder<boolean>)
+      .orderBy(sql.raw(`${SORT_COLUMNS[sort]} ${dir}${nullsOrder(sort, dir)}`));
+    if (sort === 'lname') page = page.orderBy('fname', dir);
+    return page.orderBy('seq', dir).limit(p.limit).offset(p.offset);
+  });
 }
 
-/** Count and sum, read as text because a total may pass 2^53 paise. */
-function toTotals(row: { count: string; total: string } | undefined): {
-  total: number;
-  totalOwed: string;
-} {
-  return {
-    total: row ? Number(row.count) : 0,
-    totalOwed: formatAmount(row ? BigInt(row.total) : 0n),
-  };
+function pageQuery(query: ClientListQuery) {
+  const { sort, dir, balance } = query;
+  const key = `${sort}:${dir}:${balance ?? 'all'}`;
+  let compiled = pageQueries.get(key);
+  if (!compiled) {
+    compiled = buildPageQuery(sort, dir, balance);
+    pageQueries.set(key, compiled);
+  }
+  return compiled;
 }
 
-/** One operator's client by id; another operator's client is not found. */
-function selectOwnedClient(db: Kysely<DatabaseSchema>, ownerId: string, id: string) {
-  return db
-    .selectFrom('clients')
-    .selectAll()
-    .where('id', '=', id)
-    .where('owner_id', '=', ownerId)
-    .executeTakeFirst();
+function orderBy(query: ClientListQuery): RawBuilder<unknown> {
+  const direction = sql.raw(query.dir === 'desc' ? 'DESC' : 'ASC');
+  const column = sql.ref(`c.${SORT_COLUMNS[query.sort]}`);
+  const nulls = sql.raw(nullsOrder(query.sort, query.dir));
+  return query.sort === 'lname'
+    ? sql`${column} ${direction}, c.fname ${direction}, c.seq ${direction}`
+    : sql`${column} ${direction}${nulls}, c.seq ${direction}`;
 }
-
-async function readTotals(
-  db: Kysely<DatabaseSchema>,
-  ownerId: string,
-): Promise<{ total: number; totalOwed: string }> {
-  const [row] = await runCompiled<{ count: string; total: string }>(
-    db,
-    'owner-totals',
-    () =>
-      db
-        .selectFrom('owner_totals')
-        .select([
-          sql<string>`CAST(client_count AS TEXT)`.as('count'),
-          sql<string>`CAST(total_paise AS TEXT)`.as('total'),
-        ])
-        .where('owner_id', '=', ownerId)
-        .compile(),
-    [ownerId],
-  );
-  return toTotals(row);
-}
-
-async function searchTotals(
-  db: Kysely<DatabaseSchema>,
-  ownerId: string,
-  q: string,
-): Promise<{ total: number; totalOwed: string }> {
-  const row = await db
-    .selectFrom('clients')
-    .select([
-      sql<string>`CAST(COUNT(*) AS TEXT)`.as('count'),
-      sql<string>`CAST(COALESCE(SUM(balance_paise), 0) AS TEXT)`.as('total'),
-    ])
-    .where('owner_id', '=', ownerId)
-    .where(matchesSearch(q))
-    .executeTakeFirstOrThrow();
-  return toTotals(row);
-}
-
-const CLIENT_COLUMNS = [
-  'id',
-  'owner_id',
-  'fname',
-  'lname',
-  'email',
-  'phone',
-  'balance_paise',
-  'version',
-  'created_at',
-  'updated_at',
-] as const;
 
 /** The trigram index finds substrings of 3 or more characters. */
 const MIN_INDEXED_SEARCH = 3;
 
-function usesSearchIndex(database: Database, q: string): boolean {
-  return database.dialect === 'sqlite' && [...q].length >= MIN_INDEXED_SEARCH;
-}
-
-/** An FTS5 phrase matching q literally (quotes doubled, nothing else special). */
-function searchPhrase(q: string): string {
-  return `"${q.replaceAll('"', '""')}"`;
-}
-
-function orderBy(query: ClientListQuery) {
-  const direction = sql.raw(query.dir === 'desc' ? 'DESC' : 'ASC');
-  const column = sql.ref(`c.${SORT_COLUMNS[query.sort]}`);
-  return query.sort === 'lname'
-    ? sql`${column} ${direction}, c.fname ${direction}, c.seq ${direction}`
-    : sql`${column} ${direction}, c.seq ${direction}`;
-}
-
 /** Up to this many matches, one query fetches them all and the totals are summed here. */
 const SMALL_MATCH_SET = 200;
 
+/** Escapes LIKE's wildcards so that the search text matches literally. */
+function likePattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/** Folded search text contains any of the needles, as a scan (short searches, PostgreSQL). */
+function containsCondition(reader: DatabaseReader, needles: string[]): RawBuilder<unknown> {
+  const each = needles.map((needle) =>
+    reader.dialect === 'sqlite'
+      ? sql`instr(c.search_text, ${needle}) > 0`
+      : sql`c.search_text LIKE ${likePattern(needle)} ESCAPE '\\'`,
+  );
+  return sql`(${sql.join(each, sql` OR `)})`;
+}
+
 /**
- * Search through the trigram index. One query fetches the matches in order, up to
+ * What a search looks for: its folded text and, when it looks like a phone number, its
+ * digits too ("098765-43210" finds a stored "+919876543210").
+ */
+function searchNeedles(q: string): string[] {
+  const needles = [foldForSearch(q)];
+  const digits = phoneSearchDigits(q);
+  if (digits && !needles.includes(digits)) needles.push(digits);
+  return needles;
+}
+
+/**
+ * Search through SQLite's trigram index. One query fetches the matches in order, up to
  * SMALL_MATCH_SET + 1: when that is all of them, the totals are summed from those rows and
  * the page is cut from them (one index lookup in all). Broader searches count and sum in a
  * second query, and sort only their matches (docs/decisions/0006-search-index.md).
  */
-async function searchClients(
-  database: Database,
+async function searchThroughIndex(
+  reader: DatabaseReader,
   ownerId: string,
-  query: ClientListQuery & { q: string },
+  query: ClientListQuery,
+  needles: string[],
 ): Promise<ClientList> {
-  const { db } = database;
-  const phrase = searchPhrase(query.q);
+  // FTS5 phrases match their text literally: quotes doubled, nothing else special.
+  const phrase = needles.map((needle) => `"${needle.replaceAll('"', '""')}"`).join(' OR ');
   const matches = sql`clients_search s CROSS JOIN clients c ON c.seq = s.rowid
-    WHERE clients_search MATCH ${phrase} AND c.owner_id = ${ownerId}`;
+    WHERE clients_search MATCH ${phrase} AND c.owner_id = ${ownerId}
+    AND ${balanceCondition(query.balance, 'c.')}`;
   const pageEnd = query.offset + query.limit;
-  const firstRows = await sql<ClientRow>`SELECT c.* FROM ${matches} ORDER BY ${orderBy(query)}
-    LIMIT ${Math.max(SMALL_MATCH_SET + 1, pageEnd)}`.execute(db);
-  if (firstRows.rows.length <= SMALL_MATCH_SET) {
-    // Every match is here; at most 200 balances of at most 10^12 paise sum exactly.
-    const total = firstRows.rows.reduce((sum, row) => sum + Number(row.balance_paise), 0);
+  const [firstRows] = await readTogether<[ClientRow[]]>(reader, [
+    sql`SELECT c.* FROM ${matches} ORDER BY ${orderBy(query)}
+      LIMIT ${Math.max(SMALL_MATCH_SET + 1, pageEnd)}`,
+  ]);
+  const items = firstRows.slice(query.offset, pageEnd).map(toClient);
+  if (firstRows.length <= SMALL_MATCH_SET) {
+    const total = firstRows.reduce((sum, row) => sum + exactInteger(row.balance_paise), 0n);
+    return { items, total: firstRows.length, totalOwed: formatAmount(total) };
+  }
+  const [totals] = await readTogether<[{ count: DbInteger; total: DbInteger }[]]>(reader, [
+    sql`SELECT COUNT(*) AS count, COALESCE(SUM(c.balance_paise), 0) AS total FROM ${matches}`,
+  ]);
+  return { items, ...toTotals(totals[0]) };
+}
+
+async function searchByScan(
+  reader: DatabaseReader,
+  ownerId: string,
+  query: ClientListQuery,
+  needles: string[],
+): Promise<ClientList> {
+  const matches = sql`clients c WHERE c.owner_id = ${ownerId}
+    AND ${containsCondition(reader, needles)} AND ${balanceCondition(query.balance, 'c.')}`;
+  // Matches first, then sorted: left to itself, PostgreSQL walks a whole sort index and
+  // filters every client (69 ms for a broad search of 100,000) instead of using the trigram
+  // index and sorting the 5,000 matches (15 ms).
+  const [page] = await readTogether<
+    [(ClientRow & { match_count: DbInteger; match_total: DbInteger })[]]
+  >(reader, [
+    sql`WITH m AS MATERIALIZED (SELECT * FROM ${matches})
+      SELECT c.*, COUNT(*) OVER () AS match_count, SUM(c.balance_paise) OVER () AS match_total
+      FROM m c ORDER BY ${orderBy(query)}
+      LIMIT ${query.limit} OFFSET ${query.offset}`,
+  ]);
+  const first = page[0];
+  if (first) {
     return {
-      items: firstRows.rows.slice(query.offset, pageEnd).map(toClient),
-      total: firstRows.rows.length,
-      totalOwed: formatAmount(total),
+      items: page.map(toClient),
+      ...toTotals({ count: first.match_count, total: first.match_total }),
     };
   }
-  const totals = await sql<{ count: string; total: string }>`SELECT CAST(COUNT(*) AS TEXT) AS count,
-    CAST(COALESCE(SUM(c.balance_paise), 0) AS TEXT) AS total FROM ${matches}`.execute(db);
-  return {
-    items: firstRows.rows.slice(query.offset, pageEnd).map(toClient),
-    ...toTotals(totals.rows[0]),
-  };
+  if (query.offset === 0) return { items: [], total: 0, totalOwed: formatAmount(0n) };
+  const [totals] = await readTogether<[{ count: DbInteger; total: DbInteger }[]]>(reader, [
+    sql`SELECT COUNT(*) AS count, COALESCE(SUM(c.balance_paise), 0) AS total FROM ${matches}`,
+  ]);
+  return { items: [], ...toTotals(totals[0]) };
 }
 
 export async function listClients(
-  database: Database,
+  reader: DatabaseReader,
   ownerId: string,
   query: ClientListQuery,
 ): Promise<ClientList> {
-  const { db } = database;
-  if (query.q && usesSearchIndex(database, query.q)) {
-    return searchClients(database, ownerId, { ...query, q: query.q });
+  if (query.q) {
+    const needles = searchNeedles(query.q);
+    const indexed = needles.every((needle) => [...needle].length >= MIN_INDEXED_SEARCH);
+    return reader.dialect === 'sqlite' && indexed
+      ? searchThroughIndex(reader, ownerId, query, needles)
+      : searchByScan(reader, ownerId, query, needles);
   }
-  const column = SORT_COLUMNS[query.sort];
-  const buildPage = () => {
-    let page = db.selectFrom('clients').select(CLIENT_COLUMNS).where('owner_id', '=', ownerId);
-    if (query.q) page = page.where(matchesSearch(query.q));
-    page = page.orderBy(column, query.dir);
-    if (query.sort === 'lname') page = page.orderBy('fname', query.dir);
-    return page.orderBy('seq', query.dir).limit(query.limit).offset(query.offset);
-  };
-
-  const [rows, totals] = await Promise.all([
-    query.q
-      ? buildPage().execute()
-      : runCompiled<ClientRow>(
-          db,
-          `client-page:${query.sort}:${query.dir}`,
-          () => buildPage().compile(),
-          [ownerId, query.limit, query.offset],
-        ),
-    query.q ? searchTotals(db, ownerId, query.q) : readTotals(db, ownerId),
+  const [rows, [totals]] = await Promise.all([
+    pageQuery(query)(reader.db, { ownerId, limit: query.limit, offset: query.offset }),
+    ownerTotalsQuery(reader.db, { ownerId }),
   ]);
-  return { items: rows.map(toClient), ...totals };
+  return { items: rows.map(toClient), ...totalsOf(totals, query.balance) };
 }
 
 export async function getClient(
-  database: Database,
+  reader: DatabaseReader,
   ownerId: string,
   id: string,
 ): Promise<Client | undefined> {
-  const row = await selectOwnedClient(database.db, ownerId, id);
+  const row = await selectOwnedClient(reader.db, ownerId, id);
   return row ? toClient(row) : undefined;
 }
 
-/** Adds to an operator's running count and total, in the caller's transaction. */
-async function adjustTotals(
-  trx: Kysely<DatabaseSchema>,
-  ownerId: string,
-  countDelta: number,
-  paiseDelta: number,
-): Promise<void> {
-  await runCompiled(
-    trx,
-    'adjust-owner-totals',
-    () =>
-      trx
-        .insertInto('owner_totals')
-        .values({ owner_id: ownerId, client_count: countDelta, total_paise: paiseDelta })
-        .onConflict((oc) =>
-          oc.column('owner_id').doUpdateSet({
-            client_count: sql`owner_totals.client_count + ${countDelta}`,
-            total_paise: sql`owner_totals.total_paise + ${paiseDelta}`,
-          }),
-        )
-        .compile(),
-    [ownerId, countDelta, paiseDelta, countDelta, paiseDelta],
-  );
+interface NewClientRow {
+  id: string;
+  ownerId: string;
+  fname: string;
+  lname: string;
+  email: string;
+  phone: string;
+  searchText: string;
+  balancePaise: bigint;
+  createdAt: string;
 }
 
-export async function createClient(
-  database: Database,
-  ownerId: string,
+const insertClientQuery = compiledQuery('insert-client', (db, p: NewClientRow) =>
+  db.insertInto('clients').values({
+    id: p.id,
+    owner_id: p.ownerId,
+    fname: p.fname,
+    lname: p.lname,
+    email: p.email,
+    phone: p.phone,
+    search_text: p.searchText,
+    balance_paise: p.balancePaise,
+    version: 1,
+    created_at: p.createdAt,
+    updated_at: p.createdAt,
+  }),
+);
+
+/** A new client; a balance other than 0 is its ledger's opening entry, dated today. */
+export async function insertClient(
+  trx: WriteTransaction,
+  author: Author,
   fields: ClientFields,
 ): Promise<Client> {
-  const now = new Date().toISOString();
-  const row = {
+  const ownerId = author.operator.id;
+  const row: NewClientRow = {
     id: randomUUID(),
-    owner_id: ownerId,
-    fname: fields.fname,
-    lname: fields.lname,
-    email: fields.email,
-    phone: fields.phone,
-    balance_paise: amountToPaise(fields.balance),
-    version: 1,
-    created_at: now,
-    updated_at: now,
+    ownerId,
+    ...fields,
+    searchText: searchTextOf(fields),
+    balancePaise: paiseFromAmount(fields.balance),
+    createdAt: new Date().toISOString(),
   };
-  await database.write(async (trx) => {
-    // The statement's parameters are the row's values, in the row's key order.
-    await runCompiled(
-      trx,
-      'insert-client',
-      () => trx.insertInto('clients').values(row).compile(),
-      Object.values(row),
-    );
-    await adjustTotals(trx, ownerId, 1, Number(row.balance_paise));
-  });
-  return toClient(row);
+  await insertClientQuery(trx, row);
+  await adjustTotals(trx, ownerId, null, row.balancePaise, author.today);
+  if (row.balancePaise !== 0n) {
+    await appendEntry(trx, {
+      ownerId,
+      clientId: row.id,
+      kind: 'opening',
+      amountPaise: row.balancePaise,
+      balanceAfterPaise: row.balancePaise,
+      note: '',
+      on: author.today,
+      createdBy: author.operator,
+    });
+  }
+  return {
+    id: row.id,
+    ...fields,
+    balance: formatAmount(row.balancePaise),
+    version: 1,
+    lastPaymentOn: null,
+    createdAt: row.createdAt,
+    updatedAt: row.createdAt,
+  };
 }
 
 export type UpdateOutcome =
@@ -288,58 +307,81 @@ export type UpdateOutcome =
   | { kind: 'conflict'; current: Client }
   | { kind: 'not-found' };
 
+/** An edit; a changed balance is an adjustment entry (from → to), dated today. */
 export async function updateClient(
-  database: Database,
-  ownerId: string,
+  trx: WriteTransaction,
+  author: Author,
   id: string,
   patch: ClientPatch,
 ): Promise<UpdateOutcome> {
-  return database.write(async (trx): Promise<UpdateOutcome> => {
-    const current = await selectOwnedClient(trx, ownerId, id);
-    if (!current) return { kind: 'not-found' };
-    if (Number(current.version) !== patch.version) {
-      return { kind: 'conflict', current: toClient(current) };
-    }
-    const changes: Partial<ClientRow> = {};
-    if (patch.fname !== undefined) changes.fname = patch.fname;
-    if (patch.lname !== undefined) changes.lname = patch.lname;
-    if (patch.email !== undefined) changes.email = patch.email;
-    if (patch.phone !== undefined) changes.phone = patch.phone;
-    if (patch.balance !== undefined) changes.balance_paise = amountToPaise(patch.balance);
-    const updatedAt = new Date().toISOString();
-    // The version in WHERE makes a concurrent writer on PostgreSQL lose cleanly.
-    const updated = await trx
-      .updateTable('clients')
-      .set({ ...changes, version: patch.version + 1, updated_at: updatedAt })
-      .where('id', '=', id)
-      .where('owner_id', '=', ownerId)
-      .where('version', '=', patch.version)
-      .returningAll()
-      .executeTakeFirst();
-    if (!updated) {
-      const latest = await selectOwnedClient(trx, ownerId, id);
-      return latest ? { kind: 'conflict', current: toClient(latest) } : { kind: 'not-found' };
-    }
-    const delta = Number(updated.balance_paise) - Number(current.balance_paise);
-    if (delta !== 0) await adjustTotals(trx, ownerId, 0, delta);
-    return { kind: 'updated', client: toClient(updated) };
-  });
+  const ownerId = author.operator.id;
+  const current = await selectOwnedClient(trx, ownerId, id);
+  if (!current) return { kind: 'not-found' };
+  if (smallInteger(current.version) !== patch.version) {
+    return { kind: 'conflict', current: toClient(current) };
+  }
+  const next = {
+    fname: patch.fname ?? current.fname,
+    lname: patch.lname ?? current.lname,
+    email: patch.email ?? current.email,
+    phone: patch.phone ?? current.phone,
+  };
+  const balancePaise =
+    patch.balance === undefined
+      ? exactInteger(current.balance_paise)
+      : paiseFromAmount(patch.balance);
+  // The version in WHERE makes a concurrent writer on PostgreSQL lose cleanly.
+  const updated = await trx
+    .updateTable('clients')
+    .set({
+      ...next,
+      search_text: searchTextOf(next),
+      balance_paise: balancePaise,
+      version: patch.version + 1,
+      updated_at: new Date().toISOString(),
+    })
+    .where('id', '=', id)
+    .where('owner_id', '=', ownerId)
+    .where('version', '=', patch.version)
+    .returning(CLIENT_COLUMNS)
+    .executeTakeFirst();
+  if (!updated) {
+    const latest = await selectOwnedClient(trx, ownerId, id);
+    return latest ? { kind: 'conflict', current: toClient(latest) } : { kind: 'not-found' };
+  }
+  const before = exactInteger(current.balance_paise);
+  const after = exactInteger(updated.balance_paise);
+  await adjustTotals(trx, ownerId, before, after, author.today);
+  if (after !== before) {
+    await appendEntry(trx, {
+      ownerId,
+      clientId: id,
+      kind: 'adjustment',
+      amountPaise: after - before,
+      balanceAfterPaise: after,
+      note: patch.balanceNote ?? '',
+      on: author.today,
+      createdBy: author.operator,
+    });
+  }
+  return { kind: 'updated', client: toClient(updated) };
 }
 
 export async function deleteClient(
-  database: Database,
-  ownerId: string,
+  trx: WriteTransaction,
+  author: Author,
   id: string,
 ): Promise<boolean> {
-  return database.write(async (trx) => {
-    const deleted = await trx
-      .deleteFrom('clients')
-      .where('id', '=', id)
-      .where('owner_id', '=', ownerId)
-      .returning(['balance_paise'])
-      .executeTakeFirst();
-    if (!deleted) return false;
-    await adjustTotals(trx, ownerId, -1, -Number(deleted.balance_paise));
-    return true;
-  });
+  const ownerId = author.operator.id;
+  if (!isClientId(id)) return false;
+  const deleted = await trx
+    .deleteFrom('clients')
+    .where('id', '=', id)
+    .where('owner_id', '=', ownerId)
+    .returning(['balance_paise'])
+    .executeTakeFirst();
+  if (!deleted) return false;
+  // Its balance leaves the operator's total today; its entries go with it.
+  await adjustTotals(trx, ownerId, exactInteger(deleted.balance_paise), null, author.today);
+  return true;
 }

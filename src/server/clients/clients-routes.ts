@@ -1,22 +1,30 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
+import * as z from 'zod/mini';
+import { apiErrorSchema } from '../../shared/api-error.ts';
+import { clientFieldsSchema, clientPatchSchema } from '../../shared/client-fields-schema.ts';
 import {
+  BALANCE_LOCKED_MESSAGE,
   CLIENT_CONFLICT_MESSAGE,
-  clientFieldsSchema,
+  clientConflictSchema,
   clientListQuerySchema,
-  clientPatchSchema,
+  clientListSchema,
+  clientSchema,
 } from '../../shared/client-schema.ts';
 import { formatAmount } from '../../shared/money.ts';
-import { requireOperator, type SessionReader } from '../auth/session.ts';
+import { apiPaths } from '../../shared/paths.ts';
+import { requireSession, type SessionReader } from '../auth/session.ts';
+import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import { HttpError } from '../http/errors.ts';
+import { dateIn } from '../ledger/panel-date.ts';
 import type { EventBus } from '../live/event-bus.ts';
 import { getSettings } from '../settings/settings-repository.ts';
 import {
-  createClient,
+  type Author,
   deleteClient,
   getClient,
+  insertClient,
   listClients,
   updateClient,
 } from './clients-repository.ts';
@@ -24,85 +32,131 @@ import {
 export const CLIENT_NOT_FOUND_MESSAGE = 'Client not found';
 
 interface ClientsRoutesOptions {
+  config: Config;
   database: Database;
   readSession: SessionReader;
   bus: EventBus;
 }
 
-const idParams = z.object({ id: z.string().max(100) });
+const idParams = z.object({ id: z.string() });
+const errors = { '4xx': apiErrorSchema };
 
 export async function registerClientsRoutes(
   app: FastifyInstance,
-  { database, readSession, bus }: ClientsRoutesOptions,
+  { config, database, readSession, bus }: ClientsRoutesOptions,
 ): Promise<void> {
+  const authorOf = (request: FastifyRequest): Author => ({
+    operator: { id: request.operator.id, email: request.operator.email },
+    today: dateIn(config.timeZone),
+  });
   await app.register(async (scope) => {
+    requireSession(scope, readSession);
     const routes = scope.withTypeProvider<ZodTypeProvider>();
-    // Every clients call needs a session; checked before the body is even validated.
-    scope.addHook('preValidation', async (request) => {
-      request.operatorId = (await requireOperator(readSession, request)).id;
-    });
 
-    routes.get('/api/clients', { schema: { querystring: clientListQuerySchema } }, (request) =>
-      listClients(database, request.operatorId, request.query),
+    routes.get(
+      apiPaths.clients,
+      {
+        schema: {
+          querystring: clientListQuerySchema,
+          response: { 200: clientListSchema, ...errors },
+        },
+      },
+      (request) => listClients(database, request.operator.id, request.query),
     );
 
     routes.post(
-      '/api/clients',
-      { schema: { body: clientFieldsSchema } },
+      apiPaths.clients,
+      { schema: { body: clientFieldsSchema, response: { 201: clientSchema, ...errors } } },
       async (request, reply) => {
-        const settings = await getSettings(database);
+        const settings = await getSettings(database.db);
         const fields = settings.disableBalanceOnAdd
-          ? { ...request.body, balance: formatAmount(0) }
+          ? { ...request.body, balance: formatAmount(0n) }
           : request.body;
-        const client = await createClient(database, request.operatorId, fields);
-        await bus.publish({
-          ownerId: request.operatorId,
-          event: { type: 'client.created', client },
+        const ownerId = request.operator.id;
+        const author = authorOf(request);
+        const client = await database.write(async (trx, write) => {
+          const created = await insertClient(trx, author, fields);
+          const event = { type: 'client.created' as const, client: created };
+          await bus.publish({ kind: 'event', ownerId, event }, write);
+          return created;
         });
         return reply.status(201).send(client);
       },
     );
 
-    routes.get('/api/clients/:id', { schema: { params: idParams } }, async (request) => {
-      const client = await getClient(database, request.operatorId, request.params.id);
-      if (!client) throw new HttpError(404, CLIENT_NOT_FOUND_MESSAGE);
-      return client;
-    });
+    routes.get(
+      '/api/clients/:id',
+      { schema: { params: idParams, response: { 200: clientSchema, ...errors } } },
+      async (request) => {
+        const client = await getClient(database, request.operator.id, request.params.id);
+        if (!client) throw new HttpError(404, CLIENT_NOT_FOUND_MESSAGE);
+        return client;
+      },
+    );
 
     routes.patch(
       '/api/clients/:id',
-      { schema: { params: idParams, body: clientPatchSchema } },
+      {
+        schema: {
+          params: idParams,
+          body: clientPatchSchema,
+          response: { 200: clientSchema, 409: clientConflictSchema, ...errors },
+        },
+      },
       async (request) => {
-        const { version: _version, ...fields } = request.body;
-        if (Object.values(fields).every((value) => value === undefined)) {
+        // The reason for a balance change goes with the balance: it changes nothing else.
+        const { version: _version, balance, balanceNote: _note, ...others } = request.body;
+        const changesOthers = Object.values(others).some((value) => value !== undefined);
+        if (!changesOthers && balance === undefined) {
           throw new HttpError(400, 'Send at least one field to change');
         }
-        const outcome = await updateClient(
-          database,
-          request.operatorId,
-          request.params.id,
-          request.body,
-        );
+        // A balance sent with other fields is the edit form's, which the setting locks; a
+        // balance alone is the details page's inline update, allowed whatever the setting.
+        if (balance !== undefined && changesOthers) {
+          const settings = await getSettings(database.db);
+          if (settings.disableBalanceOnEdit) {
+            throw new HttpError(400, BALANCE_LOCKED_MESSAGE, { balance: BALANCE_LOCKED_MESSAGE });
+          }
+        }
+        const ownerId = request.operator.id;
+        const { id } = request.params;
+        const author = authorOf(request);
+        const outcome = await database.write(async (trx, write) => {
+          const result = await updateClient(trx, author, id, request.body);
+          if (result.kind === 'updated') {
+            const event = { type: 'client.updated' as const, client: result.client };
+            await bus.publish({ kind: 'event', ownerId, event }, write);
+          }
+          return result;
+        });
         if (outcome.kind === 'not-found') throw new HttpError(404, CLIENT_NOT_FOUND_MESSAGE);
         if (outcome.kind === 'conflict') {
           throw new HttpError(409, CLIENT_CONFLICT_MESSAGE, undefined, { client: outcome.current });
         }
-        await bus.publish({
-          ownerId: request.operatorId,
-          event: { type: 'client.updated', client: outcome.client },
-        });
         return outcome.client;
       },
     );
 
-    routes.delete('/api/clients/:id', { schema: { params: idParams } }, async (request, reply) => {
-      const deleted = await deleteClient(database, request.operatorId, request.params.id);
-      if (!deleted) throw new HttpError(404, CLIENT_NOT_FOUND_MESSAGE);
-      await bus.publish({
-        ownerId: request.operatorId,
-        event: { type: 'client.deleted', id: request.params.id },
-      });
-      return reply.status(204).send();
-    });
+    routes.delete(
+      '/api/clients/:id',
+      { schema: { params: idParams, response: { 204: z.null(), ...errors } } },
+      async (request, reply) => {
+        const ownerId = request.operator.id;
+        const { id } = request.params;
+        const author = authorOf(request);
+        const deleted = await database.write(async (trx, write) => {
+          const removed = await deleteClient(trx, author, id);
+          if (removed) {
+            await bus.publish(
+              { kind: 'event', ownerId, event: { type: 'client.deleted', id } },
+              write,
+            );
+          }
+          return removed;
+        });
+        if (!deleted) throw new HttpError(404, CLIENT_NOT_FOUND_MESSAGE);
+        return reply.status(204).send(null);
+      },
+    );
   });
 }

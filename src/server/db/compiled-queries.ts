@@ -1,45 +1,76 @@
-import { type CompiledQuery, CompiledQuery as Query, type QueryResult } from 'kysely';
+import {
+  type Compilable,
+  type CompiledQuery,
+  type Kysely,
+  CompiledQuery as Query,
+  type QueryResult,
+  type RawBuilder,
+} from 'kysely';
+import type { DatabaseSchema } from './schema.ts';
 
-/** Any Kysely instance or transaction, whatever its schema type. */
+/** Any Kysely instance or transaction. */
 interface QueryRunner {
   executeQuery<R>(query: CompiledQuery<R>): Promise<QueryResult<R>>;
   getExecutor(): { readonly adapter: object };
 }
 
-// SQL text depends only on the dialect, so it is cached per adapter class: a transaction
-// and its database share it.
-const cache = new WeakMap<object, Map<string, string>>();
+/** Stands in for a named parameter while the query is built once. */
+class Placeholder {
+  constructor(readonly name: string) {}
+}
+
+type Binding = { name: string } | { value: unknown };
+
+interface Prepared {
+  sql: string;
+  bindings: Binding[];
+}
 
 /**
- * The hot queries are built by Kysely once per dialect and shape, then reused as SQL text
- * with fresh parameters: building a query costs more than running a small indexed one.
- * `build` must take its parameters in the order `parameters` gives them.
+ * A hot query, built by Kysely once per dialect and then run as SQL text with fresh
+ * parameters: building costs more than running a small indexed query. Parameters are bound
+ * by name: the builder receives placeholders, and where each lands in the compiled query
+ * decides its position, so two parameters cannot be swapped. The builder must not branch on
+ * parameter values (it sees placeholders); each shape of query is a query of its own.
  */
-export async function runCompiled<Row>(
-  db: QueryRunner,
+export function compiledQuery<Params extends object, Row>(
   key: string,
-  build: () => CompiledQuery,
-  parameters: readonly unknown[],
-): Promise<Row[]> {
-  const dialect = db.getExecutor().adapter.constructor;
-  let texts = cache.get(dialect);
-  if (!texts) {
-    texts = new Map();
-    cache.set(dialect, texts);
+  build: (db: Kysely<DatabaseSchema>, params: Params) => Compilable<Row> | RawBuilder<Row>,
+): (db: QueryRunner, params: Params) => Promise<Row[]> {
+  // SQL text depends only on the dialect; a transaction shares its database's adapter class.
+  const byDialect = new WeakMap<object, Prepared>();
+
+  function prepare(db: QueryRunner): Prepared {
+    const placeholders = new Proxy({} as Params, {
+      get: (_, name) => new Placeholder(String(name)),
+    });
+    const kysely = db as unknown as Kysely<DatabaseSchema>;
+    const built = build(kysely, placeholders);
+    const compiled = 'isRawBuilder' in built ? built.compile(kysely) : built.compile();
+    return {
+      sql: compiled.sql,
+      bindings: compiled.parameters.map((parameter) =>
+        parameter instanceof Placeholder ? { name: parameter.name } : { value: parameter },
+      ),
+    };
   }
-  let text = texts.get(key);
-  if (text === undefined) {
-    const compiled = build();
-    if (compiled.parameters.length !== parameters.length) {
-      throw new Error(
-        `query ${key} takes ${compiled.parameters.length} parameters, got ${parameters.length}`,
-      );
+
+  return async (db, params) => {
+    const dialect = db.getExecutor().adapter.constructor;
+    let prepared = byDialect.get(dialect);
+    if (!prepared) {
+      prepared = prepare(db);
+      byDialect.set(dialect, prepared);
     }
-    text = compiled.sql;
-    texts.set(key, text);
-  }
-  const result = await db.executeQuery(Query.raw(text, [...parameters]) as CompiledQuery<Row>);
-  return result.rows;
+    const values = prepared.bindings.map((binding) => {
+      if ('value' in binding) return binding.value;
+      if (!(binding.name in params))
+        throw new Error(`query ${key} needs parameter ${binding.name}`);
+      return (params as Record<string, unknown>)[binding.name];
+    });
+    const result = await db.executeQuery(Query.raw(prepared.sql, values) as CompiledQuery<Row>);
+    return result.rows;
+  };
 }
 
 /** A statement without parameters, run as is. */

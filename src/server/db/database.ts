@@ -1,50 +1,125 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, type Transaction } from 'kysely';
+import {
+  type DatabaseConnection,
+  type Dialect,
+  type Driver,
+  Kysely,
+  PostgresDialect,
+  SqliteDialect,
+  type Transaction,
+} from 'kysely';
 import pg from 'pg';
 import type { DatabaseConfig } from '../config.ts';
 import { startCheckpointer } from './checkpointer.ts';
+import { type ReadWorkers, startReadWorkers } from './read-workers.ts';
 import type { DatabaseSchema } from './schema.ts';
+import { type SqliteConnection, sqliteConnection } from './sqlite-connection.ts';
 import { createWriteQueue } from './write-queue.ts';
+import { type WriteScope, writeScope } from './write-scope.ts';
+
+export type { WriteScope };
 
 export type DialectName = 'sqlite' | 'postgres';
 
+/** A database handle or an open transaction: what repositories query through. */
+export type Queryable = Kysely<DatabaseSchema>;
+
+export type WriteWork<T> = (trx: Transaction<DatabaseSchema>, scope: WriteScope) => Promise<T>;
+
 export interface Database {
+  /** For reads. Inside `write`, use the transaction it gives: this handle refuses to run there. */
   db: Kysely<DatabaseSchema>;
   dialect: DialectName;
   /** The PostgreSQL pool, for LISTEN/NOTIFY and advisory locks; absent on SQLite. */
   pool?: pg.Pool;
   /** Runs a write in a transaction: group-committed on SQLite, a plain transaction on PostgreSQL. */
-  write<T>(work: (trx: Transaction<DatabaseSchema>) => Promise<T>): Promise<T>;
+  write<T>(work: WriteWork<T>): Promise<T>;
+  /** Transactions committed so far (SQLite, counted at the driver); undefined on PostgreSQL. */
+  commits(): number | undefined;
+  /** Heavy reads off the event loop (SQLite files); absent where reads are asynchronous already. */
+  readWorkers?: ReadWorkers;
   close(): Promise<void>;
 }
 
-const STATEMENT_CACHE_LIMIT = 500;
+export const OUTER_HANDLE_IN_WRITE_MESSAGE =
+  'database.db was used inside database.write: use the transaction that write gives';
+export const NESTED_WRITE_MESSAGE = 'database.write was called inside database.write';
 
 /**
- * Kysely prepares every query afresh; preparing costs more than running our small indexed
- * queries, so the same SQL text reuses its prepared statement.
+ * Marks the code running inside a write. On SQLite, a query through the outer handle there
+ * would wait for the one connection that the write itself holds: a deadlock of the whole
+ * server. It fails at once instead, on both dialects, so the mistake shows in any test.
  */
-function withStatementCache(sqlite: SqliteDatabase.Database): SqliteDatabase.Database {
-  const statements = new Map<string, SqliteDatabase.Statement>();
-  const prepare = (source: string) => {
-    let statement = statements.get(source);
-    if (!statement) {
-      if (statements.size >= STATEMENT_CACHE_LIMIT) statements.clear();
-      statement = sqlite.prepare(source);
-      statements.set(source, statement);
-    }
-    return statement;
-  };
-  return new Proxy(sqlite, {
-    get(target, property) {
-      if (property === 'prepare') return prepare;
-      const value = Reflect.get(target, property, target);
-      return typeof value === 'function' ? value.bind(target) : value;
-    },
-  });
+const insideWrite = new AsyncLocalStorage<true>();
+
+export function runAsWrite<T>(work: () => Promise<T>): Promise<T> {
+  return insideWrite.run(true, work);
 }
+
+function assertNotInsideWrite(message: string): void {
+  if (insideWrite.getStore()) throw new Error(message);
+}
+
+class GuardedDriver implements Driver {
+  constructor(private readonly inner: Driver) {}
+  init() {
+    return this.inner.init();
+  }
+  acquireConnection(): Promise<DatabaseConnection> {
+    assertNotInsideWrite(OUTER_HANDLE_IN_WRITE_MESSAGE);
+    return this.inner.acquireConnection();
+  }
+  beginTransaction(...args: Parameters<Driver['beginTransaction']>) {
+    return this.inner.beginTransaction(...args);
+  }
+  commitTransaction(...args: Parameters<Driver['commitTransaction']>) {
+    return this.inner.commitTransaction(...args);
+  }
+  rollbackTransaction(...args: Parameters<Driver['rollbackTransaction']>) {
+    return this.inner.rollbackTransaction(...args);
+  }
+  savepoint(...args: Parameters<NonNullable<Driver['savepoint']>>) {
+    if (!this.inner.savepoint) throw new Error('savepoints are not supported');
+    return this.inner.savepoint(...args);
+  }
+  rollbackToSavepoint(...args: Parameters<NonNullable<Driver['rollbackToSavepoint']>>) {
+    if (!this.inner.rollbackToSavepoint) throw new Error('savepoints are not supported');
+    return this.inner.rollbackToSavepoint(...args);
+  }
+  releaseSavepoint(...args: Parameters<NonNullable<Driver['releaseSavepoint']>>) {
+    if (!this.inner.releaseSavepoint) throw new Error('savepoints are not supported');
+    return this.inner.releaseSavepoint(...args);
+  }
+  releaseConnection(connection: DatabaseConnection) {
+    return this.inner.releaseConnection(connection);
+  }
+  destroy() {
+    return this.inner.destroy();
+  }
+}
+
+function guarded(dialect: Dialect): Dialect {
+  return {
+    createAdapter: () => dialect.createAdapter(),
+    createDriver: () => new GuardedDriver(dialect.createDriver()),
+    createIntrospector: (db) => dialect.createIntrospector(db),
+    createQueryCompiler: () => dialect.createQueryCompiler(),
+  };
+}
+
+/** Every write runs marked, so a query through the outer handle inside it fails fast. */
+function markedWrite(write: Database['write']): Database['write'] {
+  return (work) => {
+    assertNotInsideWrite(NESTED_WRITE_MESSAGE);
+    return write((trx, scope) => runAsWrite(() => work(trx, scope)));
+  };
+}
+
+/** Two read workers: this machine's cores, and enough to keep searches off the event loop. */
+const READ_WORKERS = 2;
 
 function openSqlite(file: string): Database {
   if (file !== ':memory:') mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
@@ -54,11 +129,14 @@ function openSqlite(file: string): Database {
   sqlite.pragma('synchronous = FULL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
+  const connection: SqliteConnection = sqliteConnection(sqlite);
   const db = new Kysely<DatabaseSchema>({
-    dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
+    dialect: guarded(new SqliteDialect({ database: connection })),
   });
   let checkpointer: ReturnType<typeof startCheckpointer> | undefined;
+  let readWorkers: ReadWorkers | undefined;
   if (file !== ':memory:') {
+    readWorkers = startReadWorkers(path.resolve(file), READ_WORKERS);
     sqlite.pragma('wal_autocheckpoint = 0');
     checkpointer = startCheckpointer(path.resolve(file), () => {
       // Without the worker, SQLite checkpoints by itself again: slower, never unbounded.
@@ -68,8 +146,11 @@ function openSqlite(file: string): Database {
   return {
     db,
     dialect: 'sqlite',
-    write: createWriteQueue(db),
+    write: markedWrite(createWriteQueue(db)),
+    commits: () => connection.commits,
+    ...(readWorkers ? { readWorkers } : {}),
     async close() {
+      await readWorkers?.close();
       await checkpointer?.stop();
       if (sqlite.open && file !== ':memory:') sqlite.pragma('wal_checkpoint(TRUNCATE)');
       await db.destroy();
@@ -78,16 +159,35 @@ function openSqlite(file: string): Database {
 }
 
 function openPostgres(url: string, poolSize: number): Database {
-  const pool = new pg.Pool({ connectionString: url, max: poolSize });
-  // An idle connection that the server drops (restart, failover) is removed by the pool and
-  // the next query opens a new one; unhandled, its 'error' event would end the process.
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: poolSize,
+    // While the database is away, requests fail within seconds (503) instead of hanging.
+    connectionTimeoutMillis: 3_000,
+    query_timeout: 10_000,
+    keepAlive: true,
+  });
+  // A connection that the server drops (restart, failover) emits 'error': an idle one is
+  // removed by the pool and the next query opens a new one; one checked out between two
+  // queries of a transaction has its next query fail (a 503). Unhandled, either event would
+  // end the process.
   pool.on('error', () => {});
-  const db = new Kysely<DatabaseSchema>({ dialect: new PostgresDialect({ pool }) });
+  pool.on('connect', (client) => client.on('error', () => {}));
+  const db = new Kysely<DatabaseSchema>({ dialect: guarded(new PostgresDialect({ pool })) });
   return {
     db,
     dialect: 'postgres',
     pool,
-    write: (work) => db.transaction().execute(work),
+    write: markedWrite(async (work) => {
+      let scope: ReturnType<typeof writeScope> | undefined;
+      const value = await db.transaction().execute((trx) => {
+        scope = writeScope(trx);
+        return work(trx, scope);
+      });
+      scope?.committed();
+      return value;
+    }),
+    commits: () => undefined,
     close: () => db.destroy(),
   };
 }

@@ -53,6 +53,19 @@ describe.skipIf(!baseUrl)('on PostgreSQL', () => {
     expect(response.json()).toEqual({ status: 'ok', db: 'postgres' });
   });
 
+  test('an instance with a pool of one connection starts and serves', async () => {
+    const small = await startTestApp({
+      database: { kind: 'postgres', url: scratch.url, poolSize: 1 },
+    });
+    try {
+      const health = await small.app.inject({ method: 'GET', url: '/api/health' });
+      expect(health.statusCode).toBe(200);
+    } finally {
+      await small.app.close();
+      await small.database.close();
+    }
+  });
+
   test('migrations are safe to run twice', async () => {
     const again = await startTestApp({
       database: { kind: 'postgres', url: scratch.url, poolSize: 2 },
@@ -84,7 +97,7 @@ describe.skipIf(!baseUrl)('on PostgreSQL', () => {
     const put = await t.app.inject({
       method: 'PUT',
       url: '/api/settings',
-      headers: { cookie: alice.cookie },
+      headers: { cookie: t.admin.cookie },
       payload: { allowRegistrations: true, disableBalanceOnAdd: false, disableBalanceOnEdit: true },
     });
     expect(put.statusCode).toBe(200);

@@ -1,20 +1,28 @@
-import type { Generated } from 'kysely';
+import type { ColumnType, Generated } from 'kysely';
+import type { DbInteger } from './integers.ts';
 
-/** Integers that may exceed 2^53 arrive as bigint (SQLite) or string (PostgreSQL). */
-export type BigIntColumn = bigint | number | string;
+/**
+ * A 64-bit integer column: read as a DbInteger (exact; see integers.ts), written only as a
+ * bigint, so that no JavaScript number (bound as a double by SQLite) ever reaches it.
+ */
+export type Int64Column = ColumnType<DbInteger, bigint, bigint>;
+/** A small integer column (versions, counts, flags). */
+export type IntColumn = ColumnType<DbInteger, number, number>;
 
 export interface SettingsTable {
   id: number;
-  allow_registrations: number;
-  disable_balance_on_add: number;
-  disable_balance_on_edit: number;
+  allow_registrations: IntColumn;
+  disable_balance_on_add: IntColumn;
+  disable_balance_on_edit: IntColumn;
+  /** 1 once the panel's first account has been made its administrator. */
+  admin_claimed: IntColumn;
   updated_at: string;
 }
 
 export interface RateLimitsTable {
   key: string;
-  count: number;
-  window_start: BigIntColumn;
+  count: IntColumn;
+  window_start: ColumnType<DbInteger, number, number>;
 }
 
 export interface ClientsTable {
@@ -25,8 +33,12 @@ export interface ClientsTable {
   lname: string;
   email: string;
   phone: string;
-  balance_paise: BigIntColumn;
-  version: number;
+  balance_paise: Int64Column;
+  version: IntColumn;
+  /** The four searchable fields, folded once (search-text.ts), in one column the index covers. */
+  search_text: string;
+  /** The date of the latest payment entry (YYYY-MM-DD); null: never paid. */
+  last_payment_on: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: string;
   updated_at: string;
 }
@@ -34,8 +46,14 @@ export interface ClientsTable {
 /** Each operator's client count and total owed, kept current by every write. */
 export interface OwnerTotalsTable {
   owner_id: string;
-  client_count: BigIntColumn;
-  total_paise: BigIntColumn;
+  client_count: Int64Column;
+  total_paise: Int64Column;
+  /** Clients whose balance is above 0, and what they owe. */
+  owing_count: Int64Column;
+  owing_paise: Int64Column;
+  /** Clients whose balance is below 0 (in credit), and the credit held (a negative sum). */
+  credit_count: Int64Column;
+  credit_paise: Int64Column;
 }
 
 /** The better-auth user table, named here only so that clients can reference it. */
@@ -44,11 +62,37 @@ export interface UserTable {
   email: string;
   name: string;
   emailVerified: Generated<number | boolean>;
+  role: ColumnType<string | null, string | undefined, string>;
   createdAt: Date | string;
   updatedAt: Date | string;
 }
 
+/** The ledger: every change of a balance, never updated. */
+export interface LedgerEntriesTable {
+  seq: Generated<number>;
+  id: string;
+  owner_id: string;
+  client_id: string;
+  kind: string;
+  amount_paise: Int64Column;
+  balance_after_paise: Int64Column;
+  note: string;
+  /** The date the money moved, YYYY-MM-DD. */
+  on_date: string;
+  created_at: string;
+  created_by: string;
+}
+
+/** How an operator's total owed changed on each day: the chart adds these up, not the ledger. */
+export interface OwnerDailyDeltasTable {
+  owner_id: string;
+  on_date: string;
+  delta_paise: Int64Column;
+}
+
 export interface DatabaseSchema {
+  ledger_entries: LedgerEntriesTable;
+  owner_daily_deltas: OwnerDailyDeltasTable;
   settings: SettingsTable;
   rate_limits: RateLimitsTable;
   clients: ClientsTable;

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, expect, test } from 'vitest';
 import { openDatabase } from './database.ts';
+import { MAX_BATCH } from './write-queue.ts';
 
 const database = openDatabase({
   kind: 'sqlite',
@@ -11,7 +12,13 @@ const database = openDatabase({
 });
 afterAll(() => database.close());
 
-test('concurrent writes share a commit; a failing write is undone alone', async () => {
+function commits(): number {
+  const count = database.commits();
+  if (count === undefined) throw new Error('SQLite counts its commits');
+  return count;
+}
+
+test('concurrent writes share one commit; a failing write is undone alone', async () => {
   await sql`CREATE TABLE items (name TEXT PRIMARY KEY)`.execute(database.db);
   const insert = (name: string) =>
     database.write(async (trx) => {
@@ -19,7 +26,10 @@ test('concurrent writes share a commit; a failing write is undone alone', async 
       if (name === 'bad') throw new Error('refused after writing');
       return name;
     });
+  const before = commits();
   const results = await Promise.allSettled([insert('a'), insert('bad'), insert('b'), insert('a')]);
+  // Counted where the COMMIT statement runs: a transaction per write would make this 4.
+  expect(commits() - before).toBe(1);
   expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled', 'rejected']);
   const rows = await sql<{ name: string }>`SELECT name FROM items ORDER BY name`.execute(
     database.db,
@@ -27,7 +37,8 @@ test('concurrent writes share a commit; a failing write is undone alone', async 
   expect(rows.rows.map((r) => r.name)).toEqual(['a', 'b']);
 });
 
-test('writes after a batch are committed too', async () => {
+test('writes that arrive together are committed in few batches, and all of them', async () => {
+  const before = commits();
   const many = await Promise.all(
     Array.from({ length: 150 }, (_, i) =>
       database.write(async (trx) => {
@@ -37,6 +48,14 @@ test('writes after a batch are committed too', async () => {
     ),
   );
   expect(many).toHaveLength(150);
+  expect(commits() - before).toBe(Math.ceil(150 / MAX_BATCH));
   const count = await sql<{ n: number }>`SELECT count(*) AS n FROM items`.execute(database.db);
   expect(Number(count.rows[0]?.n)).toBe(152);
+});
+
+test('a write that waits for the previous commit is committed on its own', async () => {
+  const before = commits();
+  await database.write((trx) => sql`INSERT INTO items (name) VALUES ('solo1')`.execute(trx));
+  await database.write((trx) => sql`INSERT INTO items (name) VALUES ('solo2')`.execute(trx));
+  expect(commits() - before).toBe(2);
 });

@@ -1,8 +1,9 @@
 import type { Kysely, Transaction } from 'kysely';
 import { runStatement } from './compiled-queries.ts';
 import type { DatabaseSchema } from './schema.ts';
+import { type WriteScope, writeScope } from './write-scope.ts';
 
-type Work<T> = (trx: Transaction<DatabaseSchema>) => Promise<T>;
+type Work<T> = (trx: Transaction<DatabaseSchema>, scope: WriteScope) => Promise<T>;
 
 interface Queued {
   work: Work<unknown>;
@@ -10,13 +11,14 @@ interface Queued {
   reject(error: unknown): void;
 }
 
-const MAX_BATCH = 64;
+/** At most this many writes share one commit. */
+export const MAX_BATCH = 64;
 
 /**
  * Group commit for SQLite: writes that arrive together share one transaction, so one
  * fsync (synchronous=FULL) serves them all. Each write runs in its own savepoint, so a
  * write that fails is undone alone, and every caller is answered only after the COMMIT
- * that made its write durable.
+ * that made its write durable; so do the write's after-commit actions (its live events).
  */
 export function createWriteQueue(db: Kysely<DatabaseSchema>) {
   let queue: Queued[] = [];
@@ -27,14 +29,16 @@ export function createWriteQueue(db: Kysely<DatabaseSchema>) {
     while (queue.length > 0) {
       const batch = queue.slice(0, MAX_BATCH);
       queue = queue.slice(batch.length);
-      const outcomes: { ok: boolean; value: unknown }[] = [];
+      const outcomes: { ok: boolean; value: unknown; committed?: () => void }[] = [];
       try {
         await db.transaction().execute(async (trx) => {
           for (const item of batch) {
+            const scope = writeScope(trx);
             await runStatement(trx, 'SAVEPOINT write_item');
             try {
-              outcomes.push({ ok: true, value: await item.work(trx) });
+              const value = await item.work(trx, scope);
               await runStatement(trx, 'RELEASE write_item');
+              outcomes.push({ ok: true, value, committed: scope.committed });
             } catch (error) {
               await runStatement(trx, 'ROLLBACK TO write_item');
               await runStatement(trx, 'RELEASE write_item');
@@ -49,8 +53,12 @@ export function createWriteQueue(db: Kysely<DatabaseSchema>) {
       }
       batch.forEach((item, index) => {
         const outcome = outcomes[index];
-        if (outcome?.ok) item.resolve(outcome.value);
-        else item.reject(outcome?.value);
+        if (outcome?.ok) {
+          outcome.committed?.();
+          item.resolve(outcome.value);
+        } else {
+          item.reject(outcome?.value);
+        }
       });
     }
     flushing = false;

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { ApiErrorBody } from '../../shared/api-error.ts';
+import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from '../db/availability.ts';
 
 /** A refusal with a status and a message meant for the person using the app. */
 export class HttpError extends Error {
@@ -47,12 +48,32 @@ export function registerErrorHandling(app: FastifyInstance): void {
       };
       return reply.status(400).send(body);
     }
+    if (isDatabaseUnavailable(error)) {
+      // Expected while the database restarts: a short line, not a stack per request.
+      request.log.warn({ err: { message: error.message } }, 'the database is unavailable');
+      return reply
+        .status(503)
+        .header('retry-after', '5')
+        .send({ message: DATABASE_UNAVAILABLE_MESSAGE } satisfies ApiErrorBody);
+    }
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {
       const message = (error.code && MESSAGES_BY_CODE[error.code]) || error.message;
       return reply.status(status).send({ message } satisfies ApiErrorBody);
     }
-    request.log.error({ err: error }, 'request failed');
+    // What the request carried helps to find the cause; secrets in it are redacted (app.ts).
+    request.log.error(
+      {
+        err: error,
+        request: {
+          method: request.method,
+          url: request.url,
+          headers: request.headers,
+          body: request.body,
+        },
+      },
+      'request failed',
+    );
     return reply.status(500).send({ message: 'Something went wrong on the server' });
   });
 }

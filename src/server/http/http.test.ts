@@ -1,34 +1,105 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { connect, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
+import { brotliCompressSync, gunzipSync } from 'node:zlib';
+import type { RouteOptions } from 'fastify';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import WebSocket from 'ws';
+import type { Config } from '../config.ts';
 import {
   GOOD_PASSWORD,
   signUp,
   startTestApp,
+  TEST_ORIGIN,
   type TestApp,
-  testConfig,
   uniqueEmail,
 } from '../test-support.ts';
 
 let t: TestApp;
+const routes: RouteOptions[] = [];
 beforeAll(async () => {
-  const config = testConfig();
-  const webDistDir = path.join(config.dataDir, 'web');
+  const webDistDir = path.join(mkdtempSync(path.join(tmpdir(), 'client-panel-web-')), 'web');
   mkdirSync(path.join(webDistDir, 'assets'), { recursive: true });
   writeFileSync(path.join(webDistDir, 'index.html'), '<!doctype html><title>Client Panel</title>');
   writeFileSync(path.join(webDistDir, 'assets', 'app-123.js'), 'console.log(1)');
-  t = await startTestApp({ ...config, webDistDir });
+  // A built file with its precompressed copy, as scripts/compress-build.mjs writes it.
+  writeFileSync(path.join(webDistDir, 'assets', 'big-456.js'), 'x'.repeat(5000));
+  writeFileSync(
+    path.join(webDistDir, 'assets', 'big-456.js.br'),
+    brotliCompressSync('x'.repeat(5000)),
+  );
+  t = await startTestApp({ webDistDir }, { onRoute: (route) => routes.push(route) });
 });
 afterAll(async () => {
   await t.close();
 });
 
+/** A real listening app with its own limits, for what only real sockets show. */
+async function listening(http: Partial<Config['http']>) {
+  const defaults = {
+    idleTimeoutMs: 10_000,
+    headersTimeoutMs: 10_000,
+    requestTimeoutMs: 60_000,
+    maxConnectionsPerAddress: 0,
+  };
+  const limited = await startTestApp({ http: { ...defaults, ...http } });
+  await limited.app.listen({ port: 0, host: '127.0.0.1' });
+  const address = limited.app.server.address();
+  if (!address || typeof address === 'string') throw new Error('not listening');
+  return { ...limited, port: address.port };
+}
+
+function openSocket(port: number): Promise<Socket> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () => resolve(socket));
+    socket.once('error', reject);
+  });
+}
+
+/** Sends raw HTTP/1.1 text and returns everything the server answered. */
+async function rawRequest(port: number, text: string): Promise<string> {
+  const socket = await openSocket(port);
+  return new Promise((resolve) => {
+    let answer = '';
+    socket.on('data', (chunk) => {
+      answer += String(chunk);
+    });
+    socket.on('close', () => resolve(answer));
+    socket.write(`${text.replace(/\r\n\r\n/, '\r\nConnection: close\r\n\r\n')}`);
+  });
+}
+
+function closedWithin(socket: Socket, ms: number): Promise<number> {
+  const started = Date.now();
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`still open after ${ms} ms`)), ms);
+    socket.once('close', () => {
+      clearTimeout(timer);
+      resolve(Date.now() - started);
+    });
+  });
+}
+
 describe('health', () => {
-  test('reports ok and the database kind', async () => {
+  test('reports ok and the database kind after a real query', async () => {
     const response = await t.app.inject({ method: 'GET', url: '/api/health' });
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toEqual({ status: 'ok', db: 'sqlite' });
+    expect(response.json()).toEqual({ status: 'ok', db: t.database.dialect });
+  });
+
+  test('answers 503 when the database does not answer', async () => {
+    const broken = await startTestApp();
+    try {
+      await broken.database.close();
+      const response = await broken.app.inject({ method: 'GET', url: '/api/health' });
+      expect(response.statusCode).toBe(503);
+      expect(response.json()).toEqual({ status: 'unavailable', db: broken.database.dialect });
+    } finally {
+      await broken.app.close();
+    }
   });
 });
 
@@ -71,7 +142,7 @@ describe('app integrity', () => {
   });
 
   test('the same request from the public origin or loopback is accepted', async () => {
-    const { cookie } = await signUp(t.app);
+    const { cookie } = t.admin;
     for (const origin of t.config.acceptedOrigins) {
       const response = await t.app.inject({
         method: 'PUT',
@@ -86,6 +157,40 @@ describe('app integrity', () => {
       expect(response.statusCode, origin).toBe(200);
     }
   });
+
+  test('a malformed Host header is answered 400, never 500, over a real connection', async () => {
+    const app = await listening({});
+    try {
+      for (const host of ['bad host', '[', '', 'example.com:70000', 'a/b', 'exa mple.com:80']) {
+        for (const path of ['/api/auth/get-session', '/api/clients', '/api/health']) {
+          const answer = await rawRequest(
+            app.port,
+            `GET ${path} HTTP/1.1\r\nHost: ${host}\r\n\r\n`,
+          );
+          expect(answer, `${path} with Host "${host}"`).toMatch(/^HTTP\/1\.1 400 /);
+        }
+        const signIn = await rawRequest(
+          app.port,
+          `POST /api/auth/sign-in/email HTTP/1.1\r\nHost: ${host}\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}`,
+        );
+        expect(signIn, `sign-in with Host "${host}"`).toMatch(/^HTTP\/1\.1 400 /);
+      }
+    } finally {
+      await app.close();
+    }
+  });
+
+  test.each(['localhost:3000', '127.0.0.1', '[::1]:8080', 'panel.example.com', 'my_host.local'])(
+    'a well-formed Host header ("%s") is accepted',
+    async (host) => {
+      const response = await t.app.inject({
+        method: 'GET',
+        url: '/api/auth/get-session',
+        headers: { host },
+      });
+      expect(response.statusCode).toBe(200);
+    },
+  );
 
   test('a request body over 64 KiB is refused with 413', async () => {
     const response = await t.app.inject({
@@ -121,6 +226,79 @@ describe('app integrity', () => {
   });
 });
 
+describe('connections', () => {
+  test('a body that stalls after its headers is cut off within seconds; a live socket stays', async () => {
+    const app = await listening({
+      idleTimeoutMs: 500,
+      headersTimeoutMs: 500,
+      requestTimeoutMs: 1500,
+    });
+    try {
+      const { cookie } = await signUp(app.app);
+      const live = new WebSocket(`ws://127.0.0.1:${app.port}/api/live`, {
+        headers: { cookie },
+        origin: TEST_ORIGIN,
+      });
+      await new Promise((resolve) => live.once('open', resolve));
+      const stalled = await openSocket(app.port);
+      stalled.write(
+        'POST /api/auth/sign-in/email HTTP/1.1\r\nHost: localhost\r\n' +
+          'Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{"email":',
+      );
+      expect(await closedWithin(stalled, 3000)).toBeLessThan(3000);
+      // A body trickled a byte at a time never looks idle; the request timeout ends it.
+      const trickled = await openSocket(app.port);
+      trickled.write(
+        'POST /api/auth/sign-in/email HTTP/1.1\r\nHost: localhost\r\n' +
+          'Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n',
+      );
+      const drip = setInterval(() => trickled.writable && trickled.write(' '), 200);
+      try {
+        expect(await closedWithin(trickled, 5000)).toBeLessThan(5000);
+      } finally {
+        clearInterval(drip);
+      }
+      // The upgraded live socket outlived both limits.
+      expect(live.readyState).toBe(WebSocket.OPEN);
+      live.close();
+    } finally {
+      await app.close();
+    }
+  });
+
+  test('one address cannot hold more connections than the cap', async () => {
+    const app = await listening({ maxConnectionsPerAddress: 3 });
+    try {
+      const held = await Promise.all([1, 2, 3].map(() => openSocket(app.port)));
+      const refused = await openSocket(app.port);
+      expect(await closedWithin(refused, 2000)).toBeLessThan(2000);
+      held[0]?.destroy();
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const health = await fetch(`http://127.0.0.1:${app.port}/api/health`);
+      expect(health.status).toBe(200);
+      for (const socket of held) socket.destroy();
+    } finally {
+      await app.close();
+    }
+  });
+});
+
+describe('answers are checked on the way out', () => {
+  test('every API route declares the shape of its answers', () => {
+    const apiRoutes = routes.filter(
+      (route) =>
+        route.url.startsWith('/api/') && route.url !== '/api/live' && route.method !== 'HEAD',
+    );
+    expect(apiRoutes.length).toBeGreaterThan(10);
+    for (const route of apiRoutes) {
+      const response = (route.schema as { response?: Record<string, unknown> } | undefined)
+        ?.response;
+      expect(response, `${String(route.method)} ${route.url}`).toBeDefined();
+      expect(Object.keys(response ?? {}).some((code) => code.startsWith('2'))).toBe(true);
+    }
+  });
+});
+
 describe('routing', () => {
   test('an unknown /api path is a JSON 404', async () => {
     const response = await t.app.inject({ method: 'GET', url: '/api/nope' });
@@ -130,18 +308,59 @@ describe('routing', () => {
   });
 
   test('client routes fall back to index.html so a reload works', async () => {
-    for (const url of [
-      '/',
-      '/dashboard',
-      '/client/abc',
-      '/client/edit/abc',
-      '/some/unknown/page',
-    ]) {
+    for (const url of ['/', '/dashboard', '/client/abc', '/client/edit/abc', '/settings']) {
       const response = await t.app.inject({ method: 'GET', url });
       expect(response.statusCode, url).toBe(200);
       expect(response.headers['content-type']).toMatch(/text\/html/);
       expect(response.body).toContain('<title>Client Panel</title>');
     }
+  });
+
+  test('a path that is no page of the app answers 404 with the app, which says so', async () => {
+    for (const url of ['/some/unknown/page', '/client', '/client/a/b', '/dashboardx']) {
+      const response = await t.app.inject({ method: 'GET', url });
+      expect(response.statusCode, url).toBe(404);
+      expect(response.body).toContain('<title>Client Panel</title>');
+    }
+  });
+
+  test('built files are sent precompressed to browsers that accept it', async () => {
+    const response = await t.app.inject({
+      method: 'GET',
+      url: '/assets/big-456.js',
+      headers: { 'accept-encoding': 'br, gzip' },
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-encoding']).toBe('br');
+    expect(response.rawPayload).toEqual(brotliCompressSync('x'.repeat(5000)));
+  });
+
+  test('API answers are compressed for browsers that accept it', async () => {
+    const { cookie } = await signUp(t.app);
+    for (let i = 0; i < 20; i += 1) {
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/clients',
+        headers: { cookie },
+        payload: {
+          fname: `Zip${i}`,
+          lname: 'Client',
+          email: 'z@example.com',
+          phone: '9000000000',
+          balance: '0',
+        },
+      });
+    }
+    const plain = await t.app.inject({ method: 'GET', url: '/api/clients', headers: { cookie } });
+    const zipped = await t.app.inject({
+      method: 'GET',
+      url: '/api/clients',
+      headers: { cookie, 'accept-encoding': 'gzip' },
+    });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(zipped.headers['content-encoding']).toBe('gzip');
+    expect(zipped.rawPayload.length).toBeLessThan(plain.rawPayload.length / 3);
+    expect(JSON.parse(gunzipSync(zipped.rawPayload).toString())).toEqual(plain.json());
   });
 
   test('built assets are served with a long cache lifetime', async () => {
@@ -152,7 +371,7 @@ describe('routing', () => {
 });
 
 describe('logs', () => {
-  test('logs never contain passwords or cookies', async () => {
+  test('a failed request is logged with what it carried, its password and cookie redacted', async () => {
     const lines: string[] = [];
     const stream = new Writable({
       write(chunk, _encoding, callback) {
@@ -160,23 +379,28 @@ describe('logs', () => {
         callback();
       },
     });
-    const logged = await startTestApp({ logLevel: 'trace' }, { logStream: stream });
-    const app = logged.app;
-    try {
-      const password = 'a very secret passphrase 42';
-      const { cookie } = await signUp(app, uniqueEmail(), password);
-      await app.inject({
-        method: 'POST',
-        url: '/api/auth/sign-in/email',
-        payload: { email: 'x@example.com', password },
-      });
-      await app.inject({ method: 'GET', url: '/api/auth/get-session', headers: { cookie } });
-      const log = lines.join('');
-      expect(log.length).toBeGreaterThan(0);
-      expect(log).not.toContain(password);
-      expect(log).not.toContain(cookie.split('=')[1] ?? 'never');
-    } finally {
-      await logged.close();
-    }
+    const logged = await startTestApp({ logLevel: 'info' }, { logStream: stream });
+    const password = 'a very secret passphrase 42';
+    const { cookie } = await signUp(logged.app, uniqueEmail(), password);
+    // Without the table the sign-in limiter writes to, sign-in fails on the server: the
+    // failure is logged with the request's headers and body, which hold both secrets.
+    await sql`DROP TABLE rate_limits`.execute(logged.database.db);
+    const failed = await logged.app.inject({
+      method: 'POST',
+      url: '/api/auth/sign-in/email',
+      headers: { cookie, authorization: 'Bearer secret-token-1' },
+      payload: { email: 'x@example.com', password },
+    });
+    await logged.close();
+    expect(failed.statusCode).toBe(500);
+    const failure = lines.map((line) => JSON.parse(line)).find((entry) => entry.request?.body);
+    expect(failure?.request.headers.cookie).toBe('[redacted]');
+    expect(failure?.request.headers.authorization).toBe('[redacted]');
+    expect(failure?.request.body.password).toBe('[redacted]');
+    expect(failure?.request.body.email).toBe('x@example.com');
+    const log = lines.join('');
+    expect(log).not.toContain(password);
+    expect(log).not.toContain(cookie.split('=')[1] ?? 'never');
+    expect(log).not.toContain('secret-token-1');
   });
 });

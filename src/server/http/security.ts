@@ -1,16 +1,37 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import helmet from '@fastify/helmet';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.ts';
 import { HttpError } from './errors.ts';
 
 const STATE_CHANGING_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
-export function isAcceptedOrigin(config: Config, request: FastifyRequest): boolean {
-  const origin = request.headers.origin;
+/**
+ * The one origin rule, for state-changing requests and live-socket upgrades alike. A page
+ * of another site can make a browser send our cookies, but the browser then always names
+ * that page's origin (every POST, PUT, PATCH, DELETE and WebSocket upgrade carries Origin).
+ * So a named origin must be ours; a request with none came from no web page (curl, a
+ * script) and can carry no one's cookies but its own.
+ */
+export function isAcceptedOrigin(
+  config: Pick<Config, 'acceptedOrigins'>,
+  headers: IncomingHttpHeaders,
+): boolean {
+  const origin = headers.origin;
   return origin === undefined || config.acceptedOrigins.includes(origin);
 }
 
 export const CROSS_ORIGIN_MESSAGE = 'Requests from another site are refused';
+export const BAD_HOST_MESSAGE = 'The Host header is not valid';
+
+// A DNS name, an IPv4 address or a bracketed IPv6 address, then an optional port.
+const HOST_PATTERN =
+  /^(?:[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?(?:\.[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?)*\.?|\[[0-9a-f:.]+\])(?::(\d{1,5}))?$/i;
+
+export function isValidHost(host: string): boolean {
+  const match = HOST_PATTERN.exec(host);
+  return match !== null && (match[1] === undefined || Number(match[1]) <= 65_535);
+}
 
 /**
  * Refuses state-changing requests from any other origin (a stand-in for the hosted
@@ -18,7 +39,9 @@ export const CROSS_ORIGIN_MESSAGE = 'Requests from another site are refused';
  */
 export async function registerSecurity(app: FastifyInstance, config: Config): Promise<void> {
   app.addHook('onRequest', async (request) => {
-    if (STATE_CHANGING_METHODS.has(request.method) && !isAcceptedOrigin(config, request)) {
+    const host = request.headers.host;
+    if (host !== undefined && !isValidHost(host)) throw new HttpError(400, BAD_HOST_MESSAGE);
+    if (STATE_CHANGING_METHODS.has(request.method) && !isAcceptedOrigin(config, request.headers)) {
       throw new HttpError(403, CROSS_ORIGIN_MESSAGE);
     }
   });

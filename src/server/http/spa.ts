@@ -1,20 +1,68 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
+import { apiPaths, isAppPage, paths } from '../../shared/paths.ts';
 
 /**
  * Serves the built web app and answers every other GET with index.html so that client
- * routes survive a reload; unknown /api paths stay a JSON 404.
+ * routes survive a reload (404 for a path that is no page of the app); unknown /api paths
+ * stay a JSON 404.
  */
+type Manifest = Record<string, { file: string; imports?: string[]; isEntry?: boolean }>;
+
+/** The chunks a page's module needs that the entry (in index.html) does not already bring. */
+function pageChunks(manifest: Manifest, page: string): string[] {
+  const collect = (key: string, into: Set<string>) => {
+    if (into.has(key)) return into;
+    into.add(key);
+    for (const imported of manifest[key]?.imports ?? []) collect(imported, into);
+    return into;
+  };
+  const entry = new Set<string>();
+  for (const [key, chunk] of Object.entries(manifest)) if (chunk.isEntry) collect(key, entry);
+  if (!manifest[page]) return [];
+  return [...collect(page, new Set())]
+    .filter((key) => !entry.has(key))
+    .map((key) => `/${manifest[key]?.file}`);
+}
+
+/**
+ * Preload hints sent with index.html: the answers every page asks for at start (session,
+ * settings) and, on the list pages, their code, so that all of it downloads while the app's
+ * main script is still being read instead of one step after another.
+ */
+function preloadHints(webDistDir: string): (pathname: string) => string {
+  const data = [apiPaths.session, apiPaths.settings].map(
+    (url) => `<${url}>; rel=preload; as=fetch; crossorigin`,
+  );
+  const manifestFile = path.join(webDistDir, '.vite', 'manifest.json');
+  const manifest: Manifest = existsSync(manifestFile)
+    ? JSON.parse(readFileSync(manifestFile, 'utf8'))
+    : {};
+  const listPage = (module: string) => [
+    ...data,
+    ...pageChunks(manifest, module).map((file) => `<${file}>; rel=modulepreload`),
+  ];
+  const byPath = new Map<string, string[]>([
+    [paths.home, listPage('features/clients/dashboard-page.tsx')],
+    [paths.dashboard, listPage('features/clients/dashboard-page.tsx')],
+    [paths.clients, listPage('features/clients/clients-page.tsx')],
+  ]);
+  return (pathname) => (byPath.get(pathname) ?? data).join(', ');
+}
+
 export async function registerSpa(app: FastifyInstance, webDistDir: string): Promise<void> {
   const indexFile = path.join(webDistDir, 'index.html');
   const hasBuild = existsSync(indexFile);
+  const hintsFor = preloadHints(webDistDir);
   if (hasBuild) {
     await app.register(fastifyStatic, {
       root: webDistDir,
       wildcard: false,
       index: false,
+      // The build writes .br and .gz beside each file (scripts/compress-build.mjs).
+      preCompressed: true,
       // Cache headers are ours: immutable for fingerprinted assets, revalidate for the rest.
       cacheControl: false,
       setHeaders(res, filePath) {
@@ -42,6 +90,11 @@ export async function registerSpa(app: FastifyInstance, webDistDir: string): Pro
         .type('text/plain')
         .send('The web app is not built. Run `npm run build`, or `npm start`.');
     }
-    return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    // The app says "Page not found" itself; the status says it to crawlers and tools.
+    return reply
+      .status(isAppPage(pathname) ? 200 : 404)
+      .header('cache-control', 'no-cache')
+      .header('link', hintsFor(pathname))
+      .sendFile('index.html');
   });
 }

@@ -1,28 +1,42 @@
 import type { LiveEvent } from '../../shared/live-events.ts';
-
-/** An event and who may see it: one operator, or everyone (ownerId null). */
-export interface BusMessage {
-  ownerId: string | null;
-  event: LiveEvent;
-}
-
-export type BusListener = (message: BusMessage) => void;
+import type { WriteScope } from '../db/write-scope.ts';
 
 /**
- * Carries committed changes to every connected socket. The in-process bus serves one
- * server; a PostgreSQL LISTEN/NOTIFY bus fits the same shape for many instances.
+ * What crosses the bus: an event and who may see it (one operator, or everyone when ownerId
+ * is null), or sessions that ended, whose sockets must close wherever they are held.
+ */
+export type BusMessage =
+  | { kind: 'event'; ownerId: string | null; event: LiveEvent }
+  | { kind: 'sessions-ended'; sessionIds: string[] };
+
+/**
+ * What listeners receive: the messages, plus `resync` when this instance's feed was broken
+ * and it cannot know what it missed (every socket must reload what it shows).
+ */
+export type BusDelivery = BusMessage | { kind: 'resync' };
+
+export type BusListener = (delivery: BusDelivery) => void;
+
+/**
+ * Carries committed changes to every connected socket. Given the write it belongs to, a
+ * message goes out only if that write commits; without one, at once.
  */
 export interface EventBus {
-  publish(message: BusMessage): Promise<void>;
+  publish(message: BusMessage, write?: WriteScope): Promise<void>;
   subscribe(listener: BusListener): () => void;
   close(): Promise<void>;
 }
 
+/** One server: delivery in process, after the commit. */
 export function createInProcessBus(): EventBus {
   const listeners = new Set<BusListener>();
+  const deliver = (message: BusMessage) => {
+    for (const listener of listeners) listener(message);
+  };
   return {
-    async publish(message) {
-      for (const listener of listeners) listener(message);
+    async publish(message, write) {
+      if (write) write.afterCommit(() => deliver(message));
+      else deliver(message);
     },
     subscribe(listener) {
       listeners.add(listener);

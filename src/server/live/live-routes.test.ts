@@ -2,7 +2,14 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import WebSocket from 'ws';
 import type { LiveEvent } from '../../shared/live-events.ts';
-import { signUp, startTestApp, TEST_ORIGIN, type TestApp } from '../test-support.ts';
+import {
+  GOOD_PASSWORD,
+  sessionCookie,
+  signUp,
+  startTestApp,
+  TEST_ORIGIN,
+  type TestApp,
+} from '../test-support.ts';
 
 let t: TestApp;
 let baseUrl: string;
@@ -25,13 +32,13 @@ interface OpenSocket {
 
 function connect(
   cookie: string,
-  options: { origin?: string; autoPong?: boolean } = {},
+  options: { origin?: string | null; autoPong?: boolean; url?: string } = {},
 ): Promise<OpenSocket> {
   return new Promise((resolve, reject) => {
     const headers: Record<string, string> = { cookie };
-    const socket = new WebSocket(baseUrl, {
+    const socket = new WebSocket(options.url ?? baseUrl, {
       headers,
-      origin: options.origin ?? TEST_ORIGIN,
+      ...(options.origin === null ? {} : { origin: options.origin ?? TEST_ORIGIN }),
       autoPong: options.autoPong ?? true,
     });
     const events: LiveEvent[] = [];
@@ -142,7 +149,6 @@ describe('live channel', () => {
   });
 
   test('settings changes reach every connected operator', async () => {
-    const alice = await signUp(t.app);
     const bob = await signUp(t.app);
     const bobTab = await connect(bob.cookie);
     const settings = {
@@ -153,7 +159,7 @@ describe('live channel', () => {
     await t.app.inject({
       method: 'PUT',
       url: '/api/settings',
-      headers: { cookie: alice.cookie },
+      headers: { cookie: t.admin.cookie },
       payload: settings,
     });
     expect(await bobTab.next()).toEqual({ type: 'settings.updated', settings });
@@ -180,18 +186,60 @@ describe('live channel', () => {
     expect(await closed).toBe(1006);
   });
 
-  test('a socket whose session was signed out is closed', async () => {
+  test('an upgrade without an Origin (no web page) follows the HTTP rule and is accepted', async () => {
     const alice = await signUp(t.app);
-    const tab = await connect(alice.cookie);
+    const tab = await connect(alice.cookie, { origin: null });
+    expect(tab.socket.readyState).toBe(WebSocket.OPEN);
+    tab.socket.close();
+  });
+});
+
+describe('sign-out and the live channel', () => {
+  // Heartbeats far apart: only sign-out itself can close the socket within the test.
+  let quiet: TestApp;
+  let quietUrl: string;
+  beforeAll(async () => {
+    quiet = await startTestApp({}, { livePingIntervalMs: 600_000 });
+    await quiet.app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = quiet.app.server.address() as AddressInfo;
+    quietUrl = `ws://127.0.0.1:${port}/api/live`;
+  });
+  afterAll(async () => {
+    await quiet.close();
+  });
+
+  test("signing out closes that session's sockets at once; the operator's other sessions keep theirs", async () => {
+    const alice = await signUp(quiet.app);
+    const secondSession = await quiet.app.inject({
+      method: 'POST',
+      url: '/api/auth/sign-in/email',
+      payload: { email: alice.email, password: GOOD_PASSWORD },
+    });
+    const otherCookie = sessionCookie(secondSession);
+    const signedOutTab = await connect(alice.cookie, { url: quietUrl });
+    const otherTab = await connect(otherCookie, { url: quietUrl });
     const closed = new Promise<number>((resolve) =>
-      tab.socket.once('close', (code) => resolve(code)),
+      signedOutTab.socket.once('close', (code) => resolve(code)),
     );
-    await t.app.inject({
+    const started = Date.now();
+    const out = await quiet.app.inject({
       method: 'POST',
       url: '/api/auth/sign-out',
       headers: { cookie: alice.cookie },
       payload: {},
     });
+    expect(out.statusCode).toBe(200);
     expect(await closed).toBe(4401);
+    expect(Date.now() - started).toBeLessThan(1000);
+    // A change right after reaches the other session and nothing reaches the closed one.
+    await quiet.app.inject({
+      method: 'POST',
+      url: '/api/clients',
+      headers: { cookie: otherCookie },
+      payload: fields,
+    });
+    expect((await otherTab.next()).type).toBe('client.created');
+    expect(signedOutTab.events).toEqual([]);
+    otherTab.socket.close();
   });
 });

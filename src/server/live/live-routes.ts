@@ -4,11 +4,11 @@ import type { FastifyInstance } from 'fastify';
 import type { WebSocket } from 'ws';
 import { SESSION_ENDED_CLOSE_CODE } from '../../shared/live-events.ts';
 import { apiPaths } from '../../shared/paths.ts';
-import { requireOperator, type SessionReader } from '../auth/session.ts';
+import { requireSession, type SessionReader } from '../auth/session.ts';
 import type { Config } from '../config.ts';
 import { HttpError } from '../http/errors.ts';
-import { CROSS_ORIGIN_MESSAGE } from '../http/security.ts';
-import type { BusMessage, EventBus } from './event-bus.ts';
+import { CROSS_ORIGIN_MESSAGE, isAcceptedOrigin } from '../http/security.ts';
+import type { BusDelivery, EventBus } from './event-bus.ts';
 
 interface LiveRoutesOptions {
   config: Config;
@@ -21,6 +21,7 @@ interface LiveRoutesOptions {
 interface LiveSocket {
   socket: WebSocket;
   ownerId: string;
+  sessionId: string;
   headers: IncomingHttpHeaders;
   alive: boolean;
 }
@@ -33,7 +34,19 @@ export async function registerLiveRoutes(
 
   const sockets = new Set<LiveSocket>();
 
-  function deliver({ ownerId, event }: BusMessage): void {
+  function endSession(live: LiveSocket): void {
+    sockets.delete(live);
+    live.socket.close(SESSION_ENDED_CLOSE_CODE, 'session ended');
+  }
+
+  function deliver(message: BusDelivery): void {
+    if (message.kind === 'sessions-ended') {
+      const ended = new Set(message.sessionIds);
+      for (const live of sockets) if (ended.has(live.sessionId)) endSession(live);
+      return;
+    }
+    const { ownerId, event } =
+      message.kind === 'resync' ? { ownerId: null, event: { type: 'resync' as const } } : message;
     const text = JSON.stringify(event);
     for (const live of sockets) {
       if (
@@ -55,11 +68,10 @@ export async function registerLiveRoutes(
       }
       live.alive = false;
       live.socket.ping();
-      // A socket outliving its session (signed out in another tab) is closed.
+      // A socket outliving its session (expired, or revoked where no event said so) closes.
       readSession(live.headers)
         .then((operator) => {
-          if (operator?.id !== live.ownerId)
-            live.socket.close(SESSION_ENDED_CLOSE_CODE, 'session ended');
+          if (operator?.sessionId !== live.sessionId) endSession(live);
         })
         .catch((error: unknown) => app.log.warn({ err: error }, 'live session check failed'));
     }
@@ -73,22 +85,19 @@ export async function registerLiveRoutes(
     sockets.clear();
   });
 
-  app.get(
-    apiPaths.live,
-    {
-      websocket: true,
-      preValidation: async (request) => {
-        const origin = request.headers.origin;
-        if (!origin || !config.acceptedOrigins.includes(origin)) {
-          throw new HttpError(403, CROSS_ORIGIN_MESSAGE);
-        }
-        request.operatorId = (await requireOperator(readSession, request)).id;
-      },
-    },
-    (socket, request) => {
+  await app.register(async (scope) => {
+    // The origin is checked before the session, as for every state-changing request.
+    scope.addHook('onRequest', async (request) => {
+      if (!isAcceptedOrigin(config, request.headers)) {
+        throw new HttpError(403, CROSS_ORIGIN_MESSAGE);
+      }
+    });
+    requireSession(scope, readSession);
+    scope.get(apiPaths.live, { websocket: true }, (socket, request) => {
       const live: LiveSocket = {
         socket,
-        ownerId: request.operatorId,
+        ownerId: request.operator.id,
+        sessionId: request.operator.sessionId,
         headers: { cookie: request.headers.cookie },
         alive: true,
       };
@@ -100,6 +109,6 @@ export async function registerLiveRoutes(
       socket.on('error', () => sockets.delete(live));
       // The channel is one-way; anything the browser sends is ignored.
       socket.on('message', () => {});
-    },
-  );
+    });
+  });
 }

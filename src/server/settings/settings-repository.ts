@@ -1,33 +1,31 @@
+import type { Kysely, Transaction } from 'kysely';
 import type { Settings } from '../../shared/settings-schema.ts';
-import { runCompiled } from '../db/compiled-queries.ts';
-import type { Database } from '../db/database.ts';
+import { compiledQuery } from '../db/compiled-queries.ts';
+import { exactInteger } from '../db/integers.ts';
+import type { DatabaseSchema } from '../db/schema.ts';
 
-export async function getSettings(database: Database): Promise<Settings> {
-  const [row] = await runCompiled<{
-    allow_registrations: number;
-    disable_balance_on_add: number;
-    disable_balance_on_edit: number;
-  }>(
-    database.db,
-    'read-settings',
-    () =>
-      database.db
-        .selectFrom('settings')
-        .select(['allow_registrations', 'disable_balance_on_add', 'disable_balance_on_edit'])
-        .where('id', '=', 1)
-        .compile(),
-    [1],
-  );
+const readSettingsQuery = compiledQuery('read-settings', (db) =>
+  db
+    .selectFrom('settings')
+    .select(['allow_registrations', 'disable_balance_on_add', 'disable_balance_on_edit'])
+    .where('id', '=', 1),
+);
+
+export async function getSettings(db: Kysely<DatabaseSchema>): Promise<Settings> {
+  const [row] = await readSettingsQuery(db, {});
   if (!row) throw new Error('the settings row is missing: migrations have not run');
   return {
-    allowRegistrations: Boolean(row.allow_registrations),
-    disableBalanceOnAdd: Boolean(row.disable_balance_on_add),
-    disableBalanceOnEdit: Boolean(row.disable_balance_on_edit),
+    allowRegistrations: exactInteger(row.allow_registrations) !== 0n,
+    disableBalanceOnAdd: exactInteger(row.disable_balance_on_add) !== 0n,
+    disableBalanceOnEdit: exactInteger(row.disable_balance_on_edit) !== 0n,
   };
 }
 
-export async function saveSettings(database: Database, settings: Settings): Promise<Settings> {
-  await database.db
+export async function saveSettings(
+  trx: Transaction<DatabaseSchema>,
+  settings: Settings,
+): Promise<Settings> {
+  await trx
     .updateTable('settings')
     .set({
       allow_registrations: settings.allowRegistrations ? 1 : 0,
@@ -37,5 +35,5 @@ export async function saveSettings(database: Database, settings: Settings): Prom
     })
     .where('id', '=', 1)
     .execute();
-  return getSettings(database);
+  return getSettings(trx);
 }

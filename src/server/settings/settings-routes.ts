@@ -1,35 +1,50 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { type Settings, settingsSchema } from '../../shared/settings-schema.ts';
-import { requireOperator, type SessionReader } from '../auth/session.ts';
+import { apiErrorSchema } from '../../shared/api-error.ts';
+import { apiPaths } from '../../shared/paths.ts';
+import { settingsSchema } from '../../shared/settings-schema.ts';
+import { requireSession, type SessionReader } from '../auth/session.ts';
 import type { Database } from '../db/database.ts';
+import type { EventBus } from '../live/event-bus.ts';
 import { getSettings, saveSettings } from './settings-repository.ts';
 
 interface SettingsRoutesOptions {
   database: Database;
   readSession: SessionReader;
-  onSettingsChanged: (settings: Settings) => void;
+  bus: EventBus;
 }
 
 export async function registerSettingsRoutes(
   app: FastifyInstance,
-  { database, readSession, onSettingsChanged }: SettingsRoutesOptions,
+  { database, readSession, bus }: SettingsRoutesOptions,
 ): Promise<void> {
-  const routes = app.withTypeProvider<ZodTypeProvider>();
-
   // Public: the signed-out navbar needs allowRegistrations.
-  routes.get('/api/settings', async () => getSettings(database));
+  app
+    .withTypeProvider<ZodTypeProvider>()
+    .get(apiPaths.settings, { schema: { response: { 200: settingsSchema } } }, () =>
+      getSettings(database.db),
+    );
 
-  routes.put('/api/settings', {
-    // Sign-in is checked before the body, so a signed-out caller learns nothing about it.
-    preValidation: async (request) => {
-      await requireOperator(readSession, request);
-    },
-    schema: { body: settingsSchema },
-    handler: async (request) => {
-      const saved = await saveSettings(database, request.body);
-      onSettingsChanged(saved);
-      return saved;
-    },
+  // Panel-wide, so only an administrator changes them.
+  await app.register(async (scope) => {
+    requireSession(scope, readSession, { administrator: true });
+    scope.withTypeProvider<ZodTypeProvider>().put(
+      apiPaths.settings,
+      {
+        schema: {
+          body: settingsSchema,
+          response: { 200: settingsSchema, '4xx': apiErrorSchema },
+        },
+      },
+      async (request) => {
+        const saved = await database.write(async (trx, write) => {
+          const settings = await saveSettings(trx, request.body);
+          const event = { type: 'settings.updated' as const, settings };
+          await bus.publish({ kind: 'event', ownerId: null, event }, write);
+          return settings;
+        });
+        return saved;
+      },
+    );
   });
 }

@@ -27,7 +27,7 @@ describe('navbar', () => {
       'GET /api/settings': () => ({ status: 200, body: openSettings }),
     });
     renderApp('/login');
-    const nav = screen.getByRole('navigation');
+    const nav = await screen.findByRole('navigation');
     expect(await within(nav).findByRole('link', { name: 'Register' })).toBeVisible();
     expect(within(nav).getByRole('link', { name: 'Login' })).toBeVisible();
     expect(within(nav).getByRole('link', { name: 'Client Panel' })).toHaveAttribute('href', '/');
@@ -54,7 +54,7 @@ describe('navbar', () => {
       'GET /api/clients': () => ({ status: 200, body: emptyList }),
     });
     renderApp('/dashboard');
-    const nav = screen.getByRole('navigation');
+    const nav = await screen.findByRole('navigation');
     expect(await within(nav).findByText('op@example.com')).toBeVisible();
     expect(within(nav).getByRole('link', { name: 'Dashboard' })).toBeVisible();
     expect(within(nav).getByRole('link', { name: 'Settings' })).toBeVisible();
@@ -162,9 +162,9 @@ describe('login and register forms', () => {
     await userEvent.type(screen.getByLabelText('Email'), 'op@example.com');
     await userEvent.type(screen.getByLabelText('Password'), 'whatever-it-is');
     await userEvent.click(screen.getByRole('button', { name: 'Login' }));
-    const alert = await screen.findByRole('alert');
-    expect(alert).toHaveTextContent('Invalid email or password');
-    expect(alert).toHaveClass('alert-danger');
+    const refusal = await screen.findByText('Invalid email or password');
+    expect(refusal).toHaveClass('alert-danger');
+    expect(refusal.closest('[role="alert"]')).not.toBeNull();
   });
 
   test('register shows the password rules, checks them, and puts server messages under fields', async () => {
@@ -195,6 +195,7 @@ describe('settings service', () => {
         saved = JSON.parse(String(init?.body));
         return { status: 200, body: saved };
       },
+      'GET /api/operators': () => ({ status: 200, body: { items: [signedIn.user] } }),
     });
     renderApp('/settings');
     const checkbox = await screen.findByLabelText('Disable Balance On Add');
@@ -206,3 +207,120 @@ describe('settings service', () => {
     expect(JSON.parse(window.localStorage.getItem('settings') ?? '{}')).toEqual(saved);
   });
 });
+
+describe('failures are shown, never a blank screen', () => {
+  function Boom(): never {
+    throw new Error('the page broke while drawing');
+  }
+
+  test('a page that throws shows "Something went wrong" with a way back, under a working navbar', async () => {
+    mockApi({
+      'GET /api/auth/get-session': () => ({ status: 200, body: signedIn }),
+      'GET /api/settings': () => ({ status: 200, body: openSettings }),
+    });
+    // React logs the caught error; the test expects it.
+    const consoleError = vi.spyOn(console, 'error').mockImplementation(() => {});
+    try {
+      renderApp('/boom', [{ path: 'boom', element: <Boom /> }]);
+      expect(await screen.findByRole('heading', { name: 'Something went wrong' })).toBeVisible();
+      expect(screen.getByText('the page broke while drawing')).toBeVisible();
+      expect(screen.getByRole('link', { name: 'Back to Dashboard' })).toHaveAttribute(
+        'href',
+        '/dashboard',
+      );
+      expect(screen.getByRole('button', { name: 'Reload the page' })).toBeVisible();
+      expect(
+        within(await screen.findByRole('navigation')).getByRole('button', { name: 'Logout' }),
+      ).toBeVisible();
+    } finally {
+      consoleError.mockRestore();
+    }
+  });
+
+  test('an answer of the wrong shape is refused and said so, not shown half-read', async () => {
+    mockApi({
+      'GET /api/auth/get-session': () => ({ status: 200, body: signedIn }),
+      'GET /api/settings': () => ({ status: 200, body: openSettings }),
+      'GET /api/clients': () => ({
+        status: 200,
+        body: { items: [{ id: 'x', balance: 12.5 }], total: 1, totalOwed: '12.50' },
+      }),
+    });
+    renderApp('/dashboard');
+    expect(await screen.findByText(/does not understand/, {}, { timeout: 4000 })).toBeVisible();
+    expect(screen.queryByRole('table')).toBeNull();
+  });
+});
+
+describe('who may change the panel', () => {
+  test('an operator sees the settings but cannot change them', async () => {
+    mockApi({
+      'GET /api/auth/get-session': () => ({
+        status: 200,
+        body: { user: { ...signedIn.user, role: 'operator' } },
+      }),
+      'GET /api/settings': () => ({ status: 200, body: openSettings }),
+    });
+    renderApp('/settings');
+    const checkbox = await screen.findByLabelText('Disable Balance On Add');
+    expect(checkbox).toBeChecked();
+    expect(checkbox).toBeDisabled();
+    expect(screen.getByText(/Only an administrator can change them/)).toBeVisible();
+    expect(screen.queryByRole('button', { name: 'Submit' })).toBeNull();
+    expect(screen.queryByRole('table', { name: 'Operators' })).toBeNull();
+    expect(within(await screen.findByRole('navigation')).queryByText('Administrator')).toBeNull();
+  });
+
+  test('the administrator makes another operator an administrator', async () => {
+    let others = [
+      { id: 'u1', email: 'op@example.com', role: 'admin' },
+      { id: 'u2', email: 'helper@example.com', role: 'operator' },
+    ];
+    const { calls } = mockApi({
+      'GET /api/auth/get-session': () => ({ status: 200, body: signedIn }),
+      'GET /api/settings': () => ({ status: 200, body: openSettings }),
+      'GET /api/operators': () => ({ status: 200, body: { items: others } }),
+      'PUT /api/operators/u2/role': (init) => {
+        const { role } = JSON.parse(String(init?.body));
+        others = others.map((o) => (o.id === 'u2' ? { ...o, role } : o));
+        return { status: 200, body: others[1] };
+      },
+    });
+    renderApp('/settings');
+    expect(
+      await within(await screen.findByRole('navigation')).findByText('Administrator'),
+    ).toBeVisible();
+    const table = await screen.findByRole('table', { name: 'Operators' });
+    expect(within(table).getByText('op@example.com (you)')).toBeVisible();
+    await userEvent.click(
+      within(table).getByRole('button', { name: 'Make helper@example.com an administrator' }),
+    );
+    expect(await screen.findByRole('status')).toHaveTextContent(
+      'helper@example.com is now an administrator',
+    );
+    expect(calls).toContain('PUT /api/operators/u2/role');
+    expect(
+      await within(table).findByRole('button', {
+        name: 'Remove administrator role from helper@example.com',
+      }),
+    ).toBeVisible();
+  });
+});
+
+test('while the database is unavailable the page says so and offers to try again', async () => {
+  mockApi({
+    'GET /api/auth/get-session': () => ({
+      status: 503,
+      body: { message: 'The database is unavailable, try again shortly' },
+    }),
+    'GET /api/settings': () => ({ status: 200, body: openSettings }),
+  });
+  renderApp('/dashboard');
+  const message = await screen.findByText(
+    'Could not load your session: The database is unavailable, try again shortly',
+    {},
+    { timeout: 8000 },
+  );
+  const alert = message.closest('[role="alert"]') as HTMLElement;
+  expect(within(alert).getByRole('button', { name: 'Try again' })).toBeVisible();
+}, 15_000);

@@ -15,11 +15,19 @@ export function useLiveSync(operatorId: string | null): void {
         if (event.type === 'settings.updated') {
           cacheSettings(event.settings);
           queryClient.setQueryData(settingsQueryKey, event.settings);
+        } else if (event.type === 'entry.created') {
+          // The client's new balance patches what is shown; the ledger views reload.
+          applyClientEvent(queryClient, { type: 'client.updated', client: event.client });
+        } else if (event.type === 'resync') {
+          void queryClient.invalidateQueries();
+        } else if (event.type === 'operator.updated') {
+          // This operator's role changed: the navbar and settings page follow.
+          queryClient.setQueryData(sessionQueryKey, event.operator);
         } else {
           applyClientEvent(queryClient, event);
         }
       },
-      onReconnect() {
+      onResync() {
         void queryClient.invalidateQueries();
       },
       onSessionEnded() {

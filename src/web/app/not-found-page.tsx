@@ -1,7 +1,9 @@
 import { Link } from 'react-router';
 import { paths } from '../../shared/paths.ts';
+import { usePageTitle } from '../components/page-title.ts';
 
 export function NotFoundPage() {
+  usePageTitle('Page not found');
   return (
     <div className="text-center py-5">
       <h1 className="display-5">Page not found</h1>

@@ -1,38 +1,107 @@
-import type { RouteObject } from 'react-router';
-import { LoginPage } from '../features/auth/login-page.tsx';
-import { RegisterPage } from '../features/auth/register-page.tsx';
-import { AddClientPage } from '../features/clients/add-client-page.tsx';
-import { ClientDetailsPage } from '../features/clients/client-details-page.tsx';
-import { ClientsPage } from '../features/clients/clients-page.tsx';
-import { DashboardPage } from '../features/clients/dashboard-page.tsx';
-import { EditClientPage } from '../features/clients/edit-client-page.tsx';
-import { SettingsPage } from '../features/settings/settings-page.tsx';
+import type { QueryClient } from '@tanstack/react-query';
+import type { LoaderFunctionArgs, RouteObject } from 'react-router';
+import { Loading } from '../components/loading.tsx';
+import { clientListQuery } from '../features/clients/clients-api.ts';
+import { listParams, viewFromParams } from '../features/clients/list-view.ts';
+import { sessionQuery } from '../lib/session.ts';
 import { AppLayout } from './app-layout.tsx';
 import { RequireRegistrationsOpen, RequireSignedIn, RequireSignedOut } from './guards.tsx';
 import { NotFoundPage } from './not-found-page.tsx';
+import { RouteErrorPage } from './route-error-page.tsx';
 
-export const routes: RouteObject[] = [
-  {
-    element: <AppLayout />,
-    children: [
-      { element: <RequireSignedOut />, children: [{ path: 'login', element: <LoginPage /> }] },
-      {
-        element: <RequireRegistrationsOpen />,
-        children: [{ path: 'register', element: <RegisterPage /> }],
-      },
-      {
-        element: <RequireSignedIn />,
-        children: [
-          { index: true, element: <DashboardPage /> },
-          { path: 'dashboard', element: <DashboardPage /> },
-          { path: 'clients', element: <ClientsPage /> },
-          { path: 'client/add', element: <AddClientPage /> },
-          { path: 'client/edit/:id', element: <EditClientPage /> },
-          { path: 'client/:id', element: <ClientDetailsPage /> },
-          { path: 'settings', element: <SettingsPage /> },
-        ],
-      },
-      { path: '*', element: <NotFoundPage /> },
-    ],
-  },
-];
+/*
+ * Each page is its own chunk, loaded when its route is first visited: the sign-in page
+ * does not download the client forms, the phone-number metadata or the settings page.
+ */
+const page = {
+  login: async () => ({ Component: (await import('../features/auth/login-page.tsx')).LoginPage }),
+  register: async () => ({
+    Component: (await import('../features/auth/register-page.tsx')).RegisterPage,
+  }),
+  dashboard: async () => ({
+    Component: (await import('../features/clients/dashboard-page.tsx')).DashboardPage,
+  }),
+  clients: async () => ({
+    Component: (await import('../features/clients/clients-page.tsx')).ClientsPage,
+  }),
+  addClient: async () => ({
+    Component: (await import('../features/clients/add-client-page.tsx')).AddClientPage,
+  }),
+  editClient: async () => ({
+    Component: (await import('../features/clients/edit-client-page.tsx')).EditClientPage,
+  }),
+  clientDetails: async () => ({
+    Component: (await import('../features/clients/client-details-page.tsx')).ClientDetailsPage,
+  }),
+  statement: async () => ({
+    Component: (await import('../features/clients/statement-page.tsx')).StatementPage,
+  }),
+  settings: async () => ({
+    Component: (await import('../features/settings/settings-page.tsx')).SettingsPage,
+  }),
+};
+
+/**
+ * The list pages start loading their clients at once, beside the page's code, instead of
+ * after it (the loader does not wait for the list; the page shows it when it is there).
+ */
+function prefetchList(queryClient: QueryClient | undefined) {
+  return async ({ request }: LoaderFunctionArgs) => {
+    if (!queryClient) return null;
+    const user = await queryClient.ensureQueryData(sessionQuery).catch(() => null);
+    if (user) {
+      const view = viewFromParams(new URL(request.url).searchParams);
+      void queryClient.prefetchQuery(clientListQuery(listParams(view)));
+    }
+    return null;
+  };
+}
+
+/** The signed-in pages; tests may add their own to the same shell. */
+export function signedInPages(queryClient?: QueryClient): RouteObject[] {
+  const loader = prefetchList(queryClient);
+  return [
+    { index: true, lazy: page.dashboard, loader },
+    { path: 'dashboard', lazy: page.dashboard, loader },
+    { path: 'clients', lazy: page.clients, loader },
+    { path: 'client/add', lazy: page.addClient },
+    { path: 'client/edit/:id', lazy: page.editClient },
+    { path: 'client/:id', lazy: page.clientDetails },
+    { path: 'client/:id/statement', lazy: page.statement },
+    { path: 'settings', lazy: page.settings },
+  ];
+}
+
+/**
+ * The whole app: the layout (navbar, messages, live sync) around every page. A page that
+ * throws is replaced by "Something went wrong" inside the layout; the outer boundary
+ * covers a failure of the layout itself.
+ */
+export function appRoutes(pages: RouteObject[]): RouteObject[] {
+  return [
+    {
+      element: <AppLayout />,
+      errorElement: <RouteErrorPage />,
+      // Shown while the first page's code loads.
+      hydrateFallbackElement: <Loading />,
+      children: [
+        {
+          errorElement: <RouteErrorPage />,
+          children: [
+            { element: <RequireSignedOut />, children: [{ path: 'login', lazy: page.login }] },
+            {
+              element: <RequireRegistrationsOpen />,
+              children: [{ path: 'register', lazy: page.register }],
+            },
+            { element: <RequireSignedIn />, children: pages },
+            { path: '*', element: <NotFoundPage /> },
+          ],
+        },
+      ],
+    },
+  ];
+}
+
+export function routesFor(queryClient: QueryClient): RouteObject[] {
+  return appRoutes(signedInPages(queryClient));
+}

@@ -7,7 +7,7 @@ import {
   useRef,
   useState,
 } from 'react';
-import Alert from 'react-bootstrap/Alert';
+import CloseButton from 'react-bootstrap/CloseButton';
 
 export type FlashVariant = 'success' | 'danger';
 
@@ -39,8 +39,14 @@ export function FlashProvider({ children }: { children: ReactNode }) {
   const show = useCallback(
     (text: string, variant: FlashVariant, seconds: number) => {
       const id = nextId.current++;
-      // One message of a text at a time: a repeat replaces the old one.
-      setList((current) => [...current.filter((m) => m.text !== text), { id, text, variant }]);
+      // One message of a text at a time: a repeat replaces the old one. A success also
+      // takes away the failures before it: they are about an attempt that has now worked.
+      setList((current) => [
+        ...current.filter(
+          (m) => m.text !== text && !(variant === 'success' && m.variant === 'danger'),
+        ),
+        { id, text, variant },
+      ]);
       setTimeout(() => dismiss(id), seconds * 1000);
     },
     [dismiss],
@@ -68,23 +74,36 @@ export function useFlash(): Flash {
   return flash;
 }
 
-/** Success is announced politely (status); a failure interrupts (alert). */
+function Message({ message, onClose }: { message: FlashMessage; onClose(): void }) {
+  return (
+    <div className={`alert alert-${message.variant} alert-dismissible mb-2`}>
+      {message.text}
+      <CloseButton aria-label="Close" onClick={onClose} />
+    </div>
+  );
+}
+
+/**
+ * Messages float in a corner, so nothing on the page moves when they come and go. The two
+ * live regions are always there, so that screen readers announce what appears in them:
+ * success politely (status), a failure at once (alert).
+ */
 export function FlashMessages() {
   const { list, dismiss } = useContext(FlashListContext);
+  const region = (variant: FlashVariant) =>
+    list
+      .filter((message) => message.variant === variant)
+      .map((message) => (
+        <Message key={message.id} message={message} onClose={() => dismiss(message.id)} />
+      ));
   return (
-    <div className="flash-messages">
-      {list.map((message) => (
-        <Alert
-          key={message.id}
-          variant={message.variant}
-          role={message.variant === 'danger' ? 'alert' : 'status'}
-          dismissible
-          onClose={() => dismiss(message.id)}
-          className="mb-2"
-        >
-          {message.text}
-        </Alert>
-      ))}
+    <div className="flash-region">
+      <div role="status" aria-live="polite" aria-atomic="false">
+        {region('success')}
+      </div>
+      <div role="alert" aria-live="assertive" aria-atomic="false">
+        {region('danger')}
+      </div>
     </div>
   );
 }

@@ -12,6 +12,8 @@ interface FormFieldProps {
   inputMode?: 'text' | 'email' | 'tel' | 'decimal' | 'numeric';
   disabled?: boolean;
   help?: ReactNode;
+  /** A longer text (a note) is a textarea of this many rows. */
+  rows?: number;
 }
 
 /** A labelled input whose own message sits under it when it is invalid. */
@@ -25,6 +27,7 @@ export function FormField({
   inputMode,
   disabled,
   help,
+  rows,
 }: FormFieldProps) {
   const helpId = help ? `${id}-help` : undefined;
   const errorId = error ? `${id}-error` : undefined;
@@ -32,7 +35,7 @@ export function FormField({
     <Form.Group className="mb-3" controlId={id}>
       <Form.Label>{label}</Form.Label>
       <Form.Control
-        type={type}
+        {...(rows ? { as: 'textarea' as const, rows } : { type })}
         autoComplete={autoComplete}
         inputMode={inputMode}
         disabled={disabled}

@@ -1,6 +1,6 @@
 import { render, screen } from '@testing-library/react';
 import { expect, test } from 'vitest';
-import { Money } from './money.tsx';
+import { Balance, Money } from './money.tsx';
 
 test.each([
   ['123456.50', '₹1,23,456.50'],
@@ -10,4 +10,13 @@ test.each([
 ])('%s is shown as %s', (amount, text) => {
   render(<Money amount={amount} />);
   expect(screen.getByText(text)).toBeVisible();
+});
+
+test.each([
+  ['1234.50', '₹1,234.50', 'balance-owing'],
+  ['0.00', '₹0.00', 'balance-clear'],
+  ['-500.00', '₹500.00 in credit', 'balance-clear'],
+])('a balance of %s reads "%s" (%s)', (amount, text, colour) => {
+  render(<Balance amount={amount} />);
+  expect(screen.getByText(text)).toHaveClass(colour);
 });

@@ -1,4 +1,5 @@
-import type { ApiErrorBody } from '../../shared/api-error.ts';
+import type * as z from 'zod/mini';
+import { apiErrorSchema } from '../../shared/api-error.ts';
 
 /** A refusal or failure from the API, with the server's words when it sent any. */
 export class ApiError extends Error {
@@ -15,6 +16,8 @@ export class ApiError extends Error {
 
 export const NETWORK_ERROR_MESSAGE =
   'Could not reach the server. Check your connection and try again.';
+export const UNEXPECTED_ANSWER_MESSAGE =
+  'The server sent an answer this page does not understand. Reload the page and try again.';
 
 function describeFailure(status: number): string {
   if (status === 429) return 'Too many attempts. Please wait and try again.';
@@ -22,7 +25,25 @@ function describeFailure(status: number): string {
   return `The request failed (HTTP ${status})`;
 }
 
-export async function apiRequest<T>(method: string, path: string, body?: unknown): Promise<T> {
+function parseJson(text: string): unknown {
+  if (!text) return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Sends a request and checks the answer against the shared schema it must match: the rest
+ * of the app only ever sees data of the shape it was promised.
+ */
+export async function apiRequest<T>(
+  method: string,
+  path: string,
+  schema: z.ZodMiniType<T>,
+  body?: unknown,
+): Promise<T> {
   let response: Response;
   try {
     response = await fetch(path, {
@@ -37,34 +58,30 @@ export async function apiRequest<T>(method: string, path: string, body?: unknown
   } catch {
     throw new ApiError(0, NETWORK_ERROR_MESSAGE);
   }
-  if (response.status === 204) return undefined as T;
-  const text = await response.text();
-  let parsed: unknown = null;
-  if (text) {
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      parsed = null;
-    }
-  }
+  const parsed = response.status === 204 ? null : parseJson(await response.text());
   if (!response.ok) {
-    const error = (parsed ?? {}) as Partial<ApiErrorBody>;
+    const refusal = apiErrorSchema.safeParse(parsed);
     throw new ApiError(
       response.status,
-      typeof error.message === 'string' && error.message
-        ? error.message
+      refusal.success && refusal.data.message
+        ? refusal.data.message
         : describeFailure(response.status),
-      error.fieldErrors ?? {},
+      refusal.success ? (refusal.data.fieldErrors ?? {}) : {},
       parsed,
     );
   }
-  return parsed as T;
+  const checked = schema.safeParse(parsed);
+  if (!checked.success) throw new ApiError(response.status, UNEXPECTED_ANSWER_MESSAGE, {}, parsed);
+  return checked.data;
 }
 
 export const api = {
-  get: <T>(path: string) => apiRequest<T>('GET', path),
-  post: <T>(path: string, body: unknown = {}) => apiRequest<T>('POST', path, body),
-  put: <T>(path: string, body: unknown) => apiRequest<T>('PUT', path, body),
-  patch: <T>(path: string, body: unknown) => apiRequest<T>('PATCH', path, body),
-  delete: <T>(path: string) => apiRequest<T>('DELETE', path),
+  get: <T>(path: string, schema: z.ZodMiniType<T>) => apiRequest('GET', path, schema),
+  post: <T>(path: string, schema: z.ZodMiniType<T>, body: unknown = {}) =>
+    apiRequest('POST', path, schema, body),
+  put: <T>(path: string, schema: z.ZodMiniType<T>, body: unknown) =>
+    apiRequest('PUT', path, schema, body),
+  patch: <T>(path: string, schema: z.ZodMiniType<T>, body: unknown) =>
+    apiRequest('PATCH', path, schema, body),
+  delete: <T>(path: string, schema: z.ZodMiniType<T>) => apiRequest('DELETE', path, schema),
 };

@@ -26,7 +26,7 @@ afterEach(() => {
 });
 
 function handlers() {
-  return { onEvent: vi.fn(), onReconnect: vi.fn(), onSessionEnded: vi.fn() };
+  return { onEvent: vi.fn(), onResync: vi.fn(), onSessionEnded: vi.fn() };
 }
 
 test('events are passed on; a break reconnects with backoff and asks for a reload', () => {
@@ -35,7 +35,7 @@ test('events are passed on; a break reconnects with backoff and asks for a reloa
   const first = FakeSocket.all[0];
   expect(first?.url).toBe(`ws://${window.location.host}/api/live`);
   first?.onopen?.();
-  expect(h.onReconnect).not.toHaveBeenCalled();
+  expect(h.onResync).not.toHaveBeenCalled();
   first?.onmessage?.({ data: JSON.stringify({ type: 'client.deleted', id: 'x' }) });
   expect(h.onEvent).toHaveBeenCalledWith({ type: 'client.deleted', id: 'x' });
 
@@ -50,7 +50,7 @@ test('events are passed on; a break reconnects with backoff and asks for a reloa
   vi.advanceTimersByTime(700);
   expect(FakeSocket.all).toHaveLength(3);
   FakeSocket.all[2]?.onopen?.();
-  expect(h.onReconnect).toHaveBeenCalledTimes(1);
+  expect(h.onResync).toHaveBeenCalledTimes(1);
   stop();
   expect(FakeSocket.all[2]?.closed).toBe(true);
 });
@@ -65,9 +65,18 @@ test('a socket closed because the session ended is not reopened', () => {
   expect(h.onSessionEnded).toHaveBeenCalledTimes(1);
 });
 
-test('an unreadable message is skipped', () => {
+test('a message that is not a valid event is not passed on, and what is shown is reloaded', () => {
   const h = handlers();
   connectLive(h);
-  FakeSocket.all[0]?.onmessage?.({ data: 'not json' });
+  FakeSocket.all[0]?.onopen?.();
+  for (const data of [
+    'not json',
+    JSON.stringify({ type: 'client.created' }),
+    JSON.stringify({ type: 'client.updated', client: { id: 'x', balance: 12.5 } }),
+    JSON.stringify({ type: 'unknown.kind' }),
+  ]) {
+    FakeSocket.all[0]?.onmessage?.({ data });
+  }
   expect(h.onEvent).not.toHaveBeenCalled();
+  expect(h.onResync).toHaveBeenCalledTimes(4);
 });

@@ -1,10 +1,17 @@
-import { type LiveEvent, SESSION_ENDED_CLOSE_CODE } from '../../shared/live-events.ts';
+import {
+  type LiveEvent,
+  liveEventSchema,
+  SESSION_ENDED_CLOSE_CODE,
+} from '../../shared/live-events.ts';
 import { apiPaths } from '../../shared/paths.ts';
 
 export interface LiveHandlers {
   onEvent(event: LiveEvent): void;
-  /** Called when the socket is open again after a break: whatever was missed must be reloaded. */
-  onReconnect(): void;
+  /**
+   * Something may have been missed (the socket is open again after a break, or a message
+   * could not be read): whatever is shown must be reloaded.
+   */
+  onResync(): void;
   /** The server closed the socket because the session ended. */
   onSessionEnded(): void;
 }
@@ -33,16 +40,20 @@ export function connectLive(handlers: LiveHandlers): () => void {
     if (stopped) return;
     socket = new WebSocket(url);
     socket.onopen = () => {
-      if (hadConnection) handlers.onReconnect();
+      if (hadConnection) handlers.onResync();
       hadConnection = true;
       attempt = 0;
     };
     socket.onmessage = (message) => {
+      let data: unknown;
       try {
-        handlers.onEvent(JSON.parse(String(message.data)) as LiveEvent);
+        data = JSON.parse(String(message.data));
       } catch {
-        // A message we cannot read is skipped; the next reconnect reloads everything.
+        data = undefined;
       }
+      const event = liveEventSchema.safeParse(data);
+      if (event.success) handlers.onEvent(event.data);
+      else handlers.onResync();
     };
     socket.onclose = (event) => {
       socket = undefined;

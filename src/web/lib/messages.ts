@@ -8,6 +8,8 @@ export const messages = {
   clientEdited: { text: 'Updated Successfully', seconds: 3 },
   balanceUpdated: { text: 'Balance Updated', seconds: 4 },
   clientDeleted: { text: 'Client Removed', seconds: 3 },
+  paymentRecorded: { text: 'Payment recorded', seconds: 4 },
+  chargeAdded: { text: 'Charge added', seconds: 4 },
   settingsSaved: { text: 'Settings saved', seconds: 4 },
   loggedOut: { text: 'Logged Out !!', seconds: 4 },
   /** Failures the original never showed stay long enough to read, and can be closed. */

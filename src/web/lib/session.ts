@@ -1,28 +1,31 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import * as z from 'zod/mini';
 import type { SignInInput, SignUpInput } from '../../shared/auth-schema.ts';
+import {
+  type OperatorSummary,
+  type SessionAnswer,
+  sessionAnswerSchema,
+} from '../../shared/operator-schema.ts';
 import { apiPaths } from '../../shared/paths.ts';
 import { api } from './api-client.ts';
 
-export interface SessionUser {
-  id: string;
-  email: string;
-}
-
-interface SessionAnswer {
-  user: SessionUser;
-}
+/** The signed-in operator: id, e-mail and role. */
+export type SessionUser = OperatorSummary;
 
 export const sessionQueryKey = ['session'] as const;
 
+/** Who is signed in (null: nobody); shared by the hook and the start-up prefetch. */
+export const sessionQuery = queryOptions({
+  queryKey: sessionQueryKey,
+  queryFn: async () => {
+    const answer = await api.get(apiPaths.session, z.nullable(sessionAnswerSchema));
+    return answer ? answer.user : null;
+  },
+  staleTime: 60_000,
+});
+
 export function useSession() {
-  return useQuery({
-    queryKey: sessionQueryKey,
-    queryFn: async () => {
-      const answer = await api.get<SessionAnswer | null>(apiPaths.session);
-      return answer ? { id: answer.user.id, email: answer.user.email } : null;
-    },
-    staleTime: 60_000,
-  });
+  return useQuery(sessionQuery);
 }
 
 function useSessionMutation<Input>(send: (input: Input) => Promise<SessionAnswer>) {
@@ -32,30 +35,37 @@ function useSessionMutation<Input>(send: (input: Input) => Promise<SessionAnswer
     onSuccess: (answer) => {
       // Another operator's data must never linger in the cache.
       queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== 'settings' });
-      queryClient.setQueryData(sessionQueryKey, { id: answer.user.id, email: answer.user.email });
+      queryClient.setQueryData(sessionQueryKey, answer.user);
     },
   });
 }
 
 export function useSignIn() {
   return useSessionMutation((input: SignInInput) =>
-    api.post<SessionAnswer>(apiPaths.signIn, input),
+    api.post(apiPaths.signIn, sessionAnswerSchema, input),
   );
 }
 
 export function useSignUp() {
   return useSessionMutation((input: SignUpInput) =>
-    api.post<SessionAnswer>(apiPaths.signUp, input),
+    api.post(apiPaths.signUp, sessionAnswerSchema, input),
   );
 }
 
 export function useSignOut() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: () => api.post<unknown>(apiPaths.signOut, {}),
-    onSuccess: () => {
-      queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== 'settings' });
-      queryClient.setQueryData(sessionQueryKey, null);
-    },
+    mutationFn: () => api.post(apiPaths.signOut, z.object({ success: z.boolean() }), {}),
+    // Signed out: the guards leave the signed-in pages, then the layout forgets their data
+    // (forgetSignedInData); removed now, under pages still on screen, it would be fetched
+    // again and refused.
+    onSuccess: () => queryClient.setQueryData(sessionQueryKey, null),
+  });
+}
+
+/** Another operator's data must never linger: everything but the panel's settings goes. */
+export function forgetSignedInData(queryClient: ReturnType<typeof useQueryClient>): void {
+  queryClient.removeQueries({
+    predicate: (q) => q.queryKey[0] !== 'settings' && q.queryKey[0] !== sessionQueryKey[0],
   });
 }

@@ -1,4 +1,4 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiPaths } from '../../shared/paths.ts';
 import { type Settings, settingsSchema } from '../../shared/settings-schema.ts';
 import { api } from './api-client.ts';
@@ -28,24 +28,27 @@ export function cacheSettings(settings: Settings): void {
 
 /** The settings service of the original: the server decides, localStorage mirrors. */
 export async function getSettings(): Promise<Settings> {
-  const settings = settingsSchema.parse(await api.get<Settings>(apiPaths.settings));
+  const settings = await api.get(apiPaths.settings, settingsSchema);
   cacheSettings(settings);
   return settings;
 }
 
 export async function changeSettings(settings: Settings): Promise<Settings> {
-  const saved = settingsSchema.parse(await api.put<Settings>(apiPaths.settings, settings));
+  const saved = await api.put(apiPaths.settings, settingsSchema, settings);
   cacheSettings(saved);
   return saved;
 }
 
+/** The panel's settings; shared by the hook and the start-up prefetch. */
+export const settingsQuery = queryOptions({
+  queryKey: settingsQueryKey,
+  queryFn: getSettings,
+  placeholderData: readCachedSettings,
+  staleTime: 30_000,
+});
+
 export function useSettings() {
-  return useQuery({
-    queryKey: settingsQueryKey,
-    queryFn: getSettings,
-    placeholderData: readCachedSettings,
-    staleTime: 30_000,
-  });
+  return useQuery(settingsQuery);
 }
 
 export function useChangeSettings() {

@@ -8,11 +8,13 @@ import { type SignInInput, signInSchema } from '../../../shared/auth-schema.ts';
 import { paths } from '../../../shared/paths.ts';
 import { useFlash } from '../../components/flash-messages.tsx';
 import { FormField } from '../../components/form-field.tsx';
+import { usePageTitle } from '../../components/page-title.ts';
 import { applyServerErrors } from '../../lib/form-errors.ts';
 import { messages } from '../../lib/messages.ts';
 import { useSignIn } from '../../lib/session.ts';
 
 export function LoginPage() {
+  usePageTitle('Login');
   const signIn = useSignIn();
   const flash = useFlash();
   const navigate = useNavigate();

@@ -12,11 +12,13 @@ import {
 import { paths } from '../../../shared/paths.ts';
 import { useFlash } from '../../components/flash-messages.tsx';
 import { FormField } from '../../components/form-field.tsx';
+import { usePageTitle } from '../../components/page-title.ts';
 import { applyServerErrors } from '../../lib/form-errors.ts';
 import { messages } from '../../lib/messages.ts';
 import { useSignUp } from '../../lib/session.ts';
 
 export function RegisterPage() {
+  usePageTitle('Register');
   const signUp = useSignUp();
   const flash = useFlash();
   const navigate = useNavigate();

@@ -1,9 +1,11 @@
 import { useNavigate } from 'react-router';
+import type { Client } from '../../../shared/client-schema.ts';
 import { paths } from '../../../shared/paths.ts';
 import { useFlash } from '../../components/flash-messages.tsx';
 import { PageCard } from '../../components/page-card.tsx';
 import { WithSettings } from '../../components/with-settings.tsx';
 import { failureText, messages } from '../../lib/messages.ts';
+import type { DetailsPageState } from './client-details-page.tsx';
 import { ClientForm, type ClientFormOutput } from './client-form.tsx';
 import { useCreateClient } from './clients-api.ts';
 
@@ -28,14 +30,21 @@ function AddClientCard({ balanceDisabled }: { balanceDisabled: boolean }) {
   const navigate = useNavigate();
 
   async function save(values: ClientFormOutput) {
+    let client: Client;
     try {
-      await createClient.mutateAsync({ ...values, balance: values.balance ?? '0.00' });
+      client = await createClient.mutateAsync({ ...values, balance: values.balance ?? '0.00' });
     } catch (error) {
       flash.failure(failureText('The client was not added', error), messages.failureSeconds);
       throw error;
     }
     flash.success(messages.clientAdded.text, messages.clientAdded.seconds);
-    navigate(paths.dashboard);
+    if (balanceDisabled) {
+      // What the client owes is entered as a charge on their page, which opens ready for it.
+      const state: DetailsPageState = { entryForm: 'charge' };
+      navigate(paths.clientDetails(client.id), { state });
+    } else {
+      navigate(paths.dashboard);
+    }
   }
 
   return (
@@ -45,6 +54,7 @@ function AddClientCard({ balanceDisabled }: { balanceDisabled: boolean }) {
         label="Add Client"
         initialValues={EMPTY_CLIENT}
         balanceDisabled={balanceDisabled}
+        lockedBalanceHelp="What the client owes is recorded on their page: saving opens it with “Add charge” ready."
         onSubmit={save}
       />
     </PageCard>

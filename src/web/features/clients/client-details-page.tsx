@@ -10,21 +10,24 @@ import ListGroup from 'react-bootstrap/ListGroup';
 import Modal from 'react-bootstrap/Modal';
 import Row from 'react-bootstrap/Row';
 import { useForm } from 'react-hook-form';
-import { Link, useNavigate, useParams } from 'react-router';
-import type { z } from 'zod';
-import {
-  balanceUpdateSchema,
-  CLIENT_CONFLICT_MESSAGE,
-  type Client,
-} from '../../../shared/client-schema.ts';
-import { amountTextToBigPaise } from '../../../shared/money.ts';
+import { Link, useLocation, useNavigate, useParams } from 'react-router';
+import type * as z from 'zod/mini';
+import { balanceUpdateSchema } from '../../../shared/client-fields-schema.ts';
+import { CLIENT_CONFLICT_MESSAGE, type Client } from '../../../shared/client-schema.ts';
+import { paiseFromAmount } from '../../../shared/money.ts';
 import { paths } from '../../../shared/paths.ts';
+import { formatPhone } from '../../../shared/phone.ts';
 import { useFlash } from '../../components/flash-messages.tsx';
-import { Money } from '../../components/money.tsx';
+import { Balance, balanceText } from '../../components/money.tsx';
+import { usePageTitle } from '../../components/page-title.ts';
+import { formatDay } from '../../lib/dates.ts';
 import { applyServerErrors } from '../../lib/form-errors.ts';
 import { failureText, messages } from '../../lib/messages.ts';
 import { useDeleteClient, useUpdateClient } from './clients-api.ts';
 import { conflictingClient } from './conflict.ts';
+import { EntryForm, type EntryFormKind } from './entry-form.tsx';
+import { LedgerHistory } from './ledger-history.tsx';
+import { lastListPlace } from './list-place.ts';
 import { WithClient } from './with-client.tsx';
 
 function PencilIcon() {
@@ -44,13 +47,18 @@ function BalanceForm({ client, onDone }: { client: Client; onDone(): void }) {
   const form = useForm<BalanceInput, unknown, BalanceOutput>({
     resolver: zodResolver(balanceUpdateSchema),
     reValidateMode: 'onChange',
-    defaultValues: { balance: client.balance },
+    defaultValues: { balance: client.balance, balanceNote: '' },
   });
   const error = form.formState.errors.balance?.message;
+  const noteError = form.formState.errors.balanceNote?.message;
 
-  const submit = form.handleSubmit(async ({ balance }) => {
+  const submit = form.handleSubmit(async ({ balance, balanceNote }) => {
     try {
-      await updateClient.mutateAsync({ balance, version: client.version });
+      await updateClient.mutateAsync({
+        balance,
+        version: client.version,
+        ...(balanceNote ? { balanceNote } : {}),
+      });
       flash.success(messages.balanceUpdated.text, messages.balanceUpdated.seconds);
       onDone();
     } catch (failure) {
@@ -60,7 +68,7 @@ function BalanceForm({ client, onDone }: { client: Client; onDone(): void }) {
         flash.failure(CLIENT_CONFLICT_MESSAGE, messages.failureSeconds);
         return;
       }
-      applyServerErrors(failure, form.setError, ['balance']);
+      applyServerErrors(failure, form.setError, ['balance', 'balanceNote']);
       flash.failure(failureText('The balance was not updated', failure), messages.failureSeconds);
     }
   });
@@ -87,27 +95,55 @@ function BalanceForm({ client, onDone }: { client: Client; onDone(): void }) {
           {error}
         </Form.Control.Feedback>
       </InputGroup>
+      <Form.Group controlId="balance-note-input" className="mt-2">
+        <Form.Label className="small mb-1">Reason for the change (optional)</Form.Label>
+        <Form.Control
+          size="sm"
+          autoComplete="off"
+          isInvalid={Boolean(noteError)}
+          aria-invalid={Boolean(noteError)}
+          aria-describedby={noteError ? 'balance-note-input-error' : undefined}
+          {...form.register('balanceNote')}
+        />
+        <Form.Control.Feedback type="invalid" id="balance-note-input-error">
+          {noteError}
+        </Form.Control.Feedback>
+      </Form.Group>
     </Form>
   );
 }
 
 function DeleteDialog({
+  client,
   show,
   onCancel,
   onConfirm,
   busy,
 }: {
+  client: Client;
   show: boolean;
   onCancel(): void;
   onConfirm(): void;
   busy: boolean;
 }) {
+  const paise = paiseFromAmount(client.balance);
+  const standing =
+    paise > 0n
+      ? `who owes ${balanceText(client.balance)}`
+      : paise < 0n
+        ? `who is ${balanceText(client.balance)}`
+        : 'who owes nothing';
   return (
     <Modal show={show} onHide={onCancel} centered aria-labelledby="delete-dialog-title">
       <Modal.Header closeButton>
         <Modal.Title id="delete-dialog-title">Are you sure ?</Modal.Title>
       </Modal.Header>
-      <Modal.Body>The client and their balance will be removed.</Modal.Body>
+      <Modal.Body>
+        <strong>
+          {client.fname} {client.lname}
+        </strong>
+        , {standing}, will be removed with their balance.
+      </Modal.Body>
       <Modal.Footer>
         <Button variant="secondary" onClick={onCancel}>
           Cancel
@@ -120,20 +156,29 @@ function DeleteDialog({
   );
 }
 
+/** Where "Add client" sends a new client when the balance is locked: "Add charge" open. */
+export interface DetailsPageState {
+  entryForm?: EntryFormKind;
+}
+
 function ClientDetails({ client }: { client: Client }) {
+  const location = useLocation();
   const [showBalanceForm, setShowBalanceForm] = useState(false);
+  const [entryKind, setEntryKind] = useState<EntryFormKind | null>(
+    (location.state as DetailsPageState | null)?.entryForm ?? null,
+  );
   const [confirmingDelete, setConfirmingDelete] = useState(false);
   const deleteClient = useDeleteClient(client.id);
   const flash = useFlash();
   const navigate = useNavigate();
-  const owing = amountTextToBigPaise(client.balance) > 0n;
+  usePageTitle(`${client.fname} ${client.lname}`);
 
   async function remove() {
     try {
       await deleteClient.mutateAsync();
       setConfirmingDelete(false);
       flash.success(messages.clientDeleted.text, messages.clientDeleted.seconds);
-      navigate(paths.dashboard);
+      navigate(lastListPlace());
     } catch (error) {
       setConfirmingDelete(false);
       flash.failure(failureText('The client was not removed', error), messages.failureSeconds);
@@ -144,7 +189,7 @@ function ClientDetails({ client }: { client: Client }) {
     <>
       <Row className="mb-2">
         <Col xs={6}>
-          <Link to={paths.dashboard} className="btn btn-link ps-0">
+          <Link to={lastListPlace()} className="btn btn-link ps-0">
             Back to Dashboard
           </Link>
         </Col>
@@ -160,23 +205,19 @@ function ClientDetails({ client }: { client: Client }) {
         </Col>
       </Row>
       <Card>
-        <Card.Header as="h1" className="h3">
+        <Card.Header as="h1" className="h3" tabIndex={-1}>
           {client.fname} {client.lname}
         </Card.Header>
         <Card.Body>
           <Row>
             <Col md={8} sm={6}>
               <h2 className="h5">
-                Client Id: <span className="text-secondary font-monospace">{client.id}</span>
+                Client Id: <span className="text-body-secondary font-monospace">{client.id}</span>
               </h2>
             </Col>
             <Col md={4} sm={6} className="text-md-end">
               <h2 className="h4">
-                Balance:{' '}
-                <Money
-                  amount={client.balance}
-                  className={owing ? 'balance-owing' : 'balance-clear'}
-                />{' '}
+                Balance: <Balance amount={client.balance} />{' '}
                 <Button
                   variant="link"
                   size="sm"
@@ -195,16 +236,57 @@ function ClientDetails({ client }: { client: Client }) {
                   onDone={() => setShowBalanceForm(false)}
                 />
               ) : null}
+              <div className="d-flex flex-wrap gap-2 justify-content-md-end mt-2">
+                <Button
+                  variant="outline-success"
+                  size="sm"
+                  aria-expanded={entryKind === 'payment'}
+                  onClick={() => setEntryKind('payment')}
+                >
+                  Record payment
+                </Button>
+                <Button
+                  variant="outline-danger"
+                  size="sm"
+                  aria-expanded={entryKind === 'charge'}
+                  onClick={() => setEntryKind('charge')}
+                >
+                  Add charge
+                </Button>
+              </div>
             </Col>
           </Row>
+          {entryKind ? (
+            <EntryForm
+              key={entryKind}
+              client={client}
+              kind={entryKind}
+              onDone={() => setEntryKind(null)}
+            />
+          ) : null}
           <hr />
           <ListGroup>
             <ListGroup.Item>Contact Email: {client.email}</ListGroup.Item>
-            <ListGroup.Item>Contact Phone: {client.phone}</ListGroup.Item>
+            <ListGroup.Item>Contact Phone: {formatPhone(client.phone)}</ListGroup.Item>
+            <ListGroup.Item>
+              Last payment: {client.lastPaymentOn ? formatDay(client.lastPaymentOn) : 'never'}
+            </ListGroup.Item>
           </ListGroup>
         </Card.Body>
       </Card>
+      <section aria-labelledby="history-heading" className="mt-4">
+        <div className="d-flex flex-wrap justify-content-between align-items-baseline gap-2 mb-2">
+          <h2 id="history-heading" className="h4 mb-0">
+            History
+          </h2>
+          <Link to={paths.clientStatement(client.id)} className="btn btn-outline-secondary btn-sm">
+            Statement
+          </Link>
+        </div>
+        <LedgerHistory clientId={client.id} />
+      </section>
       <DeleteDialog
+        client={client}
         show={confirmingDelete}
         busy={deleteClient.isPending}
         onCancel={() => setConfirmingDelete(false)}

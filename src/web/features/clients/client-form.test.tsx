@@ -52,7 +52,7 @@ describe('client form', () => {
         fname: 'Asha',
         lname: 'Verma',
         email: 'asha@example.com',
-        phone: '9876543210',
+        phone: '+919876543210',
       };
       expect(onSubmit).toHaveBeenCalledWith(locked ? expected : { ...expected, balance: '12.50' });
     },

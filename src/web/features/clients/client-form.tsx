@@ -3,8 +3,9 @@ import { useEffect } from 'react';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import { useForm } from 'react-hook-form';
-import { z } from 'zod';
-import { clientFieldsSchema } from '../../../shared/client-schema.ts';
+import * as z from 'zod/mini';
+import { clientFieldsSchema } from '../../../shared/client-fields-schema.ts';
+import { formatPhone, parsePhone } from '../../../shared/phone.ts';
 import { FormField } from '../../components/form-field.tsx';
 import { applyServerErrors } from '../../lib/form-errors.ts';
 
@@ -12,7 +13,7 @@ const FIELD_NAMES = ['fname', 'lname', 'email', 'phone', 'balance'] as const;
 
 // With the balance locked by a setting, the form neither shows nor checks a typed balance.
 // Not strict: the form still holds the locked balance, which must be dropped, not refused.
-const fieldsWithoutBalance = z.object(clientFieldsSchema.shape).omit({ balance: true });
+const fieldsWithoutBalance = z.omit(z.object(clientFieldsSchema.shape), { balance: true });
 
 export type ClientFormValues = z.input<typeof clientFieldsSchema>;
 export type ClientFormOutput = Omit<z.output<typeof clientFieldsSchema>, 'balance'> & {
@@ -24,6 +25,8 @@ interface ClientFormProps {
   label: string;
   initialValues: ClientFormValues;
   balanceDisabled: boolean;
+  /** Says where the balance is entered while the form cannot take it. */
+  lockedBalanceHelp?: string;
   /** Resolves when saved; throws to keep what was typed and show the server's messages. */
   onSubmit(values: ClientFormOutput): Promise<void>;
   /** Replaces what the form shows (after a 409, the current data). */
@@ -35,6 +38,7 @@ export function ClientForm({
   label,
   initialValues,
   balanceDisabled,
+  lockedBalanceHelp = "The balance is locked by a setting. Change it from the client's page.",
   onSubmit,
   resetTo,
 }: ClientFormProps) {
@@ -71,9 +75,17 @@ export function ClientForm({
       <FormField
         label="Phone"
         type="tel"
-        inputMode="numeric"
+        inputMode="tel"
         autoComplete="off"
         {...field('phone')}
+        registration={form.register('phone', {
+          // Once a number is complete it is shown the way people read it.
+          onBlur: (event) => {
+            const parsed = parsePhone(String(event.target.value));
+            if (parsed.ok) form.setValue('phone', formatPhone(parsed.e164));
+          },
+        })}
+        help="Indian numbers as you like (98765 43210); others with + and the country code."
       />
       {balanceDisabled ? (
         <Form.Group className="mb-3" controlId={`${idPrefix}-balance`}>
@@ -86,7 +98,7 @@ export function ClientForm({
             aria-describedby={`${idPrefix}-balance-help`}
           />
           <Form.Text id={`${idPrefix}-balance-help`} muted>
-            The balance is locked by a setting. Change it from the client's page.
+            {lockedBalanceHelp}
           </Form.Text>
         </Form.Group>
       ) : (

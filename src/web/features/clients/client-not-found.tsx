@@ -1,8 +1,10 @@
 import Alert from 'react-bootstrap/Alert';
 import { Link } from 'react-router';
-import { paths } from '../../../shared/paths.ts';
+import { usePageTitle } from '../../components/page-title.ts';
+import { lastListPlace } from './list-place.ts';
 
 export function ClientNotFound({ deletedElsewhere = false }: { deletedElsewhere?: boolean }) {
+  usePageTitle('Client not found');
   return (
     <Alert variant="warning" role="alert">
       <h1 className="h4">Client not found</h1>
@@ -11,7 +13,7 @@ export function ClientNotFound({ deletedElsewhere = false }: { deletedElsewhere?
           ? 'This client was deleted elsewhere.'
           : 'There is no client at this address, or it has been deleted.'}
       </p>
-      <Link to={paths.dashboard} className="btn btn-primary">
+      <Link to={lastListPlace()} className="btn btn-primary">
         Back to Dashboard
       </Link>
     </Alert>

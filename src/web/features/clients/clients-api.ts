@@ -1,15 +1,24 @@
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type {
-  Client,
-  ClientFields,
-  ClientList,
-  ClientListQuery,
+import {
+  keepPreviousData,
+  type QueryClient,
+  queryOptions,
+  useMutation,
+  useQuery,
+  useQueryClient,
+} from '@tanstack/react-query';
+import * as z from 'zod/mini';
+import type { ClientFields } from '../../../shared/client-fields-schema.ts';
+import {
+  type Client,
+  type ClientListQuery,
+  clientListSchema,
+  clientSchema,
 } from '../../../shared/client-schema.ts';
 import { apiPaths } from '../../../shared/paths.ts';
 import { api } from '../../lib/api-client.ts';
 
 export type ClientListParams = Pick<ClientListQuery, 'limit' | 'offset'> &
-  Partial<Pick<ClientListQuery, 'q' | 'sort' | 'dir'>>;
+  Partial<Pick<ClientListQuery, 'q' | 'sort' | 'dir' | 'balance'>>;
 
 export const clientKeys = {
   all: ['clients'] as const,
@@ -17,6 +26,30 @@ export const clientKeys = {
   list: (params: ClientListParams) => ['clients', 'list', params] as const,
   detail: (id: string) => ['clients', 'detail', id] as const,
 };
+
+/** Everything read from the ledger sits under one key: any change of a balance reloads it. */
+export const ledgerKeys = {
+  all: ['ledger'] as const,
+  entries: (clientId: string) => ['ledger', 'entries', clientId] as const,
+  statement: (clientId: string, from: string, to: string) =>
+    ['ledger', 'statement', clientId, from, to] as const,
+  totals: ['ledger', 'totals'] as const,
+  history: (from: string, to: string) => ['ledger', 'history', from, to] as const,
+};
+
+/**
+ * After a change of a client: the lists and the ledger views are the server's to redo. A
+ * deleted client's own history and statements are left to expire, never asked for again
+ * (a 404; removing them now would make a still-mounted history fetch them afresh).
+ */
+export function refreshAfterChange(queryClient: QueryClient, deletedId?: string): void {
+  const ofDeleted = (key: readonly unknown[]) => deletedId !== undefined && key[2] === deletedId;
+  void queryClient.invalidateQueries({ queryKey: clientKeys.lists });
+  void queryClient.invalidateQueries({
+    queryKey: ledgerKeys.all,
+    predicate: (query) => !ofDeleted(query.queryKey),
+  });
+}
 
 function listUrl(params: ClientListParams): string {
   const search = new URLSearchParams();
@@ -26,11 +59,19 @@ function listUrl(params: ClientListParams): string {
   return `${apiPaths.clients}?${search}`;
 }
 
-export function useClientList(params: ClientListParams) {
-  return useQuery({
+export function clientListQuery(params: ClientListParams) {
+  return queryOptions({
     queryKey: clientKeys.list(params),
-    queryFn: () => api.get<ClientList>(listUrl(params)),
+    queryFn: () => api.get(listUrl(params), clientListSchema),
+  });
+}
+
+export function useClientList(params: ClientListParams, options: { enabled?: boolean } = {}) {
+  return useQuery({
+    ...clientListQuery(params),
+    // The rows stay on screen while the next page or search loads: nothing jumps.
     placeholderData: keepPreviousData,
+    enabled: options.enabled ?? true,
   });
 }
 
@@ -38,17 +79,17 @@ export function useClientList(params: ClientListParams) {
 export function useClient(id: string) {
   return useQuery<Client | null>({
     queryKey: clientKeys.detail(id),
-    queryFn: () => api.get<Client>(apiPaths.client(id)),
+    queryFn: () => api.get(apiPaths.client(id), clientSchema),
   });
 }
 
 export function useCreateClient() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (fields: ClientFields) => api.post<Client>(apiPaths.clients, fields),
+    mutationFn: (fields: ClientFields) => api.post(apiPaths.clients, clientSchema, fields),
     onSuccess: (client) => {
       queryClient.setQueryData(clientKeys.detail(client.id), client);
-      void queryClient.invalidateQueries({ queryKey: clientKeys.lists });
+      refreshAfterChange(queryClient);
     },
   });
 }
@@ -58,10 +99,10 @@ export type ClientChanges = Partial<ClientFields> & { version: number };
 export function useUpdateClient(id: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (changes: ClientChanges) => api.patch<Client>(apiPaths.client(id), changes),
+    mutationFn: (changes: ClientChanges) => api.patch(apiPaths.client(id), clientSchema, changes),
     onSuccess: (client) => {
       queryClient.setQueryData(clientKeys.detail(id), client);
-      void queryClient.invalidateQueries({ queryKey: clientKeys.lists });
+      refreshAfterChange(queryClient);
     },
   });
 }
@@ -69,10 +110,12 @@ export function useUpdateClient(id: string) {
 export function useDeleteClient(id: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: () => api.delete<void>(apiPaths.client(id)),
+    mutationFn: () => api.delete(apiPaths.client(id), z.null()),
     onSuccess: () => {
-      queryClient.removeQueries({ queryKey: clientKeys.detail(id) });
-      void queryClient.invalidateQueries({ queryKey: clientKeys.lists });
+      // Marked deleted rather than removed: removing it under the still-open details page
+      // would make that page fetch it again (a needless 404).
+      queryClient.setQueryData(clientKeys.detail(id), null);
+      refreshAfterChange(queryClient, id);
     },
   });
 }

@@ -1,7 +1,7 @@
 import { QueryClient } from '@tanstack/react-query';
 import { expect, test } from 'vitest';
 import type { Client, ClientList } from '../../../shared/client-schema.ts';
-import { clientKeys } from './clients-api.ts';
+import { clientKeys, ledgerKeys } from './clients-api.ts';
 import { applyClientEvent } from './clients-cache.ts';
 
 function client(id: string, balance: string, version = 1): Client {
@@ -13,6 +13,7 @@ function client(id: string, balance: string, version = 1): Client {
     phone: '9000000000',
     balance,
     version,
+    lastPaymentOn: null,
     createdAt: '2026-01-01T00:00:00.000Z',
     updatedAt: '2026-01-01T00:00:00.000Z',
   };
@@ -59,4 +60,80 @@ test('a delete removes the item and marks an open details page as deleted', () =
   expect(list()?.total).toBe(1);
   expect(list()?.totalOwed).toBe('5.50');
   expect(queryClient.getQueryData(clientKeys.detail('a'))).toBeNull();
+});
+
+test('an update older than the listed version, or a repeated create, changes nothing', () => {
+  const { queryClient, list } = setup();
+  applyClientEvent(queryClient, { type: 'client.updated', client: client('a', '99.00', 3) });
+  expect(list()?.items[0]?.balance).toBe('99.00');
+  expect(list()?.totalOwed).toBe('104.50');
+  for (const version of [3, 2]) {
+    applyClientEvent(queryClient, { type: 'client.updated', client: client('a', '1.00', version) });
+  }
+  expect(list()?.items[0]?.balance).toBe('99.00');
+  expect(list()?.totalOwed).toBe('104.50');
+  applyClientEvent(queryClient, { type: 'client.created', client: client('b', '5.50') });
+  expect(list()?.total).toBe(2);
+  expect(list()?.totalOwed).toBe('104.50');
+});
+
+test('in a filtered view, a client that stops matching leaves and one that matches counts', () => {
+  const queryClient = new QueryClient();
+  const owing = { limit: 50, offset: 0, balance: 'owing' as const };
+  queryClient.setQueryData<ClientList>(clientKeys.list(owing), {
+    items: [client('a', '10.00'), client('b', '5.50')],
+    total: 2,
+    totalOwed: '15.50',
+  });
+  const list = () => queryClient.getQueryData<ClientList>(clientKeys.list(owing));
+  applyClientEvent(queryClient, { type: 'client.updated', client: client('a', '-1.00', 2) });
+  expect(list()?.items.map((c) => c.id)).toEqual(['b']);
+  expect(list()?.total).toBe(1);
+  expect(list()?.totalOwed).toBe('5.50');
+  applyClientEvent(queryClient, { type: 'client.created', client: client('c', '0.00') });
+  expect(list()?.total).toBe(1);
+  applyClientEvent(queryClient, { type: 'client.created', client: client('d', '2.00') });
+  expect(list()?.total).toBe(2);
+  expect(list()?.totalOwed).toBe('7.50');
+});
+
+test('a search counts a new client only if it matches, by text or by phone digits', () => {
+  const queryClient = new QueryClient();
+  const search = { limit: 50, offset: 0, q: '98765 43210' };
+  queryClient.setQueryData<ClientList>(clientKeys.list(search), {
+    items: [],
+    total: 0,
+    totalOwed: '0.00',
+  });
+  const list = () => queryClient.getQueryData<ClientList>(clientKeys.list(search));
+  applyClientEvent(queryClient, { type: 'client.created', client: client('x', '1.00') });
+  expect(list()?.total).toBe(0);
+  applyClientEvent(queryClient, {
+    type: 'client.created',
+    client: { ...client('y', '1.00'), phone: '+919876543210' },
+  });
+  expect(list()?.total).toBe(1);
+});
+
+test("a deleted client's history is not asked for again; the rest of the ledger reloads", () => {
+  const { queryClient } = setup();
+  const page = { pages: [{ items: [], nextCursor: null }], pageParams: [null] };
+  queryClient.setQueryData(ledgerKeys.entries('a'), page);
+  queryClient.setQueryData(ledgerKeys.entries('b'), page);
+  queryClient.setQueryData(ledgerKeys.totals, { clients: 2 });
+  applyClientEvent(queryClient, { type: 'client.deleted', id: 'a' });
+  expect(queryClient.getQueryState(ledgerKeys.entries('a'))?.isInvalidated).toBe(false);
+  expect(queryClient.getQueryState(ledgerKeys.entries('b'))?.isInvalidated).toBe(true);
+  expect(queryClient.getQueryState(ledgerKeys.totals)?.isInvalidated).toBe(true);
+});
+
+test('a new balance elsewhere reloads the ledger views (totals, chart, history)', () => {
+  const { queryClient } = setup();
+  queryClient.setQueryData(ledgerKeys.totals, { clients: 2 });
+  queryClient.setQueryData(ledgerKeys.history('2026-01-01', '2026-03-31'), { points: [] });
+  applyClientEvent(queryClient, { type: 'client.updated', client: client('a', '1.00', 2) });
+  expect(queryClient.getQueryState(ledgerKeys.totals)?.isInvalidated).toBe(true);
+  expect(
+    queryClient.getQueryState(ledgerKeys.history('2026-01-01', '2026-03-31'))?.isInvalidated,
+  ).toBe(true);
 });

@@ -1,109 +1,160 @@
-import { useState } from 'react';
+import { type ReactNode, useEffect } from 'react';
 import Button from 'react-bootstrap/Button';
-import Table from 'react-bootstrap/Table';
-import { Link } from 'react-router';
-import { paths } from '../../../shared/paths.ts';
+import Form from 'react-bootstrap/Form';
+import { useLocation } from 'react-router';
+import type { BalanceFilter } from '../../../shared/client-schema.ts';
 import { LoadFailed, Loading } from '../../components/loading.tsx';
 import { Money } from '../../components/money.tsx';
 import { useClientList } from './clients-api.ts';
+import { ClientCards, ClientsTable } from './clients-table.tsx';
+import { rememberListPlace } from './list-place.ts';
+import { DEFAULT_VIEW, listParams, PAGE_SIZES, type PageSize, useListView } from './list-view.ts';
+import { Pager, rangeText } from './pager.tsx';
+import { SearchBox } from './search-box.tsx';
 
-export const CLIENTS_PAGE_SIZE = 50;
+const FILTER_LABELS: Record<BalanceFilter | 'all', string> = {
+  all: 'All clients',
+  owing: 'Owing',
+  credit: 'In credit',
+  settled: 'Settled',
+};
 
-/** The client table of the original, paged from the server, with the total over every client. */
-export function ClientsList() {
-  const [offset, setOffset] = useState(0);
-  const list = useClientList({ limit: CLIENTS_PAGE_SIZE, offset });
+function emptyText(q: string, balance: BalanceFilter | undefined): string {
+  if (q) return `No clients match "${q}"`;
+  if (balance) return `No clients are ${FILTER_LABELS[balance].toLowerCase()}`;
+  return 'No users found';
+}
 
-  if (list.isPending) return <Loading />;
-  if (list.isError && !list.data) {
-    return <LoadFailed what="the clients" error={list.error} onRetry={() => list.refetch()} />;
-  }
-  const { items, total, totalOwed } = list.data;
+/**
+ * The client list: search, sort, filter and pages, all kept in the URL; the total owed of
+ * what is shown and, while searching or filtering, of the whole panel; a page's own summary
+ * (the dashboard's totals and trend) under its heading.
+ */
+export function ClientsList({ summary }: { summary?: ReactNode }) {
+  const { view, change } = useListView();
+  const location = useLocation();
+  useEffect(() => {
+    rememberListPlace(location.pathname + location.search);
+  }, [location.pathname, location.search]);
+
+  const list = useClientList(listParams(view));
+  const narrowed = Boolean(view.q || view.balance);
+  // Who owes and has not paid for longest (never first): one click, as the list's own view.
+  const longestUnpaid =
+    view.balance === 'owing' && view.sort === 'lastPaymentOn' && view.dir === 'asc';
+  // The panel's own total while the view is narrowed: one cheap read of the running totals.
+  const overall = useClientList({ limit: 1, offset: 0 }, { enabled: narrowed });
+
+  const data = list.data;
+  const pages = data ? Math.max(1, Math.ceil(data.total / view.size)) : 1;
   // A page emptied by deletes elsewhere steps back to the last page that has clients.
-  if (items.length === 0 && offset > 0 && total > 0) {
-    setOffset(Math.max(0, Math.floor((total - 1) / CLIENTS_PAGE_SIZE) * CLIENTS_PAGE_SIZE));
-  }
-  const firstShown = total === 0 ? 0 : offset + 1;
-  const lastShown = offset + items.length;
+  useEffect(() => {
+    if (data && view.page > pages) change({ page: pages }, { replace: true });
+  }, [data, view.page, pages, change]);
 
   return (
     <section aria-labelledby="clients-heading">
-      <div className="d-flex flex-wrap justify-content-between align-items-baseline mb-3">
-        <h1 id="clients-heading" className="h2">
+      <div className="d-flex flex-wrap justify-content-between align-items-baseline gap-2 mb-3">
+        <h1 id="clients-heading" className="h2 mb-0" tabIndex={-1}>
           Clients
         </h1>
-        <p className="h5 text-secondary mb-0" data-testid="total-owed">
-          Total Owed : <Money amount={totalOwed} className="text-body fw-semibold" />
-        </p>
-      </div>
-      {list.isError ? (
-        <LoadFailed what="the latest clients" error={list.error} onRetry={() => list.refetch()} />
-      ) : null}
-      {total === 0 ? (
-        <p className="text-muted">No users found</p>
-      ) : (
-        <>
-          <Table striped hover responsive aria-label="Clients">
-            <thead className="table-dark">
-              <tr>
-                <th scope="col">First Name</th>
-                <th scope="col">Last Name</th>
-                <th scope="col">Phone</th>
-                <th scope="col">Email</th>
-                <th scope="col">Balance</th>
-                <th scope="col">
-                  <span className="visually-hidden">Details</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {items.map((client) => (
-                <tr key={client.id}>
-                  <td>{client.fname}</td>
-                  <td>{client.lname}</td>
-                  <td>{client.phone}</td>
-                  <td>{client.email}</td>
-                  <td>
-                    <Money amount={client.balance} />
-                  </td>
-                  <td>
-                    <Link
-                      to={paths.clientDetails(client.id)}
-                      className="btn btn-secondary btn-sm"
-                      aria-label={`Details of ${client.fname} ${client.lname}`}
-                    >
-                      Details
-                    </Link>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </Table>
-          {total > CLIENTS_PAGE_SIZE ? (
-            <nav className="d-flex align-items-center gap-3" aria-label="Client pages">
-              <Button
-                variant="outline-secondary"
-                size="sm"
-                disabled={offset === 0}
-                onClick={() => setOffset(Math.max(0, offset - CLIENTS_PAGE_SIZE))}
-              >
-                Previous
-              </Button>
-              <span>
-                {firstShown}–{lastShown} of {total}
-              </span>
-              <Button
-                variant="outline-secondary"
-                size="sm"
-                disabled={lastShown >= total}
-                onClick={() => setOffset(offset + CLIENTS_PAGE_SIZE)}
-              >
-                Next
-              </Button>
-            </nav>
+        <div className="text-md-end">
+          <p className="h5 text-body-secondary mb-0" data-testid="total-owed">
+            Total Owed :{' '}
+            {data ? <Money amount={data.totalOwed} className="text-body fw-semibold" /> : '…'}
+          </p>
+          {narrowed && overall.data ? (
+            <p className="small text-body-secondary mb-0" data-testid="overall-owed">
+              of <Money amount={overall.data.totalOwed} /> owed across all{' '}
+              {new Intl.NumberFormat('en-IN').format(overall.data.total)} clients
+            </p>
           ) : null}
+        </div>
+      </div>
+
+      {summary}
+
+      <search className="d-flex flex-wrap gap-2 mb-3">
+        <SearchBox value={view.q} onSearch={(q) => change({ q }, { replace: true })} />
+        <Form.Group controlId="client-filter">
+          <Form.Label className="visually-hidden">Show</Form.Label>
+          <Form.Select
+            value={view.balance ?? 'all'}
+            onChange={(event) => {
+              const value = event.target.value;
+              change({ balance: value === 'all' ? undefined : (value as BalanceFilter) });
+            }}
+          >
+            {Object.entries(FILTER_LABELS).map(([value, label]) => (
+              <option key={value} value={value}>
+                {label}
+              </option>
+            ))}
+          </Form.Select>
+        </Form.Group>
+        <Button
+          variant="outline-secondary"
+          active={longestUnpaid}
+          aria-pressed={longestUnpaid}
+          onClick={() =>
+            change(
+              longestUnpaid
+                ? { balance: undefined, sort: DEFAULT_VIEW.sort, dir: DEFAULT_VIEW.dir }
+                : { balance: 'owing', sort: 'lastPaymentOn', dir: 'asc' },
+            )
+          }
+        >
+          Owing, longest unpaid first
+        </Button>
+        <Form.Group controlId="client-page-size">
+          <Form.Label className="visually-hidden">Clients per page</Form.Label>
+          <Form.Select
+            value={view.size}
+            onChange={(event) => change({ size: Number(event.target.value) as PageSize })}
+          >
+            {PAGE_SIZES.map((size) => (
+              <option key={size} value={size}>
+                {size} per page
+              </option>
+            ))}
+          </Form.Select>
+        </Form.Group>
+      </search>
+
+      {list.isPending ? <Loading /> : null}
+      {list.isError ? (
+        <LoadFailed
+          what={data ? 'the latest clients' : 'the clients'}
+          error={list.error}
+          onRetry={() => list.refetch()}
+        />
+      ) : null}
+      {data && data.total === 0 ? (
+        <p className="text-body-secondary">{emptyText(view.q, view.balance)}</p>
+      ) : null}
+      {data && data.items.length > 0 ? (
+        <>
+          <ClientsTable
+            items={data.items}
+            sorting={{
+              sort: view.sort,
+              dir: view.dir,
+              onSort: (sort) =>
+                change({ sort, dir: view.sort === sort && view.dir === 'asc' ? 'desc' : 'asc' }),
+            }}
+          />
+          <ClientCards items={data.items} />
+          <nav
+            className="d-flex flex-wrap align-items-center justify-content-between gap-2"
+            aria-label="Client pages"
+          >
+            <span aria-live="polite">
+              {rangeText(view.page, view.size, data.items.length, data.total)}
+            </span>
+            <Pager page={view.page} pages={pages} onPage={(page) => change({ page })} />
+          </nav>
         </>
-      )}
+      ) : null}
     </section>
   );
 }

@@ -1,19 +1,35 @@
+import { lazy, Suspense } from 'react';
 import Col from 'react-bootstrap/Col';
 import Row from 'react-bootstrap/Row';
 import { Link } from 'react-router';
 import { paths } from '../../../shared/paths.ts';
+import { usePageTitle } from '../../components/page-title.ts';
 import { ClientsList } from './clients-list.tsx';
 
+// The totals and their chart come after the list, in their own chunk: the list is what the
+// operator opened the dashboard for, and it shows without waiting for them.
+const LedgerSummary = lazy(async () => ({
+  default: (await import('./ledger-summary.tsx')).LedgerSummary,
+}));
+
 export function DashboardPage() {
+  usePageTitle('Dashboard');
   return (
     <Row>
-      <Col md={10}>
-        <ClientsList />
-      </Col>
-      <Col md={2} as="aside" aria-label="Sidebar">
-        <Link to={paths.addClient} className="btn btn-success w-100 mt-2">
+      {/* First in the page, so "New" comes before the rows on a phone; beside them when wide. */}
+      <Col md={2} xs={12} as="aside" aria-label="Sidebar" className="order-md-last mb-3">
+        <Link to={paths.addClient} className="btn btn-success w-100 mt-md-2">
           New
         </Link>
+      </Col>
+      <Col md={10}>
+        <ClientsList
+          summary={
+            <Suspense fallback={<div className="ledger-summary" />}>
+              <LedgerSummary />
+            </Suspense>
+          }
+        />
       </Col>
     </Row>
   );

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { CLIENT_CONFLICT_MESSAGE, type Client } from '../../../shared/client-schema.ts';
 import { paths } from '../../../shared/paths.ts';
+import { formatPhone } from '../../../shared/phone.ts';
 import { useFlash } from '../../components/flash-messages.tsx';
 import { PageCard } from '../../components/page-card.tsx';
 import { WithSettings } from '../../components/with-settings.tsx';
@@ -9,11 +10,12 @@ import { failureText, messages } from '../../lib/messages.ts';
 import { ClientForm, type ClientFormOutput, type ClientFormValues } from './client-form.tsx';
 import { useUpdateClient } from './clients-api.ts';
 import { conflictingClient } from './conflict.ts';
+import { ConflictResolver } from './conflict-resolver.tsx';
 import { WithClient } from './with-client.tsx';
 
 function formValues(client: Client): ClientFormValues {
   const { fname, lname, email, phone, balance } = client;
-  return { fname, lname, email, phone, balance };
+  return { fname, lname, email, phone: formatPhone(phone), balance };
 }
 
 export function EditClientPage() {
@@ -40,24 +42,27 @@ function EditClientCard({ client, balanceDisabled }: { client: Client; balanceDi
   const flash = useFlash();
   const navigate = useNavigate();
   const [resetTo, setResetTo] = useState<ClientFormValues | null>(null);
-  // The version the form's data came from, fixed when the form opened: a save based on
-  // it is refused if someone changed the client since, never silently overwriting.
-  const [baseVersion, setBaseVersion] = useState(client.version);
+  // The client as the form opened it: a save based on its version is refused if someone
+  // changed the client since, never silently overwriting.
+  const [base, setBase] = useState(client);
   const [initialValues] = useState(() => formValues(client));
+  const [conflict, setConflict] = useState<{ mine: ClientFormOutput; current: Client } | null>(
+    null,
+  );
 
-  async function save(values: ClientFormOutput) {
+  async function save(values: ClientFormOutput, version = base.version) {
     const { balance, ...rest } = values;
     try {
       await updateClient.mutateAsync({
         ...rest,
         ...(balanceDisabled || balance === undefined ? {} : { balance }),
-        version: baseVersion,
+        version,
       });
     } catch (error) {
-      const latest = conflictingClient(error);
-      if (latest) {
-        setBaseVersion(latest.version);
-        setResetTo(formValues(latest));
+      const current = conflictingClient(error);
+      if (current) {
+        // What the operator typed stays; the choice between it and the current data is theirs.
+        setConflict({ mine: values, current });
         flash.failure(CLIENT_CONFLICT_MESSAGE, messages.failureSeconds);
         return;
       }
@@ -70,12 +75,30 @@ function EditClientCard({ client, balanceDisabled }: { client: Client; balanceDi
 
   return (
     <PageCard title="Edit Client" backTo={paths.clientDetails(client.id)} backLabel="Back">
+      {conflict ? (
+        <ConflictResolver
+          key={conflict.current.version}
+          base={base}
+          mine={conflict.mine}
+          current={conflict.current}
+          busy={updateClient.isPending}
+          onSave={(merged) => {
+            // A failure is already on screen (save shows it); nothing more to do with it here.
+            save(merged, conflict.current.version).catch(() => undefined);
+          }}
+          onTakeCurrent={() => {
+            setBase(conflict.current);
+            setResetTo(formValues(conflict.current));
+            setConflict(null);
+          }}
+        />
+      ) : null}
       <ClientForm
         idPrefix="edit-client"
         label="Edit Client"
         initialValues={initialValues}
         balanceDisabled={balanceDisabled}
-        onSubmit={save}
+        onSubmit={(values) => save(values, conflict?.current.version ?? base.version)}
         resetTo={resetTo}
       />
     </PageCard>

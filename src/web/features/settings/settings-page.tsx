@@ -13,7 +13,9 @@ import { useFlash } from '../../components/flash-messages.tsx';
 import { LoadFailed, Loading } from '../../components/loading.tsx';
 import { PageCard } from '../../components/page-card.tsx';
 import { failureText, messages } from '../../lib/messages.ts';
+import { useSession } from '../../lib/session.ts';
 import { useChangeSettings, useSettings } from '../../lib/settings-service.ts';
+import { OperatorsPanel } from './operators-panel.tsx';
 
 const SETTING_LABELS: Record<keyof Settings, string> = {
   allowRegistrations: 'Allow Registration',
@@ -23,6 +25,8 @@ const SETTING_LABELS: Record<keyof Settings, string> = {
 
 export function SettingsPage() {
   const settings = useSettings();
+  const session = useSession();
+  const isAdministrator = session.data?.role === 'admin';
   const changeSettings = useChangeSettings();
   const flash = useFlash();
   const form = useForm<Settings>({
@@ -55,22 +59,39 @@ export function SettingsPage() {
   if (!settings.data) return <Loading />;
 
   return (
-    <PageCard title="Edit Settings" backTo={paths.dashboard} backLabel="Back to Dashboard">
-      <Form noValidate onSubmit={onSubmit} aria-label="Edit Settings">
-        {(Object.keys(SETTING_LABELS) as (keyof Settings)[]).map((name) => (
-          <Form.Check
-            key={name}
-            id={`setting-${name}`}
-            type="checkbox"
-            className="mb-3"
-            label={SETTING_LABELS[name]}
-            {...form.register(name)}
-          />
-        ))}
-        <Button type="submit" variant="primary" disabled={form.formState.isSubmitting}>
-          Submit
-        </Button>
-      </Form>
-    </PageCard>
+    <>
+      <PageCard title="Edit Settings" backTo={paths.dashboard} backLabel="Back to Dashboard">
+        <Form noValidate onSubmit={onSubmit} aria-label="Edit Settings">
+          {isAdministrator ? null : (
+            <p className="text-body-secondary" id="settings-read-only">
+              These settings apply to the whole panel. Only an administrator can change them.
+            </p>
+          )}
+          <fieldset
+            disabled={!isAdministrator}
+            aria-describedby={isAdministrator ? undefined : 'settings-read-only'}
+          >
+            {(Object.keys(SETTING_LABELS) as (keyof Settings)[]).map((name) => (
+              <Form.Check
+                key={name}
+                id={`setting-${name}`}
+                type="checkbox"
+                className="mb-3"
+                label={SETTING_LABELS[name]}
+                {...form.register(name)}
+              />
+            ))}
+          </fieldset>
+          {isAdministrator ? (
+            <Button type="submit" variant="primary" disabled={form.formState.isSubmitting}>
+              Submit
+            </Button>
+          ) : null}
+        </Form>
+      </PageCard>
+      {isAdministrator && session.data ? (
+        <OperatorsPanel currentOperatorId={session.data.id} />
+      ) : null}
+    </>
   );
 }

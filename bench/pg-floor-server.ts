@@ -1,0 +1,97 @@
+// The PostgreSQL floor: GET /api/clients?limit=100 with the same work as the app minus the
+// framework — the same session check (cookie signature, then the session query), the same
+// page and totals queries, the same JSON — on plain node:http and pg. Never part of the app.
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createServer } from 'node:http';
+import { parse as parseCookies } from 'cookie';
+import pg from 'pg';
+
+const [url, secret, port] = process.argv.slice(2);
+if (!url || !secret || !port)
+  throw new Error('usage: pg-floor-server <database url> <secret> <port>');
+
+const pool = new pg.Pool({ connectionString: url, max: 10 });
+const COOKIE = 'better-auth.session_token';
+
+function verified(value: string): string | null {
+  const dot = value.lastIndexOf('.');
+  if (dot < 1) return null;
+  const token = value.slice(0, dot);
+  const given = Buffer.from(value.slice(dot + 1), 'base64');
+  const expected = createHmac('sha256', secret ?? '')
+    .update(token)
+    .digest();
+  return given.length === expected.length && timingSafeEqual(given, expected) ? token : null;
+}
+
+function amount(paise: bigint): string {
+  const negative = paise < 0n;
+  const magnitude = negative ? -paise : paise;
+  return `${negative ? '-' : ''}${magnitude / 100n}.${(magnitude % 100n).toString().padStart(2, '0')}`;
+}
+
+interface Row {
+  id: string;
+  fname: string;
+  lname: string;
+  email: string;
+  phone: string;
+  balance_paise: string;
+  version: number;
+  created_at: string;
+  updated_at: string;
+}
+
+const server = createServer((request, response) => {
+  void (async () => {
+    const value = parseCookies(request.headers.cookie ?? '')[COOKIE];
+    const token = value ? verified(value) : null;
+    const session = token
+      ? await pool.query<{ id: string }>(
+          `SELECT u.id AS id, u.email AS email, u.role AS role, s.id AS "sessionId"
+           FROM session s JOIN "user" u ON u.id = s."userId"
+           WHERE s.token = $1 AND s."expiresAt" > $2`,
+          [token, new Date()],
+        )
+      : undefined;
+    const owner = session?.rows[0]?.id;
+    if (!owner) {
+      response.writeHead(401, { 'content-type': 'application/json' });
+      response.end('{"message":"Sign in to continue"}');
+      return;
+    }
+    const [page, totals] = await Promise.all([
+      pool.query<Row>(
+        `SELECT id, fname, lname, email, phone, balance_paise, version, created_at, updated_at
+         FROM clients WHERE owner_id = $1 ORDER BY lname ASC, fname ASC, seq ASC LIMIT $2 OFFSET $3`,
+        [owner, 100, 0],
+      ),
+      pool.query<{ count: string; total: string }>(
+        'SELECT client_count AS count, total_paise AS total FROM owner_totals WHERE owner_id = $1',
+        [owner],
+      ),
+    ]);
+    const body = JSON.stringify({
+      items: page.rows.map((row) => ({
+        id: row.id,
+        fname: row.fname,
+        lname: row.lname,
+        email: row.email,
+        phone: row.phone,
+        balance: amount(BigInt(row.balance_paise)),
+        version: row.version,
+        createdAt: row.created_at,
+        updatedAt: row.updated_at,
+      })),
+      total: Number(totals.rows[0]?.count ?? 0),
+      totalOwed: amount(BigInt(totals.rows[0]?.total ?? '0')),
+    });
+    response.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
+    response.end(body);
+  })().catch((error: unknown) => {
+    response.writeHead(500);
+    response.end(String(error));
+  });
+});
+
+server.listen(Number(port), '127.0.0.1', () => process.send?.('ready'));

@@ -1,0 +1,54 @@
+import Fastify from 'fastify';
+import { expect, test } from 'vitest';
+import { registerErrorHandling } from '../http/errors.ts';
+import {
+  decorateOperator,
+  OPERATOR_WITHOUT_SESSION_CHECK,
+  type Operator,
+  requireSession,
+} from './session.ts';
+
+const alice: Operator = {
+  id: 'u-alice',
+  email: 'alice@example.com',
+  role: 'operator',
+  sessionId: 's1',
+};
+
+async function appWithRoutes() {
+  const app = Fastify();
+  decorateOperator(app);
+  registerErrorHandling(app);
+  const errors: unknown[] = [];
+  app.addHook('onError', async (_request, _reply, error) => {
+    errors.push(error);
+  });
+  // A route that forgot the session check.
+  app.get('/forgot', async (request) => ({ owner: request.operator.id }));
+  await app.register(async (scope) => {
+    requireSession(scope, async (headers) => (headers.cookie === 'valid' ? alice : null));
+    scope.get('/checked', async (request) => ({ owner: request.operator.id }));
+  });
+  await app.ready();
+  return { app, errors };
+}
+
+test('a route that forgot the session check fails loudly instead of querying for nobody', async () => {
+  const { app, errors } = await appWithRoutes();
+  const response = await app.inject({
+    method: 'GET',
+    url: '/forgot',
+    headers: { cookie: 'valid' },
+  });
+  expect(response.statusCode).toBe(500);
+  expect(response.json()).toEqual({ message: 'Something went wrong on the server' });
+  expect(String(errors[0])).toContain(OPERATOR_WITHOUT_SESSION_CHECK);
+});
+
+test('behind the session check the operator is there, and without a session it is a 401', async () => {
+  const { app } = await appWithRoutes();
+  const ok = await app.inject({ method: 'GET', url: '/checked', headers: { cookie: 'valid' } });
+  expect(ok.json()).toEqual({ owner: 'u-alice' });
+  const signedOut = await app.inject({ method: 'GET', url: '/checked' });
+  expect(signedOut.statusCode).toBe(401);
+});

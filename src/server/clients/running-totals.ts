@@ -1,0 +1,142 @@
+import { sql, type Transaction } from 'kysely';
+import type { BalanceFilter } from '../../shared/client-schema.ts';
+import { compiledQuery } from '../db/compiled-queries.ts';
+import { exactInteger } from '../db/integers.ts';
+import type { DatabaseSchema } from '../db/schema.ts';
+import { toTotals } from './client-rows.ts';
+
+type WriteTransaction = Transaction<DatabaseSchema>;
+
+export const ownerTotalsQuery = compiledQuery('owner-totals', (db, p: { ownerId: string }) =>
+  db
+    .selectFrom('owner_totals')
+    .select([
+      'client_count',
+      'total_paise',
+      'owing_count',
+      'owing_paise',
+      'credit_count',
+      'credit_paise',
+    ])
+    .where('owner_id', '=', p.ownerId),
+);
+
+type OwnerTotalsRow = Awaited<ReturnType<typeof ownerTotalsQuery>>[number];
+
+/** The running totals of every client, or of those a balance filter keeps. */
+export function totalsOf(row: OwnerTotalsRow | undefined, filter: BalanceFilter | undefined) {
+  if (!row) return toTotals(undefined);
+  switch (filter) {
+    case 'owing':
+      return toTotals({ count: row.owing_count, total: row.owing_paise });
+    case 'credit':
+      return toTotals({ count: row.credit_count, total: row.credit_paise });
+    case 'settled': {
+      const settled =
+        exactInteger(row.client_count) -
+        exactInteger(row.owing_count) -
+        exactInteger(row.credit_count);
+      return toTotals({ count: settled, total: 0n });
+    }
+    default:
+      return toTotals({ count: row.client_count, total: row.total_paise });
+  }
+}
+
+/** What one client adds to its operator's running totals. */
+interface TotalsDelta {
+  count: bigint;
+  paise: bigint;
+  owingCount: bigint;
+  owingPaise: bigint;
+  creditCount: bigint;
+  creditPaise: bigint;
+}
+
+function contribution(balance: bigint | null): TotalsDelta {
+  if (balance === null) {
+    return {
+      count: 0n,
+      paise: 0n,
+      owingCount: 0n,
+      owingPaise: 0n,
+      creditCount: 0n,
+      creditPaise: 0n,
+    };
+  }
+  return {
+    count: 1n,
+    paise: balance,
+    owingCount: balance > 0n ? 1n : 0n,
+    owingPaise: balance > 0n ? balance : 0n,
+    creditCount: balance < 0n ? 1n : 0n,
+    creditPaise: balance < 0n ? balance : 0n,
+  };
+}
+
+const adjustTotalsQuery = compiledQuery(
+  'adjust-owner-totals',
+  (db, p: TotalsDelta & { ownerId: string }) =>
+    db
+      .insertInto('owner_totals')
+      .values({
+        owner_id: p.ownerId,
+        client_count: p.count,
+        total_paise: p.paise,
+        owing_count: p.owingCount,
+        owing_paise: p.owingPaise,
+        credit_count: p.creditCount,
+        credit_paise: p.creditPaise,
+      })
+      .onConflict((oc) =>
+        oc.column('owner_id').doUpdateSet({
+          client_count: sql`owner_totals.client_count + ${p.count}`,
+          total_paise: sql`owner_totals.total_paise + ${p.paise}`,
+          owing_count: sql`owner_totals.owing_count + ${p.owingCount}`,
+          owing_paise: sql`owner_totals.owing_paise + ${p.owingPaise}`,
+          credit_count: sql`owner_totals.credit_count + ${p.creditCount}`,
+          credit_paise: sql`owner_totals.credit_paise + ${p.creditPaise}`,
+        }),
+      ),
+);
+
+const addDailyDeltaQuery = compiledQuery(
+  'add-daily-delta',
+  (db, p: { ownerId: string; on: string; delta: bigint }) =>
+    db
+      .insertInto('owner_daily_deltas')
+      .values({ owner_id: p.ownerId, on_date: p.on, delta_paise: p.delta })
+      .onConflict((oc) =>
+        oc
+          .columns(['owner_id', 'on_date'])
+          .doUpdateSet({ delta_paise: sql`owner_daily_deltas.delta_paise + ${p.delta}` }),
+      ),
+);
+
+/**
+ * Moves an operator's running totals from a client's old balance to its new one (null: the
+ * client did not exist, or no longer does), in the caller's transaction, and books the change
+ * of the total owed on the day it happened (`on`): the history of the total is the sum of
+ * these, so every change of the total goes through here.
+ */
+export async function adjustTotals(
+  trx: WriteTransaction,
+  ownerId: string,
+  before: bigint | null,
+  after: bigint | null,
+  on: string,
+): Promise<void> {
+  const was = contribution(before);
+  const is = contribution(after);
+  const delta: TotalsDelta = {
+    count: is.count - was.count,
+    paise: is.paise - was.paise,
+    owingCount: is.owingCount - was.owingCount,
+    owingPaise: is.owingPaise - was.owingPaise,
+    creditCount: is.creditCount - was.creditCount,
+    creditPaise: is.creditPaise - was.creditPaise,
+  };
+  if (Object.values(delta).every((value) => value === 0n)) return;
+  await adjustTotalsQuery(trx, { ownerId, ...delta });
+  if (delta.paise !== 0n) await addDailyDeltaQuery(trx, { ownerId, on, delta: delta.paise });
+}

@@ -1,0 +1,58 @@
+import { sql } from 'kysely';
+import type { Database } from './database.ts';
+
+export const DATABASE_UNAVAILABLE_MESSAGE = 'The database is unavailable, try again shortly';
+
+// Socket errors, and PostgreSQL's connection-exception (08…), shutdown and start-up (57P0…)
+// and too-many-connections (53300) codes: the database is away, not the request wrong.
+const UNAVAILABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+  '57P01',
+  '57P02',
+  '57P03',
+  '53300',
+  'SQLITE_BUSY',
+  'SQLITE_LOCKED',
+]);
+const UNAVAILABLE_MESSAGES =
+  /Connection terminated|connection error|timeout exceeded when trying to connect|Query read timeout|the database system is (starting up|shutting down|in recovery mode)|Cannot use a pool after calling end|database connection is not open/i;
+
+/** Whether an error means the database could not be reached, rather than a bug or bad data. */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  for (let current = error, depth = 0; current && depth < 5; depth += 1) {
+    const { code, message, cause } = current as {
+      code?: unknown;
+      message?: unknown;
+      cause?: unknown;
+    };
+    if (typeof code === 'string' && (UNAVAILABLE_CODES.has(code) || code.startsWith('08'))) {
+      return true;
+    }
+    if (typeof message === 'string' && UNAVAILABLE_MESSAGES.test(message)) return true;
+    current = cause;
+  }
+  return false;
+}
+
+/** A real query, bounded in time: does the database answer now? */
+export async function databaseAnswers(database: Database, timeoutMs = 2_000): Promise<boolean> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  try {
+    return await Promise.race([
+      sql`SELECT 1`.execute(database.db).then(() => true),
+      new Promise<boolean>((resolve) => {
+        timer = setTimeout(() => resolve(false), timeoutMs);
+      }),
+    ]);
+  } catch {
+    return false;
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,26 @@
+/**
+ * An integer as the drivers hand it over: a number only while it is exact (SQLite statements
+ * read every integer in safe-integer mode and turn only those within 2^53 into numbers),
+ * otherwise a bigint (SQLite) or decimal text (PostgreSQL int8 and numeric).
+ */
+export type DbInteger = number | bigint | string;
+
+/** Any integer column or aggregate, exactly. */
+export function exactInteger(value: DbInteger): bigint {
+  if (typeof value === 'bigint') return value;
+  if (typeof value === 'number') {
+    if (!Number.isSafeInteger(value)) throw new Error(`not an exact integer: ${value}`);
+    return BigInt(value);
+  }
+  if (!/^-?\d+$/.test(value)) throw new Error(`not an integer: ${value}`);
+  return BigInt(value);
+}
+
+/** A count or version: an integer that must fit in a number. */
+export function smallInteger(value: DbInteger): number {
+  const exact = exactInteger(value);
+  if (exact > BigInt(Number.MAX_SAFE_INTEGER) || exact < BigInt(Number.MIN_SAFE_INTEGER)) {
+    throw new Error(`integer too large for a number: ${exact}`);
+  }
+  return Number(exact);
+}

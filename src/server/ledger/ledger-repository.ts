@@ -1,0 +1,306 @@
+import { randomUUID } from 'node:crypto';
+import { sql, type Transaction } from 'kysely';
+import type { Client } from '../../shared/client-schema.ts';
+import {
+  addDays,
+  type Entry,
+  type EntryKind,
+  type NewEntry,
+  type Statement,
+  type TotalsHistory,
+} from '../../shared/ledger-schema.ts';
+import { formatAmount, MAX_BALANCE_PAISE, paiseFromAmount } from '../../shared/money.ts';
+import {
+  CLIENT_COLUMNS,
+  type ClientRow,
+  selectOwnedClient,
+  toClient,
+} from '../clients/client-rows.ts';
+import { adjustTotals, ownerTotalsQuery } from '../clients/running-totals.ts';
+import { compiledQuery } from '../db/compiled-queries.ts';
+import { type DbInteger, exactInteger } from '../db/integers.ts';
+import { type DatabaseReader, readTogether } from '../db/reader.ts';
+import type { DatabaseSchema } from '../db/schema.ts';
+
+type WriteTransaction = Transaction<DatabaseSchema>;
+
+interface EntryRow {
+  seq: DbInteger;
+  id: string;
+  client_id: string;
+  kind: string;
+  amount_paise: DbInteger;
+  balance_after_paise: DbInteger;
+  note: string;
+  on_date: string;
+  created_at: string;
+  created_by: string;
+  created_by_email: string;
+}
+
+function toEntry(row: EntryRow): Entry {
+  return {
+    id: row.id,
+    clientId: row.client_id,
+    kind: row.kind as EntryKind,
+    amount: formatAmount(exactInteger(row.amount_paise)),
+    balanceAfter: formatAmount(exactInteger(row.balance_after_paise)),
+    note: row.note,
+    on: row.on_date,
+    createdAt: row.created_at,
+    createdBy: { id: row.created_by, email: row.created_by_email },
+  };
+}
+
+export interface NewLedgerEntry {
+  ownerId: string;
+  clientId: string;
+  kind: EntryKind;
+  amountPaise: bigint;
+  balanceAfterPaise: bigint;
+  note: string;
+  on: string;
+  /** The operator who recorded it, with the e-mail the answer shows. */
+  createdBy: { id: string; email: string };
+}
+
+const insertEntryQuery = compiledQuery(
+  'insert-ledger-entry',
+  (
+    db,
+    p: {
+      id: string;
+      ownerId: string;
+      clientId: string;
+      kind: string;
+      amountPaise: bigint;
+      balanceAfterPaise: bigint;
+      note: string;
+      on: string;
+      createdAt: string;
+      createdBy: string;
+    },
+  ) =>
+    db.insertInto('ledger_entries').values({
+      id: p.id,
+      owner_id: p.ownerId,
+      client_id: p.clientId,
+      kind: p.kind,
+      amount_paise: p.amountPaise,
+      balance_after_paise: p.balanceAfterPaise,
+      note: p.note,
+      on_date: p.on,
+      created_at: p.createdAt,
+      created_by: p.createdBy,
+    }),
+);
+
+/**
+ * Appends an entry to a client's ledger, in the caller's transaction (the one that changes
+ * the balance). Entries are never updated or deleted one by one.
+ */
+export async function appendEntry(trx: WriteTransaction, entry: NewLedgerEntry): Promise<Entry> {
+  const row = {
+    id: randomUUID(),
+    ownerId: entry.ownerId,
+    clientId: entry.clientId,
+    kind: entry.kind,
+    amountPaise: entry.amountPaise,
+    balanceAfterPaise: entry.balanceAfterPaise,
+    note: entry.note,
+    on: entry.on,
+    createdAt: new Date().toISOString(),
+    createdBy: entry.createdBy.id,
+  };
+  await insertEntryQuery(trx, row);
+  return {
+    id: row.id,
+    clientId: row.clientId,
+    kind: row.kind,
+    amount: formatAmount(row.amountPaise),
+    balanceAfter: formatAmount(row.balanceAfterPaise),
+    note: row.note,
+    on: row.on,
+    createdAt: row.createdAt,
+    createdBy: entry.createdBy,
+  };
+}
+
+export type RecordOutcome =
+  | { kind: 'recorded'; entry: Entry; client: Client }
+  | { kind: 'not-found' }
+  | { kind: 'out-of-range' };
+
+/**
+ * Records a charge or a payment: the balance moves by the amount in one atomic update (so
+ * entries recorded at the same moment add up in any order, without a version), the entry
+ * records the balance it left, and the running totals and the day's change of the total
+ * follow, all in one transaction.
+ */
+export async function recordEntry(
+  trx: WriteTransaction,
+  operator: { id: string; email: string },
+  clientId: string,
+  input: NewEntry & { on: string },
+): Promise<RecordOutcome> {
+  const amount = paiseFromAmount(input.amount);
+  const delta = input.kind === 'payment' ? -amount : amount;
+  const updated = await trx
+    .updateTable('clients')
+    .set({
+      balance_paise: sql`balance_paise + ${delta}`,
+      version: sql`version + 1`,
+      updated_at: new Date().toISOString(),
+      ...(input.kind === 'payment'
+        ? {
+            last_payment_on: sql`CASE WHEN last_payment_on IS NULL OR last_payment_on < ${input.on}
+              THEN ${input.on} ELSE last_payment_on END`,
+          }
+        : {}),
+    })
+    .where('id', '=', clientId)
+    .where('owner_id', '=', operator.id)
+    .where(
+      sql<boolean>`balance_paise + ${delta} BETWEEN ${-MAX_BALANCE_PAISE} AND ${MAX_BALANCE_PAISE}`,
+    )
+    .returning(CLIENT_COLUMNS)
+    .executeTakeFirst();
+  if (!updated) {
+    const exists = await selectOwnedClient(trx, operator.id, clientId);
+    return exists ? { kind: 'out-of-range' } : { kind: 'not-found' };
+  }
+  const after = exactInteger(updated.balance_paise);
+  await adjustTotals(trx, operator.id, after - delta, after, input.on);
+  const entry = await appendEntry(trx, {
+    ownerId: operator.id,
+    clientId,
+    kind: input.kind,
+    amountPaise: delta,
+    balanceAfterPaise: after,
+    note: input.note ?? '',
+    on: input.on,
+    createdBy: operator,
+  });
+  return { kind: 'recorded', entry, client: toClient(updated as ClientRow) };
+}
+
+const ENTRY_COLUMNS = sql.raw(`e.seq, e.id, e.client_id, e.kind, e.amount_paise,
+  e.balance_after_paise, e.note, e.on_date, e.created_at, e.created_by,
+  u.email AS created_by_email`);
+
+/** One page of a client's entries, newest first (in the order recorded). */
+export async function listEntries(
+  reader: DatabaseReader,
+  ownerId: string,
+  clientId: string,
+  page: { limit: number; cursor?: string | undefined },
+): Promise<{ items: Entry[]; nextCursor: string | null } | undefined> {
+  const client = await selectOwnedClient(reader.db, ownerId, clientId);
+  if (!client) return undefined;
+  const before = page.cursor === undefined ? null : BigInt(page.cursor);
+  const rows = await sql<EntryRow>`SELECT ${ENTRY_COLUMNS}
+    FROM ledger_entries e JOIN "user" u ON u.id = e.created_by
+    WHERE e.client_id = ${clientId} AND e.owner_id = ${ownerId}
+      ${before === null ? sql`` : sql`AND e.seq < ${before}`}
+    ORDER BY e.seq DESC LIMIT ${page.limit + 1}`.execute(reader.db);
+  const more = rows.rows.length > page.limit;
+  const items = rows.rows.slice(0, page.limit);
+  const last = items[items.length - 1];
+  return {
+    items: items.map(toEntry),
+    nextCursor: more && last ? String(exactInteger(last.seq)) : null,
+  };
+}
+
+/**
+ * A client's statement for a date range: the balance at the start of `from`, every entry
+ * dated in the range (oldest first), what was added and taken off, and the balance at the end.
+ */
+export async function statementOf(
+  reader: DatabaseReader,
+  ownerId: string,
+  clientId: string,
+  range: { from: string; to: string },
+): Promise<Statement | undefined> {
+  const client = await selectOwnedClient(reader.db, ownerId, clientId);
+  if (!client) return undefined;
+  const [before, entries] = await readTogether<[{ opening: DbInteger }[], EntryRow[]]>(reader, [
+    sql`SELECT COALESCE(SUM(amount_paise), 0) AS opening FROM ledger_entries
+      WHERE client_id = ${clientId} AND owner_id = ${ownerId} AND on_date < ${range.from}`,
+    sql`SELECT ${ENTRY_COLUMNS} FROM ledger_entries e JOIN "user" u ON u.id = e.created_by
+      WHERE e.client_id = ${clientId} AND e.owner_id = ${ownerId}
+        AND e.on_date >= ${range.from} AND e.on_date <= ${range.to}
+      ORDER BY e.on_date, e.seq`,
+  ]);
+  const opening = exactInteger(before[0]?.opening ?? 0);
+  let added = 0n;
+  let taken = 0n;
+  for (const row of entries) {
+    const amount = exactInteger(row.amount_paise);
+    if (amount > 0n) added += amount;
+    else taken -= amount;
+  }
+  return {
+    client: toClient(client),
+    from: range.from,
+    to: range.to,
+    opening: formatAmount(opening),
+    charges: formatAmount(added),
+    payments: formatAmount(taken),
+    closing: formatAmount(opening + added - taken),
+    entries: entries.map(toEntry),
+  };
+}
+
+const dailyDeltasQuery = compiledQuery(
+  'daily-deltas-after',
+  (db, p: { ownerId: string; after: string }) =>
+    db
+      .selectFrom('owner_daily_deltas')
+      .select(['on_date', 'delta_paise'])
+      .where('owner_id', '=', p.ownerId)
+      .where('on_date', '>', p.after)
+      .orderBy('on_date', 'desc'),
+);
+
+/**
+ * The operator's total owed at the end of each day of a range, from the running total and
+ * the changes booked each day since: a handful of rows however long the ledger is.
+ */
+export async function totalsHistory(
+  reader: DatabaseReader,
+  ownerId: string,
+  range: { from: string; to: string },
+): Promise<TotalsHistory> {
+  const [[totals], deltas] = await Promise.all([
+    ownerTotalsQuery(reader.db, { ownerId }),
+    dailyDeltasQuery(reader.db, { ownerId, after: range.from }),
+  ]);
+  let total = totals ? exactInteger(totals.total_paise) : 0n;
+  // Walk back from now: the total at the end of a day is today's minus every later change.
+  const later = new Map(deltas.map((row) => [row.on_date, exactInteger(row.delta_paise)]));
+  const latestBooked = deltas[0]?.on_date;
+  let day = latestBooked && latestBooked > range.to ? latestBooked : range.to;
+  const points: { on: string; totalOwed: string }[] = [];
+  while (day >= range.from) {
+    if (day <= range.to) points.push({ on: day, totalOwed: formatAmount(total) });
+    total -= later.get(day) ?? 0n;
+    day = addDays(day, -1);
+  }
+  return { points: points.reverse() };
+}
+
+/** The operator's totals now: net, owed to them, and held in credit. */
+export async function currentTotals(reader: DatabaseReader, ownerId: string) {
+  const [row] = await ownerTotalsQuery(reader.db, { ownerId });
+  const value = (column: DbInteger | undefined) =>
+    column === undefined ? 0n : exactInteger(column);
+  return {
+    clients: Number(value(row?.client_count)),
+    totalOwed: formatAmount(value(row?.total_paise)),
+    owing: formatAmount(value(row?.owing_paise)),
+    owingClients: Number(value(row?.owing_count)),
+    credit: formatAmount(-value(row?.credit_paise)),
+    creditClients: Number(value(row?.credit_count)),
+  };
+}

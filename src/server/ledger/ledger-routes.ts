@@ -1,0 +1,155 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import * as z from 'zod/mini';
+import { apiErrorSchema } from '../../shared/api-error.ts';
+import {
+  addDays,
+  entriesPageQuerySchema,
+  entriesPageSchema,
+  entryRecordedSchema,
+  newEntrySchema,
+  statementQuerySchema,
+  statementSchema,
+  totalsHistoryQuerySchema,
+  totalsHistorySchema,
+  totalsSchema,
+} from '../../shared/ledger-schema.ts';
+import { AMOUNT_RANGE_MESSAGE } from '../../shared/money.ts';
+import { apiPaths } from '../../shared/paths.ts';
+import { requireSession, type SessionReader } from '../auth/session.ts';
+import { CLIENT_NOT_FOUND_MESSAGE } from '../clients/clients-routes.ts';
+import type { Config } from '../config.ts';
+import type { Database } from '../db/database.ts';
+import { HttpError } from '../http/errors.ts';
+import type { EventBus } from '../live/event-bus.ts';
+import {
+  currentTotals,
+  listEntries,
+  recordEntry,
+  statementOf,
+  totalsHistory,
+} from './ledger-repository.ts';
+import { dateIn } from './panel-date.ts';
+
+interface LedgerRoutesOptions {
+  config: Config;
+  database: Database;
+  readSession: SessionReader;
+  bus: EventBus;
+}
+
+const idParams = z.object({ id: z.string() });
+const errors = { '4xx': apiErrorSchema };
+
+export const FUTURE_DATE_MESSAGE = 'The date cannot be in the future';
+export const BALANCE_RANGE_MESSAGE = `The balance would leave the allowed range: ${AMOUNT_RANGE_MESSAGE.toLowerCase()}`;
+
+/** Payments and charges, each client's history and statements, and the operator's totals. */
+export async function registerLedgerRoutes(
+  app: FastifyInstance,
+  { config, database, readSession, bus }: LedgerRoutesOptions,
+): Promise<void> {
+  await app.register(async (scope) => {
+    requireSession(scope, readSession);
+    const routes = scope.withTypeProvider<ZodTypeProvider>();
+
+    routes.get(
+      '/api/clients/:id/entries',
+      {
+        schema: {
+          params: idParams,
+          querystring: entriesPageQuerySchema,
+          response: { 200: entriesPageSchema, ...errors },
+        },
+      },
+      async (request) => {
+        const page = await listEntries(
+          database,
+          request.operator.id,
+          request.params.id,
+          request.query,
+        );
+        if (!page) throw new HttpError(404, CLIENT_NOT_FOUND_MESSAGE);
+        return page;
+      },
+    );
+
+    routes.post(
+      '/api/clients/:id/entries',
+      {
+        schema: {
+          params: idParams,
+          body: newEntrySchema,
+          response: { 201: entryRecordedSchema, ...errors },
+        },
+      },
+      async (request, reply) => {
+        const today = dateIn(config.timeZone);
+        const on = request.body.on ?? today;
+        // A day of slack: a browser ahead of the panel's time zone may already be tomorrow.
+        if (on > addDays(today, 1)) {
+          throw new HttpError(400, FUTURE_DATE_MESSAGE, { on: FUTURE_DATE_MESSAGE });
+        }
+        const operator = { id: request.operator.id, email: request.operator.email };
+        const outcome = await database.write(async (trx, write) => {
+          const result = await recordEntry(trx, operator, request.params.id, {
+            ...request.body,
+            on,
+          });
+          if (result.kind === 'recorded') {
+            const event = {
+              type: 'entry.created' as const,
+              entry: result.entry,
+              client: result.client,
+            };
+            await bus.publish({ kind: 'event', ownerId: operator.id, event }, write);
+          }
+          return result;
+        });
+        if (outcome.kind === 'not-found') throw new HttpError(404, CLIENT_NOT_FOUND_MESSAGE);
+        if (outcome.kind === 'out-of-range') {
+          throw new HttpError(400, BALANCE_RANGE_MESSAGE, { amount: BALANCE_RANGE_MESSAGE });
+        }
+        return reply.status(201).send({ entry: outcome.entry, client: outcome.client });
+      },
+    );
+
+    routes.get(
+      '/api/clients/:id/statement',
+      {
+        schema: {
+          params: idParams,
+          querystring: statementQuerySchema,
+          response: { 200: statementSchema, ...errors },
+        },
+      },
+      async (request) => {
+        const statement = await statementOf(
+          database,
+          request.operator.id,
+          request.params.id,
+          request.query,
+        );
+        if (!statement) throw new HttpError(404, CLIENT_NOT_FOUND_MESSAGE);
+        return statement;
+      },
+    );
+
+    routes.get(
+      apiPaths.totals,
+      { schema: { response: { 200: totalsSchema, ...errors } } },
+      (request) => currentTotals(database, request.operator.id),
+    );
+
+    routes.get(
+      apiPaths.totalsHistory,
+      {
+        schema: {
+          querystring: totalsHistoryQuerySchema,
+          response: { 200: totalsHistorySchema, ...errors },
+        },
+      },
+      (request) => totalsHistory(database, request.operator.id, request.query),
+    );
+  });
+}

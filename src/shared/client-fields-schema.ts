@@ -1,0 +1,80 @@
+import * as z from 'zod/mini';
+import { emailSchema } from './auth-schema.ts';
+import { noteSchema } from './ledger-schema.ts';
+import { formatAmount, parseAmount } from './money.ts';
+import { parsePhone } from './phone.ts';
+import { storableText } from './text.ts';
+
+/*
+ * What a client form or request may send, checked by the form, the route and the API client
+ * alike. Kept apart from the answer schemas (client-schema.ts) because parsing phone numbers
+ * brings libphonenumber's metadata, which pages that only show clients need not load.
+ */
+
+export const NAME_MIN_LENGTH = 2;
+export const NAME_MAX_LENGTH = 100;
+
+function nameSchema(label: string) {
+  return storableText(
+    label,
+    {},
+    z.trim(),
+    z.minLength(1, `${label} is required`),
+    z.minLength(NAME_MIN_LENGTH, `${label} must be at least ${NAME_MIN_LENGTH} characters`),
+    z.maxLength(NAME_MAX_LENGTH, `${label} must be at most ${NAME_MAX_LENGTH} characters`),
+  );
+}
+
+/** A phone number as written ("098765-43210"), stored in its one form ("+919876543210"). */
+export const phoneSchema = z.pipe(
+  storableText('Phone'),
+  z.transform((value: string, ctx) => {
+    const parsed = parsePhone(value);
+    if (!parsed.ok) {
+      ctx.issues.push({ code: 'custom', message: parsed.error, input: value });
+      return z.NEVER;
+    }
+    return parsed.e164;
+  }),
+);
+
+/** A balance as typed or sent (text or number), normalised to the API's text ("1234.50"). */
+export const amountSchema = z.pipe(
+  z.union([z.string(), z.number()], { error: 'Balance is required' }),
+  z.transform((value: string | number, ctx) => {
+    if (typeof value === 'string' && value.trim() === '') {
+      ctx.issues.push({ code: 'custom', message: 'Balance is required', input: value });
+      return z.NEVER;
+    }
+    const parsed = parseAmount(value);
+    if (!parsed.ok) {
+      ctx.issues.push({ code: 'custom', message: parsed.error, input: value });
+      return z.NEVER;
+    }
+    return formatAmount(parsed.paise);
+  }),
+);
+
+export const clientFieldsSchema = z.strictObject({
+  fname: nameSchema('First name'),
+  lname: nameSchema('Last name'),
+  email: emailSchema,
+  phone: phoneSchema,
+  balance: amountSchema,
+});
+export type ClientFields = z.output<typeof clientFieldsSchema>;
+
+export const clientPatchSchema = z.extend(z.partial(clientFieldsSchema), {
+  version: z
+    .int({ error: 'version is required: send the version you last saw' })
+    .check(z.minimum(1, 'version must be 1 or more')),
+  /** Why the balance changed: the note of the adjustment entry a balance change makes. */
+  balanceNote: z.optional(noteSchema),
+});
+export type ClientPatch = z.output<typeof clientPatchSchema>;
+
+/** The inline balance edit on a client's page: the new balance and, if given, why. */
+export const balanceUpdateSchema = z.object({
+  balance: amountSchema,
+  balanceNote: z.optional(noteSchema),
+});

@@ -1,0 +1,172 @@
+import * as z from 'zod/mini';
+import { apiAmountSchema, clientSchema } from './client-schema.ts';
+import { formatAmount, parseAmount } from './money.ts';
+import { storableText } from './text.ts';
+
+/**
+ * The ledger behind every balance: each change is an entry, kept and never edited. An
+ * opening entry is a new client's starting balance; a charge adds to what is owed, a payment
+ * takes from it; an adjustment is an edit of the balance (from → to). A mistake is put right
+ * by another entry.
+ */
+export const ENTRY_KINDS = ['opening', 'charge', 'payment', 'adjustment'] as const;
+export type EntryKind = (typeof ENTRY_KINDS)[number];
+
+export const NOTE_MAX_LENGTH = 500;
+/** A statement spans at most ten years; the total-owed history at most a year. */
+export const STATEMENT_MAX_DAYS = 3660;
+export const HISTORY_MAX_DAYS = 366;
+export const DEFAULT_ENTRIES_PAGE = 50;
+export const MAX_ENTRIES_PAGE = 200;
+
+const DATE_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
+
+/** Whether text is a real calendar date written YYYY-MM-DD (no 2026-02-30). */
+export function isCalendarDate(text: string): boolean {
+  if (!DATE_PATTERN.test(text)) return false;
+  const date = new Date(`${text}T00:00:00Z`);
+  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === text;
+}
+
+/** Days from one calendar date to another (0 for the same day). */
+export function daysBetween(from: string, to: string): number {
+  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
+}
+
+/** The calendar date a number of days after (or before) another. */
+export function addDays(date: string, days: number): string {
+  return new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+}
+
+export function dateSchema(label: string) {
+  return z.string({ error: `${label} is required` }).check(
+    z.refine(isCalendarDate, {
+      error: `${label} must be a date written YYYY-MM-DD`,
+      abort: true,
+    }),
+  );
+}
+
+/** A positive amount as typed or sent; the kind of entry says which way the money moved. */
+export const positiveAmountSchema = z.pipe(
+  z.union([z.string(), z.number()], { error: 'Amount is required' }),
+  z.transform((value: string | number, ctx) => {
+    if (typeof value === 'string' && value.trim() === '') {
+      ctx.issues.push({ code: 'custom', message: 'Amount is required', input: value });
+      return z.NEVER;
+    }
+    const parsed = parseAmount(value);
+    if (!parsed.ok) {
+      ctx.issues.push({ code: 'custom', message: parsed.error, input: value });
+      return z.NEVER;
+    }
+    if (parsed.paise <= 0n) {
+      ctx.issues.push({ code: 'custom', message: 'Amount must be more than 0', input: value });
+      return z.NEVER;
+    }
+    return formatAmount(parsed.paise);
+  }),
+);
+
+export const noteSchema = storableText(
+  'Note',
+  { multiline: true },
+  z.trim(),
+  z.maxLength(NOTE_MAX_LENGTH, `Note must be at most ${NOTE_MAX_LENGTH} characters`),
+);
+
+/** What "Record payment" and "Add charge" send. */
+export const newEntrySchema = z.strictObject({
+  kind: z.enum(['charge', 'payment'], { error: 'kind must be charge or payment' }),
+  amount: positiveAmountSchema,
+  note: z.optional(noteSchema),
+  on: z.optional(dateSchema('Date')),
+});
+export type NewEntryInput = z.input<typeof newEntrySchema>;
+export type NewEntry = z.output<typeof newEntrySchema>;
+
+export const entrySchema = z.object({
+  id: z.string(),
+  clientId: z.string(),
+  kind: z.enum(ENTRY_KINDS),
+  /** The signed change to the balance: "500.00" for a charge, "-500.00" for a payment. */
+  amount: apiAmountSchema,
+  balanceAfter: apiAmountSchema,
+  note: z.string(),
+  on: z.string(),
+  createdAt: z.iso.datetime(),
+  createdBy: z.object({ id: z.string(), email: z.string() }),
+});
+export type Entry = z.infer<typeof entrySchema>;
+
+export const entryRecordedSchema = z.object({ entry: entrySchema, client: clientSchema });
+export type EntryRecorded = z.infer<typeof entryRecordedSchema>;
+
+export const entriesPageQuerySchema = z.strictObject({
+  limit: z._default(
+    z.coerce
+      .number({ error: 'limit must be a number' })
+      .check(
+        z.refine(Number.isInteger, 'limit must be a whole number'),
+        z.minimum(1, 'limit must be at least 1'),
+        z.maximum(MAX_ENTRIES_PAGE, `limit must be at most ${MAX_ENTRIES_PAGE}`),
+      ),
+    DEFAULT_ENTRIES_PAGE,
+  ),
+  cursor: z.optional(z.string().check(z.regex(/^\d{1,18}$/, 'cursor is not one this API gave'))),
+});
+
+export const entriesPageSchema = z.object({
+  items: z.array(entrySchema),
+  nextCursor: z.nullable(z.string()),
+});
+export type EntriesPage = z.infer<typeof entriesPageSchema>;
+
+function dateRangeSchema(maxDays: number) {
+  return z.strictObject({ from: dateSchema('from'), to: dateSchema('to') }).check(
+    z.refine((range) => range.from <= range.to, {
+      error: 'from must not be after to',
+      path: ['to'],
+    }),
+    z.refine((range) => daysBetween(range.from, range.to) < maxDays, {
+      error: `The range may span at most ${maxDays} days`,
+      path: ['to'],
+    }),
+  );
+}
+
+export const statementQuerySchema = dateRangeSchema(STATEMENT_MAX_DAYS);
+
+export const statementSchema = z.object({
+  client: clientSchema,
+  from: z.string(),
+  to: z.string(),
+  /** The balance at the start of `from`. */
+  opening: apiAmountSchema,
+  /** What was added in the range (charges, and adjustments or openings that added). */
+  charges: apiAmountSchema,
+  /** What was taken off in the range (payments, and adjustments that lowered it). */
+  payments: apiAmountSchema,
+  closing: apiAmountSchema,
+  /** Oldest first: by the date the money moved, then in the order recorded. */
+  entries: z.array(entrySchema),
+});
+export type Statement = z.infer<typeof statementSchema>;
+
+export const totalsHistoryQuerySchema = dateRangeSchema(HISTORY_MAX_DAYS);
+
+export const totalsHistorySchema = z.object({
+  points: z.array(z.object({ on: z.string(), totalOwed: apiAmountSchema })),
+});
+export type TotalsHistory = z.infer<typeof totalsHistorySchema>;
+
+/** An operator's totals now: the net sum, and what is owed and held in credit apart. */
+export const totalsSchema = z.object({
+  clients: z.int(),
+  totalOwed: apiAmountSchema,
+  owing: apiAmountSchema,
+  owingClients: z.int(),
+  credit: apiAmountSchema,
+  creditClients: z.int(),
+});
+export type Totals = z.infer<typeof totalsSchema>;

@@ -1,0 +1,31 @@
+import * as z from 'zod/mini';
+
+/** The panel's first account is its administrator; only administrators change panel settings. */
+export const OPERATOR_ROLES = ['admin', 'operator'] as const;
+export const operatorRoleSchema = z.enum(OPERATOR_ROLES, {
+  error: 'role must be admin or operator',
+});
+export type OperatorRole = z.infer<typeof operatorRoleSchema>;
+
+/** Accounts made before roles existed read as plain operators. */
+export function operatorRoleOf(stored: string | null | undefined): OperatorRole {
+  return stored === 'admin' ? 'admin' : 'operator';
+}
+
+export const operatorSchema = z.object({
+  id: z.string(),
+  email: z.string(),
+  role: operatorRoleSchema,
+});
+export type OperatorSummary = z.infer<typeof operatorSchema>;
+
+export const operatorListSchema = z.object({ items: z.array(operatorSchema) });
+
+export const roleChangeSchema = z.strictObject({ role: operatorRoleSchema });
+
+/** What sign-up, sign-in and get-session answer about who is signed in (no token ever). */
+export const sessionAnswerSchema = z.object({ user: operatorSchema });
+export type SessionAnswer = z.infer<typeof sessionAnswerSchema>;
+
+export const LAST_ADMINISTRATOR_MESSAGE =
+  'The panel needs at least one administrator: make someone else an administrator first';

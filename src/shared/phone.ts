@@ -1,0 +1,35 @@
+import { parsePhoneNumberFromString } from 'libphonenumber-js';
+
+/** Numbers written without a country code are Indian. */
+export const DEFAULT_PHONE_COUNTRY = 'IN';
+
+export const PHONE_REQUIRED_MESSAGE = 'Phone is required';
+export const PHONE_INVALID_MESSAGE =
+  'Enter a valid phone number (for a number outside India, start with + and the country code)';
+
+// What people write around the digits; anything else (letters, say) is not a phone number.
+const PHONE_CHARACTERS = /^\+?[\d\s().-]+$/;
+
+export type ParsePhoneResult = { ok: true; e164: string } | { ok: false; error: string };
+
+/**
+ * "+91 98765 43210", "098765-43210" and "9876543210" are one number: parsed (libphonenumber,
+ * India by default) into its one stored form, E.164 ("+919876543210").
+ */
+export function parsePhone(input: string): ParsePhoneResult {
+  const text = input.trim();
+  if (text === '') return { ok: false, error: PHONE_REQUIRED_MESSAGE };
+  if (!PHONE_CHARACTERS.test(text)) return { ok: false, error: PHONE_INVALID_MESSAGE };
+  const parsed = parsePhoneNumberFromString(text, DEFAULT_PHONE_COUNTRY);
+  if (!parsed?.isValid()) return { ok: false, error: PHONE_INVALID_MESSAGE };
+  return { ok: true, e164: parsed.number };
+}
+
+/** A stored number as people read it: "98765 43210" in India, "+44 20 7946 0958" elsewhere. */
+export function formatPhone(stored: string): string {
+  const parsed = parsePhoneNumberFromString(stored, DEFAULT_PHONE_COUNTRY);
+  if (!parsed) return stored;
+  return parsed.country === DEFAULT_PHONE_COUNTRY
+    ? parsed.formatNational().replace(/^0/, '')
+    : parsed.formatInternational();
+}

@@ -1,0 +1,30 @@
+import Alert from 'react-bootstrap/Alert';
+import Button from 'react-bootstrap/Button';
+import { Link, useRouteError } from 'react-router';
+import { paths } from '../../shared/paths.ts';
+import { usePageTitle } from '../components/page-title.ts';
+
+/**
+ * Shown in place of a page that failed while rendering, instead of a blank screen: what
+ * happened, and a way back. The navbar above it keeps working.
+ */
+export function RouteErrorPage() {
+  const error = useRouteError();
+  usePageTitle('Something went wrong');
+  const detail = error instanceof Error ? error.message : undefined;
+  return (
+    <Alert variant="danger" role="alert" className="mt-3">
+      <h1 className="h4">Something went wrong</h1>
+      <p className="mb-2">This page could not be shown. Nothing you saved was lost.</p>
+      {detail ? <p className="small text-body-secondary mb-3">{detail}</p> : null}
+      <div className="d-flex gap-2">
+        <Link to={paths.dashboard} className="btn btn-primary" reloadDocument>
+          Back to Dashboard
+        </Link>
+        <Button variant="outline-secondary" onClick={() => window.location.reload()}>
+          Reload the page
+        </Button>
+      </div>
+    </Alert>
+  );
+}

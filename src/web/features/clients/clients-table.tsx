@@ -1,0 +1,136 @@
+import Table from 'react-bootstrap/Table';
+import { Link, useNavigate } from 'react-router';
+import type { Client, ClientSortField } from '../../../shared/client-schema.ts';
+import { paths } from '../../../shared/paths.ts';
+import { formatPhone } from '../../../shared/phone.ts';
+import { Balance } from '../../components/money.tsx';
+import { formatDay } from '../../lib/dates.ts';
+
+interface Sorting {
+  sort: ClientSortField;
+  dir: 'asc' | 'desc';
+  onSort(sort: ClientSortField): void;
+}
+
+const COLUMNS: { field: ClientSortField; label: string; money?: boolean }[] = [
+  { field: 'fname', label: 'First Name' },
+  { field: 'lname', label: 'Last Name' },
+  { field: 'phone', label: 'Phone' },
+  { field: 'email', label: 'Email' },
+  { field: 'balance', label: 'Balance', money: true },
+  { field: 'lastPaymentOn', label: 'Last payment' },
+];
+
+function lastPaymentText(client: Client): string {
+  return client.lastPaymentOn ? formatDay(client.lastPaymentOn) : 'never';
+}
+
+function SortHeader({
+  field,
+  label,
+  money,
+  sorting,
+}: {
+  field: ClientSortField;
+  label: string;
+  money?: boolean | undefined;
+  sorting: Sorting;
+}) {
+  const active = sorting.sort === field;
+  const direction = active ? (sorting.dir === 'asc' ? 'ascending' : 'descending') : 'none';
+  const arrow = active ? (sorting.dir === 'asc' ? '▲' : '▼') : '';
+  return (
+    <th scope="col" aria-sort={direction} className={money ? 'money-column' : undefined}>
+      <button type="button" className="sort-button" onClick={() => sorting.onSort(field)}>
+        {label}
+        <span aria-hidden="true" className="ms-1">
+          {arrow}
+        </span>
+      </button>
+    </th>
+  );
+}
+
+/**
+ * The client table of the original (wide screens): every column sorts, the whole row opens
+ * the client, the name is a link for the keyboard, and the Details button stays.
+ */
+export function ClientsTable({ items, sorting }: { items: Client[]; sorting: Sorting }) {
+  const navigate = useNavigate();
+  return (
+    <Table striped hover aria-label="Clients" className="d-none d-md-table align-middle">
+      <thead className="table-dark">
+        <tr>
+          {COLUMNS.map((column) => (
+            <SortHeader key={column.field} {...column} sorting={sorting} />
+          ))}
+          <th scope="col">
+            <span className="visually-hidden">Details</span>
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {items.map((client) => (
+          <tr
+            key={client.id}
+            className="client-row"
+            onClick={(event) => {
+              // A click on a link or button inside the row does its own thing.
+              if ((event.target as HTMLElement).closest('a, button')) return;
+              navigate(paths.clientDetails(client.id));
+            }}
+          >
+            <td>
+              <Link to={paths.clientDetails(client.id)} className="link-body-emphasis">
+                {client.fname}
+              </Link>
+            </td>
+            <td>{client.lname}</td>
+            <td className="text-nowrap">{formatPhone(client.phone)}</td>
+            <td className="text-break">{client.email}</td>
+            <td className="money-column">
+              <Balance amount={client.balance} />
+            </td>
+            <td className="text-nowrap">{lastPaymentText(client)}</td>
+            <td className="text-end">
+              <Link
+                to={paths.clientDetails(client.id)}
+                className="btn btn-secondary btn-sm"
+                aria-label={`Details of ${client.fname} ${client.lname}`}
+              >
+                Details
+              </Link>
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </Table>
+  );
+}
+
+/** The same clients on a phone: one card each (name, phone, last payment, balance). */
+export function ClientCards({ items }: { items: Client[] }) {
+  return (
+    <ul className="list-group d-md-none mb-3" aria-label="Clients">
+      {items.map((client) => (
+        <li key={client.id} className="list-group-item p-0">
+          <Link
+            to={paths.clientDetails(client.id)}
+            className="d-flex justify-content-between align-items-center gap-2 p-3 text-reset text-decoration-none"
+          >
+            <span className="min-w-0">
+              <span className="d-block fw-semibold text-truncate">
+                {client.fname} {client.lname}
+              </span>
+              <span className="d-block small text-body-secondary">{formatPhone(client.phone)}</span>
+              <span className="d-block small text-body-secondary">
+                Last payment: {lastPaymentText(client)}
+              </span>
+            </span>
+            <Balance amount={client.balance} className="money-column fw-semibold" />
+          </Link>
+        </li>
+      ))}
+    </ul>
+  );
+}

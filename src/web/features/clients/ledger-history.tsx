@@ -1,0 +1,128 @@
+import Button from 'react-bootstrap/Button';
+import Table from 'react-bootstrap/Table';
+import type { Entry, EntryKind } from '../../../shared/ledger-schema.ts';
+import { formatAmount, formatInr, paiseFromAmount } from '../../../shared/money.ts';
+import { LoadFailed, Loading } from '../../components/loading.tsx';
+import { Balance, balanceText } from '../../components/money.tsx';
+import { formatDay } from '../../lib/dates.ts';
+import { useEntries } from './ledger-api.ts';
+
+export const KIND_LABELS: Record<EntryKind, string> = {
+  opening: 'Opening balance',
+  charge: 'Charge',
+  payment: 'Payment',
+  adjustment: 'Adjustment',
+};
+
+/**
+ * An entry's change to the balance, signed as it moved it: "+₹500.00" in red adds to what
+ * is owed (a charge), "−₹500.00" in green takes from it (a payment).
+ */
+export function EntryAmount({ amount }: { amount: string }) {
+  const paise = paiseFromAmount(amount);
+  const adds = paise > 0n;
+  return (
+    <span className={adds ? 'balance-owing' : 'balance-clear'}>
+      {adds ? '+' : '−'}
+      {formatInr(adds ? paise : -paise)}
+    </span>
+  );
+}
+
+/** For an adjustment, what the balance was before it: "from ₹1,000.00". */
+function adjustedFrom(entry: Entry): string | null {
+  if (entry.kind !== 'adjustment') return null;
+  const before = paiseFromAmount(entry.balanceAfter) - paiseFromAmount(entry.amount);
+  return `from ${balanceText(formatAmount(before))}`;
+}
+
+/**
+ * A client's history, newest first (in the order recorded, so each balance follows from the
+ * one below it), a page at a time: a table when wide, a list on a phone.
+ */
+export function LedgerHistory({ clientId }: { clientId: string }) {
+  const entries = useEntries(clientId);
+  if (entries.isPending) return <Loading />;
+  if (!entries.data) {
+    return (
+      <LoadFailed what="the history" error={entries.error} onRetry={() => entries.refetch()} />
+    );
+  }
+  const items = entries.data.pages.flatMap((page) => page.items);
+  if (items.length === 0) {
+    return <p className="text-body-secondary">Nothing has been recorded for this client yet.</p>;
+  }
+  return (
+    <>
+      <Table size="sm" aria-label="History" className="d-none d-md-table align-middle">
+        <thead>
+          <tr>
+            <th scope="col">Date</th>
+            <th scope="col">Kind</th>
+            <th scope="col" className="money-column">
+              Amount
+            </th>
+            <th scope="col" className="money-column">
+              Balance after
+            </th>
+            <th scope="col">Note</th>
+            <th scope="col">Recorded by</th>
+          </tr>
+        </thead>
+        <tbody>
+          {items.map((entry) => (
+            <tr key={entry.id}>
+              <td className="text-nowrap">{formatDay(entry.on)}</td>
+              <td>
+                {KIND_LABELS[entry.kind]}
+                {entry.kind === 'adjustment' ? (
+                  <span className="d-block small text-body-secondary">{adjustedFrom(entry)}</span>
+                ) : null}
+              </td>
+              <td className="money-column">
+                <EntryAmount amount={entry.amount} />
+              </td>
+              <td className="money-column">
+                <Balance amount={entry.balanceAfter} />
+              </td>
+              <td className="text-break">{entry.note}</td>
+              <td className="text-break small">{entry.createdBy.email}</td>
+            </tr>
+          ))}
+        </tbody>
+      </Table>
+      <ul className="list-group d-md-none mb-3" aria-label="History">
+        {items.map((entry) => (
+          <li key={entry.id} className="list-group-item">
+            <div className="d-flex justify-content-between gap-2">
+              <span>
+                {formatDay(entry.on)} · {KIND_LABELS[entry.kind]}
+              </span>
+              <EntryAmount amount={entry.amount} />
+            </div>
+            {entry.note ? <div className="text-break">{entry.note}</div> : null}
+            <div className="small text-body-secondary">
+              Balance after <Balance amount={entry.balanceAfter} /> · {entry.createdBy.email}
+            </div>
+          </li>
+        ))}
+      </ul>
+      {entries.hasNextPage ? (
+        <Button
+          variant="outline-secondary"
+          size="sm"
+          disabled={entries.isFetchingNextPage}
+          onClick={() => void entries.fetchNextPage()}
+        >
+          {entries.isFetchingNextPage ? 'Loading…' : 'Show older entries'}
+        </Button>
+      ) : null}
+      {entries.isError ? (
+        <p role="alert" className="text-danger small mt-2">
+          Could not load {entries.isFetchNextPageError ? 'older entries' : 'the latest history'}:{' '}
+          {entries.error.message}
+        </p>
+      ) : null}
+    </>
+  );
+}

@@ -1,0 +1,211 @@
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
+import type { Client } from '../../../shared/client-schema.ts';
+import type { Entry, Statement } from '../../../shared/ledger-schema.ts';
+import { todayHere } from '../../lib/dates.ts';
+import { mockApi, openSettings, renderApp, signedIn } from '../../test-utils.tsx';
+import { overpaymentWarning } from './entry-form.tsx';
+import { runningBalances } from './statement-page.tsx';
+
+class FakeWebSocket {
+  static OPEN = 1;
+  onopen: (() => void) | null = null;
+  onmessage: (() => void) | null = null;
+  onclose: (() => void) | null = null;
+  close() {}
+}
+
+beforeEach(() => {
+  vi.stubGlobal('WebSocket', FakeWebSocket);
+});
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+const client: Client = {
+  id: 'c1',
+  fname: 'Meera',
+  lname: 'Pillai',
+  email: 'meera@example.com',
+  phone: '+919847012345',
+  balance: '1000.00',
+  version: 1,
+  lastPaymentOn: null,
+  createdAt: '2026-01-01T00:00:00.000Z',
+  updatedAt: '2026-01-01T00:00:00.000Z',
+};
+
+function entry(id: string, kind: Entry['kind'], amount: string, balanceAfter: string, on: string) {
+  return {
+    id,
+    clientId: 'c1',
+    kind,
+    amount,
+    balanceAfter,
+    note: '',
+    on,
+    createdAt: '2026-01-01T00:00:00.000Z',
+    createdBy: { id: 'u1', email: 'op@example.com' },
+  } satisfies Entry;
+}
+
+const opening = entry('1', 'opening', '1000.00', '1000.00', '2026-01-01');
+
+function detailsApi(extra: Parameters<typeof mockApi>[0] = {}) {
+  return mockApi({
+    'GET /api/auth/get-session': () => ({ status: 200, body: signedIn }),
+    'GET /api/settings': () => ({ status: 200, body: openSettings }),
+    'GET /api/clients/c1': () => ({ status: 200, body: client }),
+    'GET /api/clients/c1/entries': () => ({
+      status: 200,
+      body: { items: [opening], nextCursor: null },
+    }),
+    ...extra,
+  });
+}
+
+describe('payments and charges on the client page', () => {
+  test('a payment is sent with today’s date and its note; balance and history follow', async () => {
+    let sent: unknown;
+    const paid = entry('2', 'payment', '-300.00', '700.00', todayHere());
+    let entries = [opening];
+    detailsApi({
+      'GET /api/clients/c1/entries': () => ({
+        status: 200,
+        body: { items: entries, nextCursor: null },
+      }),
+      'POST /api/clients/c1/entries': (init) => {
+        sent = JSON.parse(String(init?.body));
+        entries = [paid, opening];
+        return {
+          status: 201,
+          body: {
+            entry: paid,
+            client: { ...client, balance: '700.00', version: 2, lastPaymentOn: paid.on },
+          },
+        };
+      },
+    });
+    renderApp('/client/c1');
+    expect(await screen.findByRole('heading', { name: /Balance: ₹1,000.00/ })).toBeVisible();
+    await userEvent.click(screen.getByRole('button', { name: 'Record payment' }));
+    const form = screen.getByRole('form', { name: 'Record payment' });
+    await userEvent.type(within(form).getByLabelText('Amount (₹)'), '300');
+    await userEvent.type(within(form).getByLabelText('Note (optional)'), 'Cash');
+    await userEvent.click(within(form).getByRole('button', { name: 'Save payment' }));
+
+    expect(await screen.findByRole('heading', { name: /Balance: ₹700.00/ })).toBeVisible();
+    expect(sent).toEqual({ kind: 'payment', amount: '300.00', on: todayHere(), note: 'Cash' });
+    const history = screen.getByRole('table', { name: 'History' });
+    expect(await within(history).findByText('−₹300.00')).toHaveClass('balance-clear');
+    expect(screen.queryByRole('form', { name: 'Record payment' })).toBeNull();
+  });
+
+  test('a refused charge keeps the form, says why under the field, and changes nothing', async () => {
+    detailsApi({
+      'POST /api/clients/c1/entries': () => ({
+        status: 400,
+        body: {
+          message: 'The balance would pass ₹1,00,00,00,000.00',
+          fieldErrors: { amount: 'The balance would pass ₹1,00,00,00,000.00' },
+        },
+      }),
+    });
+    renderApp('/client/c1');
+    await userEvent.click(await screen.findByRole('button', { name: 'Add charge' }));
+    const form = screen.getByRole('form', { name: 'Add charge' });
+    await userEvent.type(within(form).getByLabelText('Amount (₹)'), '999999999');
+    await userEvent.click(within(form).getByRole('button', { name: 'Save charge' }));
+    expect(
+      await within(form).findByText('The balance would pass ₹1,00,00,00,000.00'),
+    ).toBeVisible();
+    expect(screen.getByRole('heading', { name: /Balance: ₹1,000.00/ })).toBeVisible();
+  });
+
+  test('the amount is checked before sending: positive, at most 2 decimals', async () => {
+    const { calls } = detailsApi();
+    renderApp('/client/c1');
+    await userEvent.click(await screen.findByRole('button', { name: 'Add charge' }));
+    const form = screen.getByRole('form', { name: 'Add charge' });
+    const amount = within(form).getByLabelText('Amount (₹)');
+    await userEvent.type(amount, '-5');
+    await userEvent.click(within(form).getByRole('button', { name: 'Save charge' }));
+    expect(
+      await within(form).findByText(/Amount must be more than 0|Enter a number/),
+    ).toBeVisible();
+    await userEvent.clear(amount);
+    await userEvent.type(amount, '1.005');
+    expect(
+      await within(form).findByText('Enter a number with at most 2 decimal places'),
+    ).toBeVisible();
+    expect(calls.filter((call) => call.startsWith('POST'))).toEqual([]);
+  });
+
+  test('older entries load a page at a time with the cursor given', async () => {
+    const urls: string[] = [];
+    const fetchPage = vi.fn();
+    detailsApi();
+    const original = globalThis.fetch;
+    vi.stubGlobal('fetch', (input: RequestInfo | URL, init?: RequestInit) => {
+      const url = String(input);
+      if (url.includes('/entries')) {
+        urls.push(url);
+        fetchPage();
+        const older = url.includes('cursor=');
+        return Promise.resolve(
+          new Response(
+            JSON.stringify(
+              older
+                ? { items: [opening], nextCursor: null }
+                : {
+                    items: [entry('2', 'charge', '5.00', '1005.00', '2026-02-01')],
+                    nextCursor: '1',
+                  },
+            ),
+            { status: 200, headers: { 'content-type': 'application/json' } },
+          ),
+        );
+      }
+      return original(input, init);
+    });
+    renderApp('/client/c1');
+    const history = await screen.findByRole('table', { name: 'History' });
+    expect(await within(history).findByText('+₹5.00')).toBeVisible();
+    await userEvent.click(screen.getByRole('button', { name: 'Show older entries' }));
+    expect(await within(history).findByText('Opening balance')).toBeVisible();
+    expect(urls.at(-1)).toContain('cursor=1');
+    expect(screen.queryByRole('button', { name: 'Show older entries' })).toBeNull();
+  });
+});
+
+describe('what the operator is told', () => {
+  test('a payment larger than what is owed says the client goes into credit', () => {
+    expect(overpaymentWarning(client, '999')).toBeNull();
+    expect(overpaymentWarning(client, '1000')).toBeNull();
+    expect(overpaymentWarning(client, '1,250.50')).toBe(
+      'This is more than the ₹1,000.00 Meera Pillai owes: after it they will be ₹250.50 in credit.',
+    );
+    expect(overpaymentWarning({ ...client, balance: '0.00' }, '5')).toBe(
+      'Meera Pillai owes nothing: after this payment they will be ₹5.00 in credit.',
+    );
+    expect(overpaymentWarning({ ...client, balance: '-2.00' }, '5')).toBe(
+      'Meera Pillai is already ₹2.00 in credit: after this payment they will be ₹7.00 in credit.',
+    );
+    expect(overpaymentWarning(client, 'abc')).toBeNull();
+  });
+
+  test('a statement’s balances run in date order from its opening balance', () => {
+    // Recorded in this order, the payment dated before the charge: each entry's own
+    // balanceAfter is the balance when it was recorded, not on its date.
+    const statement: Pick<Statement, 'opening' | 'entries'> = {
+      opening: '100.00',
+      entries: [
+        entry('3', 'payment', '-40.00', '560.00', '2026-03-01'),
+        entry('2', 'charge', '500.00', '600.00', '2026-03-05'),
+        entry('4', 'adjustment', '-0.01', '559.99', '2026-03-09'),
+      ],
+    };
+    expect(runningBalances(statement)).toEqual(['60.00', '560.00', '559.99']);
+  });
+});

@@ -1,0 +1,99 @@
+import { useCallback, useMemo } from 'react';
+import { useSearchParams } from 'react-router';
+import {
+  BALANCE_FILTERS,
+  type BalanceFilter,
+  CLIENT_SORT_FIELDS,
+  type ClientSortField,
+} from '../../../shared/client-schema.ts';
+import type { ClientListParams } from './clients-api.ts';
+
+export const PAGE_SIZES = [25, 50, 100] as const;
+export type PageSize = (typeof PAGE_SIZES)[number];
+
+/** What the operator is looking at; all of it lives in the URL. */
+export interface ListView {
+  q: string;
+  sort: ClientSortField;
+  dir: 'asc' | 'desc';
+  balance: BalanceFilter | undefined;
+  /** 1-based. */
+  page: number;
+  size: PageSize;
+}
+
+export const DEFAULT_VIEW: ListView = {
+  q: '',
+  sort: 'lname',
+  dir: 'asc',
+  balance: undefined,
+  page: 1,
+  size: 50,
+};
+
+function oneOf<T extends string>(allowed: readonly T[], value: string | null): T | undefined {
+  return allowed.find((item) => item === value);
+}
+
+/** Reads a view from URL parameters; anything unknown or malformed falls back to the default. */
+export function viewFromParams(params: URLSearchParams): ListView {
+  const page = Number(params.get('page'));
+  const size = Number(params.get('size'));
+  return {
+    q: (params.get('q') ?? '').slice(0, 200),
+    sort: oneOf(CLIENT_SORT_FIELDS, params.get('sort')) ?? DEFAULT_VIEW.sort,
+    dir: params.get('dir') === 'desc' ? 'desc' : 'asc',
+    balance: oneOf(BALANCE_FILTERS, params.get('balance')),
+    page: Number.isInteger(page) && page >= 1 ? page : 1,
+    size: PAGE_SIZES.find((allowed) => allowed === size) ?? DEFAULT_VIEW.size,
+  };
+}
+
+/** The URL parameters of a view, leaving out what is the default (short, shareable links). */
+export function paramsFromView(view: ListView): URLSearchParams {
+  const params = new URLSearchParams();
+  if (view.q) params.set('q', view.q);
+  if (view.sort !== DEFAULT_VIEW.sort) params.set('sort', view.sort);
+  if (view.dir !== DEFAULT_VIEW.dir) params.set('dir', view.dir);
+  if (view.balance) params.set('balance', view.balance);
+  if (view.page !== 1) params.set('page', String(view.page));
+  if (view.size !== DEFAULT_VIEW.size) params.set('size', String(view.size));
+  return params;
+}
+
+/** The API query for a view. */
+export function listParams(view: ListView): ClientListParams {
+  return {
+    limit: view.size,
+    offset: (view.page - 1) * view.size,
+    sort: view.sort,
+    dir: view.dir,
+    ...(view.q ? { q: view.q } : {}),
+    ...(view.balance ? { balance: view.balance } : {}),
+  };
+}
+
+/**
+ * The list's view, read from and written to the URL: reload, back and forward, and a shared
+ * link all show the same view. Typing in the search replaces the history entry instead of
+ * adding one per keystroke.
+ */
+export function useListView() {
+  const [params, setParams] = useSearchParams();
+  const view = useMemo(() => viewFromParams(params), [params]);
+  const change = useCallback(
+    (changes: Partial<ListView>, options: { replace?: boolean } = {}) => {
+      setParams(
+        (current) => {
+          const next = { ...viewFromParams(current), ...changes };
+          // Anything but a page change starts again at the first page.
+          if (!('page' in changes)) next.page = 1;
+          return paramsFromView(next);
+        },
+        { replace: options.replace ?? false, preventScrollReset: true },
+      );
+    },
+    [setParams],
+  );
+  return { view, change };
+}

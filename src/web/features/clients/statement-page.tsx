@@ -1,0 +1,247 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import Alert from 'react-bootstrap/Alert';
+import Button from 'react-bootstrap/Button';
+import Form from 'react-bootstrap/Form';
+import Table from 'react-bootstrap/Table';
+import { useForm } from 'react-hook-form';
+import { Link, useParams, useSearchParams } from 'react-router';
+import type * as z from 'zod/mini';
+import type { Client } from '../../../shared/client-schema.ts';
+import { addDays, type Statement, statementQuerySchema } from '../../../shared/ledger-schema.ts';
+import { formatAmount, formatInr, paiseFromAmount } from '../../../shared/money.ts';
+import { paths } from '../../../shared/paths.ts';
+import { formatPhone } from '../../../shared/phone.ts';
+import { FormField } from '../../components/form-field.tsx';
+import { LoadFailed, Loading } from '../../components/loading.tsx';
+import { Balance, Money } from '../../components/money.tsx';
+import { usePageTitle } from '../../components/page-title.ts';
+import { formatDay, todayHere } from '../../lib/dates.ts';
+import { useStatement } from './ledger-api.ts';
+import { KIND_LABELS } from './ledger-history.tsx';
+import { WithClient } from './with-client.tsx';
+
+type Range = z.output<typeof statementQuerySchema>;
+
+/** The last twelve months, today included, unless the URL asks for another range. */
+function defaultRange(): Range {
+  const to = todayHere();
+  return { from: addDays(to, -364), to };
+}
+
+function RangeForm({ range, onRange }: { range: Range; onRange(range: Range): void }) {
+  const form = useForm<z.input<typeof statementQuerySchema>, unknown, Range>({
+    resolver: zodResolver(statementQuerySchema),
+    values: range,
+  });
+  const { errors } = form.formState;
+  return (
+    <Form
+      noValidate
+      onSubmit={form.handleSubmit(onRange)}
+      aria-label="Statement period"
+      className="d-flex flex-wrap align-items-start gap-2"
+    >
+      <FormField
+        id="statement-from"
+        label="From"
+        type="date"
+        registration={form.register('from')}
+        error={errors.from?.message}
+      />
+      <FormField
+        id="statement-to"
+        label="To"
+        type="date"
+        registration={form.register('to')}
+        error={errors.to?.message}
+      />
+      <Button type="submit" variant="secondary" className="mt-md-4 align-self-md-center">
+        Show
+      </Button>
+    </Form>
+  );
+}
+
+/** An entry in the column of the way it moved the balance: charges add, payments take off. */
+function Column({ amount, adds }: { amount: string; adds: boolean }) {
+  const paise = paiseFromAmount(amount);
+  if (adds ? paise <= 0n : paise >= 0n) return null;
+  return <>{formatInr(adds ? paise : -paise)}</>;
+}
+
+/**
+ * The balance after each line of a statement, in the statement's order (by date): the
+ * opening balance plus every amount so far. An entry's own balanceAfter is the balance when
+ * it was recorded, which for an entry dated in the past is not the balance on its date.
+ */
+export function runningBalances(statement: Pick<Statement, 'opening' | 'entries'>): string[] {
+  let balance = paiseFromAmount(statement.opening);
+  return statement.entries.map((entry) => {
+    balance += paiseFromAmount(entry.amount);
+    return formatAmount(balance);
+  });
+}
+
+function StatementSheet({ statement }: { statement: Statement }) {
+  const { client } = statement;
+  const balances = runningBalances(statement);
+  return (
+    <article aria-labelledby="statement-heading" className="statement">
+      <header className="mb-3">
+        <h1 id="statement-heading" className="h3" tabIndex={-1}>
+          Statement of account
+        </h1>
+        <p className="mb-1 fs-5 fw-semibold">
+          {client.fname} {client.lname}
+        </p>
+        <p className="mb-1">
+          {client.email} · {formatPhone(client.phone)}
+        </p>
+        <p className="mb-0 text-body-secondary">
+          {formatDay(statement.from)} to {formatDay(statement.to)}
+        </p>
+      </header>
+      <Table bordered size="sm" className="statement-summary w-auto" aria-label="Summary">
+        <tbody>
+          <tr>
+            <th scope="row">Opening balance</th>
+            <td className="money-column">
+              <Balance amount={statement.opening} />
+            </td>
+          </tr>
+          <tr>
+            <th scope="row">Charges</th>
+            <td className="money-column">
+              <Money amount={statement.charges} />
+            </td>
+          </tr>
+          <tr>
+            <th scope="row">Payments</th>
+            <td className="money-column">
+              <Money amount={statement.payments} />
+            </td>
+          </tr>
+          <tr>
+            <th scope="row">Closing balance</th>
+            <td className="money-column fw-semibold">
+              <Balance amount={statement.closing} />
+            </td>
+          </tr>
+        </tbody>
+      </Table>
+      {statement.entries.length === 0 ? (
+        <p>Nothing was recorded in this period.</p>
+      ) : (
+        <Table size="sm" className="align-middle" aria-label="Entries">
+          <thead>
+            <tr>
+              <th scope="col">Date</th>
+              <th scope="col">Description</th>
+              <th scope="col" className="money-column">
+                Charges
+              </th>
+              <th scope="col" className="money-column">
+                Payments
+              </th>
+              <th scope="col" className="money-column">
+                Balance
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            <tr>
+              <td className="text-nowrap">{formatDay(statement.from)}</td>
+              <td>Opening balance</td>
+              <td />
+              <td />
+              <td className="money-column">
+                <Balance amount={statement.opening} />
+              </td>
+            </tr>
+            {statement.entries.map((entry, index) => (
+              <tr key={entry.id}>
+                <td className="text-nowrap">{formatDay(entry.on)}</td>
+                <td className="text-break">
+                  {KIND_LABELS[entry.kind]}
+                  {entry.note ? ` · ${entry.note}` : ''}
+                </td>
+                <td className="money-column">
+                  <Column amount={entry.amount} adds />
+                </td>
+                <td className="money-column">
+                  <Column amount={entry.amount} adds={false} />
+                </td>
+                <td className="money-column">
+                  <Balance amount={balances[index] ?? entry.balanceAfter} />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+          <tfoot>
+            <tr className="fw-semibold">
+              <td className="text-nowrap">{formatDay(statement.to)}</td>
+              <td>Closing balance</td>
+              <td className="money-column">
+                <Money amount={statement.charges} />
+              </td>
+              <td className="money-column">
+                <Money amount={statement.payments} />
+              </td>
+              <td className="money-column">
+                <Balance amount={statement.closing} />
+              </td>
+            </tr>
+          </tfoot>
+        </Table>
+      )}
+    </article>
+  );
+}
+
+function ClientStatement({ client }: { client: Client }) {
+  usePageTitle(`Statement: ${client.fname} ${client.lname}`);
+  const [params, setParams] = useSearchParams();
+  const asked = statementQuerySchema.safeParse({
+    from: params.get('from') ?? undefined,
+    to: params.get('to') ?? undefined,
+  });
+  const nothingAsked = !params.has('from') && !params.has('to');
+  const range = asked.success ? asked.data : defaultRange();
+  const statement = useStatement(client.id, range.from, range.to);
+
+  return (
+    <>
+      <div className="d-print-none">
+        <div className="d-flex flex-wrap justify-content-between align-items-center gap-2 mb-2">
+          <Link to={paths.clientDetails(client.id)} className="btn btn-link ps-0">
+            Back to {client.fname} {client.lname}
+          </Link>
+          <Button variant="primary" onClick={() => window.print()} disabled={!statement.data}>
+            Print
+          </Button>
+        </div>
+        <RangeForm range={range} onRange={(next) => setParams(next, { replace: true })} />
+        {!asked.success && !nothingAsked ? (
+          <Alert variant="warning">
+            The period in the address is not valid ({asked.error.issues[0]?.message}); showing the
+            last twelve months.
+          </Alert>
+        ) : null}
+      </div>
+      {statement.isPending ? <Loading /> : null}
+      {statement.isError ? (
+        <LoadFailed
+          what="the statement"
+          error={statement.error}
+          onRetry={() => statement.refetch()}
+        />
+      ) : null}
+      {statement.data ? <StatementSheet statement={statement.data} /> : null}
+    </>
+  );
+}
+
+export function StatementPage() {
+  const { id = '' } = useParams();
+  return <WithClient id={id}>{(client) => <ClientStatement client={client} />}</WithClient>;
+}

@@ -1,0 +1,214 @@
+import type { Page } from '@playwright/test';
+import { expect, login, PASSWORD, register, setSettings, test } from './fixtures.ts';
+
+const surnames = ['Kumar', 'Sharma', 'Verma', 'Iyer', 'Nair', 'Bose'];
+
+/** Adds clients through the API (the same calls the forms make), with varied balances. */
+async function seedClients(page: Page, count: number): Promise<void> {
+  const origin = new URL(page.url()).origin;
+  for (let i = 0; i < count; i += 1) {
+    const balance = i % 3 === 0 ? '0' : i % 3 === 1 ? String(100 + i) : String(-(50 + i));
+    const response = await page.request.post('/api/clients', {
+      headers: { origin },
+      data: {
+        fname: `Person${String(i).padStart(3, '0')}`,
+        lname: surnames[i % surnames.length],
+        email: `person${i}@example.com`,
+        phone: String(9_100_000_000 + i),
+        balance,
+      },
+    });
+    expect(response.status()).toBe(201);
+  }
+}
+
+const table = (page: Page) => page.getByRole('table', { name: 'Clients' });
+const firstRowName = (page: Page) => table(page).getByRole('row').nth(1).getByRole('cell').first();
+
+test.describe('the list an operator works in', () => {
+  test.beforeAll(async ({ browser }) => {
+    await setSettings(browser, { 'Disable Balance On Add': false });
+  });
+
+  test('find, sort, filter and page, with the whole view in the URL', async ({ page }) => {
+    await register(page);
+    await seedClients(page, 60);
+    await page.goto('/dashboard');
+    await expect(page.getByText('1–50 of 60')).toBeVisible();
+
+    // "/" puts the cursor in the search box; typing narrows the list after a pause.
+    await page.keyboard.press('/');
+    const search = page.getByRole('searchbox', { name: 'Search clients' });
+    await expect(search).toBeFocused();
+    await search.pressSequentially('kumar');
+    await expect(page).toHaveURL(/q=kumar/);
+    await expect(page.getByText('1–10 of 10')).toBeVisible();
+    await expect(table(page).getByRole('row')).toHaveCount(11);
+    // The header shows the view's total and, beside it, the whole panel's.
+    await expect(page.getByTestId('overall-owed')).toContainText('across all 60 clients');
+
+    // Esc clears the search.
+    await search.press('Escape');
+    await expect(search).toHaveValue('');
+    await expect(page.getByText('1–50 of 60')).toBeVisible();
+
+    await search.fill('nobody-like-this');
+    await expect(page.getByText('No clients match "nobody-like-this"')).toBeVisible();
+    await search.fill('');
+
+    // Sorting by a header toggles the direction and says so.
+    const balanceHeader = table(page).getByRole('columnheader', { name: /Balance/ });
+    await balanceHeader.getByRole('button').click();
+    await expect(balanceHeader).toHaveAttribute('aria-sort', 'ascending');
+    await expect(page).toHaveURL(/sort=balance/);
+    await balanceHeader.getByRole('button').click();
+    await expect(balanceHeader).toHaveAttribute('aria-sort', 'descending');
+    await expect(table(page).getByRole('row').nth(1)).toContainText('₹158.00');
+
+    // The balance filter is counted and summed by the server.
+    await page.getByLabel('Show').selectOption('owing');
+    await expect(page).toHaveURL(/balance=owing/);
+    await expect(page.getByText('1–20 of 20')).toBeVisible();
+    await page.getByLabel('Show').selectOption('credit');
+    await expect(table(page).getByRole('row').nth(1)).toContainText('in credit');
+    await page.getByLabel('Show').selectOption('all');
+
+    // Page sizes and numbers; a page change goes back to the top.
+    await page.getByLabel('Clients per page').selectOption('25');
+    await expect(page.getByText('1–25 of 60')).toBeVisible();
+    await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+    await page.getByRole('button', { name: 'Page 3' }).click();
+    await expect(page.getByText('51–60 of 60')).toBeVisible();
+    await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(0);
+
+    // Reload, back and forward show the same views.
+    const view = page.url();
+    await page.reload();
+    await expect(page.getByText('51–60 of 60')).toBeVisible();
+    await page.goBack();
+    await expect(page.getByText('1–25 of 60')).toBeVisible();
+    await page.goForward();
+    await expect(page.getByText('51–60 of 60')).toBeVisible();
+
+    // Opening a client from page 3 and going back lands on page 3 of the same view.
+    const name = await firstRowName(page).innerText();
+    await table(page).getByRole('row').nth(1).getByRole('cell').nth(1).click();
+    await expect(page.getByRole('heading', { level: 1 })).toContainText(name);
+    await page.getByRole('link', { name: 'Back to Dashboard' }).click();
+    await expect(page).toHaveURL(view);
+    await expect(page.getByText('51–60 of 60')).toBeVisible();
+  });
+
+  test('changes made elsewhere keep the place and update counts and totals', async ({ page }) => {
+    await register(page);
+    await seedClients(page, 30);
+    await page.goto('/dashboard?size=25&page=2');
+    await expect(page.getByText('26–30 of 30')).toBeVisible();
+    await expect(page.getByTestId('total-owed')).toContainText('₹490.00');
+    // A client added elsewhere (here, straight through the API) reaches this page live:
+    // the count and the total follow, and the operator stays on page 2.
+    const origin = new URL(page.url()).origin;
+    const created = await page.request.post('/api/clients', {
+      headers: { origin },
+      data: {
+        fname: 'Zed',
+        lname: 'Zulu',
+        email: 'z@example.com',
+        phone: '9876500000',
+        balance: '5',
+      },
+    });
+    expect(created.status()).toBe(201);
+    await expect(page.getByText('26–31 of 31')).toBeVisible();
+    await expect(page.getByTestId('total-owed')).toContainText('₹495.00');
+    await expect(page).toHaveURL(/page=2/);
+    await expect(table(page).getByRole('row').last()).toContainText('Zulu');
+  });
+});
+
+test('at 390 px the list is cards with no sideways scroll, and the menu collapses', async ({
+  browser,
+}) => {
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+  const page = await context.newPage();
+  await register(page);
+  await seedClients(page, 8);
+  await page.goto('/dashboard');
+  const cards = page.getByRole('list', { name: 'Clients' });
+  await expect(cards.getByRole('listitem')).toHaveCount(8);
+  await expect(table(page)).toBeHidden();
+  const overflow = await page.evaluate(
+    () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+  );
+  expect(overflow).toBe(0);
+  // "New" comes before the rows.
+  const newBox = await page.getByRole('link', { name: 'New' }).boundingBox();
+  const listBox = await cards.boundingBox();
+  expect(newBox && listBox && newBox.y < listBox.y).toBe(true);
+  // The navbar collapses behind a menu button.
+  await expect(page.getByRole('button', { name: 'Logout' })).toBeHidden();
+  await page.getByRole('button', { name: 'Menu' }).click();
+  await expect(page.getByRole('button', { name: 'Logout' })).toBeVisible();
+  await page.getByRole('button', { name: 'Menu' }).click();
+  // A tap on a card opens the client.
+  await cards.getByRole('link').first().click();
+  await expect(page).toHaveURL(/\/client\/[0-9a-f-]{36}$/);
+  await context.close();
+});
+
+test('pages have titles, a skip link, and the heading takes the focus after navigation', async ({
+  page,
+}) => {
+  await page.goto('/login');
+  await expect(page).toHaveTitle('Login · Client Panel');
+  await page.keyboard.press('Tab');
+  await expect(page.getByRole('link', { name: 'Skip to main content' })).toBeFocused();
+  await register(page);
+  await expect(page).toHaveTitle('Dashboard · Client Panel');
+  await expect(page.getByRole('heading', { name: 'Clients' })).toBeFocused();
+  await page.getByRole('link', { name: 'New' }).click();
+  await expect(page).toHaveTitle('Add Client · Client Panel');
+  await expect(page.getByRole('heading', { name: 'Add Client' })).toBeFocused();
+});
+
+test('dark mode follows the system until chosen, and the choice is remembered', async ({
+  browser,
+}) => {
+  const context = await browser.newContext({ colorScheme: 'dark' });
+  const page = await context.newPage();
+  await page.goto('/login');
+  const theme = () => page.evaluate(() => document.documentElement.dataset.bsTheme);
+  expect(await theme()).toBe('dark');
+  await page.getByRole('button', { name: 'Use the light theme' }).click();
+  expect(await theme()).toBe('light');
+  await page.reload();
+  expect(await theme()).toBe('light');
+  await page.getByRole('button', { name: 'Use the dark theme' }).click();
+  expect(await theme()).toBe('dark');
+  await context.close();
+});
+
+test('the delete dialog names the client and what they owe', async ({ page }) => {
+  await register(page);
+  await seedClients(page, 2);
+  await page.goto('/dashboard');
+  await table(page)
+    .getByRole('link', { name: /Details of Person001/ })
+    .click();
+  await page.getByRole('button', { name: 'Delete' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Are you sure ?' });
+  await expect(dialog).toContainText('Person001 Sharma, who owes ₹101.00, will be removed');
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+});
+
+test('a failure message goes once the operator succeeds', async ({ page, consoleErrors }) => {
+  consoleErrors.allow(/status of 401/);
+  const email = await register(page);
+  await page.getByRole('button', { name: 'Logout' }).click();
+  await login(page, email, 'the wrong password');
+  await expect(page.getByRole('alert').getByText('Invalid email or password')).toBeVisible();
+  await login(page, email, PASSWORD);
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await expect(page.getByRole('status').getByText('Logged in Success !!')).toBeVisible();
+  await expect(page.getByText('Invalid email or password')).toHaveCount(0);
+});
