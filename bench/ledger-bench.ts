@@ -191,11 +191,14 @@ async function main(): Promise<void> {
       cursor = page.nextCursor;
     }
     const statementUrl = `${BASE}/api/clients/${heavyId}/statement?from=${addDays(end, -364)}&to=${end}`;
+    // The same client's last 30 days: what a monthly statement of a busy client holds.
+    const monthUrl = `${BASE}/api/clients/${heavyId}/statement?from=${addDays(end, -29)}&to=${end}`;
     const chartUrl = `${BASE}/api/totals/history?from=${addDays(end, -89)}&to=${end}`;
     const reads: [string, string][] = [
       ['history: newest 50 of 10,000 entries', historyUrl],
       ['history: 50 entries, 100 pages back', `${historyUrl}&cursor=${cursor}`],
       ['statement: a year, 10,000 entries', statementUrl],
+      ['statement: a month of the same client, about 820 entries', monthUrl],
       ['chart: total owed, 90 days (1,000,000 entries)', chartUrl],
     ];
     for (const [name, url] of reads) {

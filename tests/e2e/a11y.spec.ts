@@ -104,6 +104,9 @@ async function visitEveryPage(browser: Browser, options: { dark: boolean; phone:
 }
 
 test.describe('accessibility (axe)', () => {
+  // Fourteen axe runs in one story: on a shared two-core machine that is more than the
+  // default 30 s, without anything being wrong.
+  test.describe.configure({ timeout: 120_000 });
   test.beforeAll(async ({ browser }) => {
     await setSettings(browser, { 'Disable Balance On Add': false });
   });

@@ -1,7 +1,8 @@
+import { brotliDecompressSync } from 'node:zlib';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Client } from '../../shared/client-schema.ts';
-import { addDays, type Entry } from '../../shared/ledger-schema.ts';
+import { addDays, type Entry, statementSchema } from '../../shared/ledger-schema.ts';
 import { formatAmount, MAX_BALANCE_PAISE, paiseFromAmount } from '../../shared/money.ts';
 import { exactInteger } from '../db/integers.ts';
 import { signUp, startTestApp, type TestApp } from '../test-support.ts';
@@ -289,6 +290,59 @@ describe('statements', () => {
       [d(20), '50.00'],
       [d(10), '-30.00'],
     ]);
+  });
+
+  test("a statement's entries are the history's, field for field, whatever the notes hold", async () => {
+    const { cookie } = await signUp(t.app);
+    const client = await addClient(cookie, '-0.05');
+    const notes = ['say "paid"', 'back\\slash', 'two\nlines\tand a tab', '₹ 😀 ह', '</script>', ''];
+    for (const [i, note] of notes.entries()) {
+      const kind = i % 2 === 0 ? 'charge' : 'payment';
+      await recorded(cookie, client.id, { kind, amount: `${i * 1000 + 1}.0${i}`, note });
+    }
+    const largest = await recorded(cookie, client.id, {
+      kind: 'charge',
+      amount: formatAmount(MAX_BALANCE_PAISE),
+    });
+    const edited = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/clients/${client.id}`,
+      headers: { cookie },
+      payload: {
+        balance: '-123456789.99',
+        balanceNote: 'write-off "A"',
+        version: largest.client.version,
+      },
+    });
+    expect(edited.statusCode, edited.body).toBe(200);
+    const url = `/api/clients/${client.id}/statement?from=${addDays(today(), -1)}&to=${today()}`;
+    const response = await get(cookie, url);
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
+    const statement = statementSchema.parse(response.json());
+    const newestFirst = (await history(cookie, client.id)).items;
+    expect(statement.entries).toEqual([...newestFirst].reverse());
+    expect(statement.entries).toHaveLength(9);
+    expect(statement.closing).toBe('-123456789.99');
+    expect(statement.client).toEqual(edited.json());
+    const compressed = await t.app.inject({
+      method: 'GET',
+      url,
+      headers: { cookie, 'accept-encoding': 'br' },
+    });
+    expect(compressed.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(compressed.rawPayload).toString()).toBe(response.body);
+
+    const empty = statementSchema.parse(
+      (
+        await get(
+          cookie,
+          `/api/clients/${client.id}/statement?from=${addDays(today(), -9)}&to=${addDays(today(), -2)}`,
+        )
+      ).json(),
+    );
+    expect(empty).toMatchObject({ opening: '0.00', charges: '0.00', payments: '0.00' });
+    expect(empty.entries).toEqual([]);
   });
 
   test('a bad range is refused', async () => {

@@ -8,6 +8,7 @@ import {
   entriesPageSchema,
   entryRecordedSchema,
   newEntrySchema,
+  type Statement,
   statementQuerySchema,
   statementSchema,
   totalsHistoryQuerySchema,
@@ -20,12 +21,14 @@ import { requireSession, type SessionReader } from '../auth/session.ts';
 import { CLIENT_NOT_FOUND_MESSAGE } from '../clients/clients-routes.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
+import { largeAnswerCompression } from '../http/compression.ts';
 import { HttpError } from '../http/errors.ts';
 import type { EventBus } from '../live/event-bus.ts';
 import {
   currentTotals,
   listEntries,
   recordEntry,
+  statementJson,
   statementOf,
   totalsHistory,
 } from './ledger-repository.ts';
@@ -122,8 +125,9 @@ export async function registerLedgerRoutes(
           querystring: statementQuerySchema,
           response: { 200: statementSchema, ...errors },
         },
+        compress: largeAnswerCompression,
       },
-      async (request) => {
+      async (request, reply) => {
         const statement = await statementOf(
           database,
           request.operator.id,
@@ -131,7 +135,11 @@ export async function registerLedgerRoutes(
           request.query,
         );
         if (!statement) throw new HttpError(404, CLIENT_NOT_FOUND_MESSAGE);
-        return statement;
+        // Already JSON: Fastify sends text as it is, so the response schema above documents
+        // the answer rather than re-checking thousands of entries the database just wrote
+        // (the type provider only knows the object form, hence the cast).
+        const text = statementJson(statement) as unknown as Statement;
+        return reply.type('application/json; charset=utf-8').send(text);
       },
     );
 
