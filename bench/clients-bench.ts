@@ -4,7 +4,7 @@
 // 100 open live sockets. Prints figures; asserts nothing about them (machines are shared and
 // noisy), only that the floor answers what the app answers.
 import { type ChildProcess, fork, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
@@ -250,6 +250,39 @@ function stop(child: ChildProcess | undefined): Promise<void> {
 /** autocannon's latencies are whole milliseconds; the bench's own are not. */
 const ms = (value: number) => (Number.isInteger(value) ? String(value) : value.toFixed(1));
 
+/** A process's resident memory now, from Linux's /proc. */
+function residentBytes(pid: number): number {
+  const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return Number(match?.[1] ?? 0) * 1024;
+}
+
+/**
+ * The whole list as CSV, as a browser downloads it (compressed): seconds to the last byte,
+ * rows received, and how far the server's resident memory rose above where it started,
+ * sampled every 5 ms while the export ran.
+ */
+async function exportEverything(cookie: string, pid: number) {
+  const before = residentBytes(pid);
+  let peak = before;
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, residentBytes(pid));
+  }, 5);
+  const started = performance.now();
+  const response = await fetch(`${BASE}/api/clients/export`, { headers: { cookie } });
+  if (response.status !== 200 || !response.body) throw new Error(`export: ${response.status}`);
+  let lines = 0;
+  let bytes = 0;
+  const reader = response.body.getReader();
+  for (let read = await reader.read(); !read.done; read = await reader.read()) {
+    bytes += read.value.length;
+    for (const byte of read.value) if (byte === 10) lines += 1;
+  }
+  const seconds = (performance.now() - started) / 1000;
+  clearInterval(sampler);
+  peak = Math.max(peak, residentBytes(pid));
+  return { seconds, rows: lines - 1, bytes, extraMiB: (peak - before) / 2 ** 20 };
+}
+
 async function main(): Promise<void> {
   const dir = mkdtempSync(path.join(tmpdir(), 'client-panel-bench-'));
   const file = path.join(dir, 'bench.db');
@@ -324,6 +357,7 @@ async function main(): Promise<void> {
       const matches = ((await (await fetch(url, { headers })).json()) as { total: number }).total;
       results.push(await load(`search q=${q} (${matches} matches)`, { url, headers }));
     }
+    const exported = await exportEverything(cookie, server.pid ?? 0);
     // Change-to-event time on a quiet server, and again right after the create load.
     const liveQuiet = await liveLatency(cookie);
     results.push(
@@ -371,6 +405,9 @@ async function main(): Promise<void> {
     );
     console.log(
       `one operator saving one client ${SAVES} times in a row: p50 ${saves.p50.toFixed(2)} ms, p95 ${saves.p95.toFixed(2)} ms, p99 ${saves.p99.toFixed(2)} ms`,
+    );
+    console.log(
+      `export of every client as CSV: ${exported.rows.toLocaleString('en')} rows, ${(exported.bytes / 2 ** 20).toFixed(1)} MiB, ${exported.seconds.toFixed(2)} s, server memory +${exported.extraMiB.toFixed(1)} MiB at its peak (targets: under 2 s, under 50 MB)`,
     );
     for (const [when, live] of [
       ['quiet server', liveQuiet],

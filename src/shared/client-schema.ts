@@ -85,4 +85,25 @@ export const clientListSchema = z.object({
 });
 export type ClientList = z.infer<typeof clientListSchema>;
 
+/** The most clients one bulk delete or restore takes. */
+export const MAX_BULK_IDS = 500;
+
+/** Clients picked together, for a bulk delete or restore. */
+export const clientIdsSchema = z.strictObject({
+  ids: z
+    .array(z.string({ error: 'Each id must be text' }), { error: 'ids must be a list of ids' })
+    .check(
+      z.minLength(1, 'Pick at least one client'),
+      z.maxLength(MAX_BULK_IDS, `At most ${MAX_BULK_IDS} clients at a time`),
+    ),
+});
+export type ClientIds = z.infer<typeof clientIdsSchema>;
+
+export const bulkDeletedSchema = z.object({ deleted: z.array(z.string()) });
+export const bulkRestoredSchema = z.object({ restored: z.array(clientSchema) });
+
+/** A restore asked for too late, or of a client that was never deleted. */
+export const NOT_RESTORABLE_MESSAGE =
+  'This client cannot be restored: deleted clients are kept for 10 minutes';
+
 export const clientConflictSchema = z.object({ message: z.string(), client: clientSchema });

@@ -99,6 +99,26 @@ test.describe('the list an operator works in', () => {
     await expect(page.getByText('51–60 of 60')).toBeVisible();
   });
 
+  test('"Export CSV" downloads the view as shown, every page of it', async ({ page }) => {
+    await register(page);
+    await seedClients(page, 60);
+    await page.goto('/dashboard?balance=owing&sort=balance&dir=desc&size=25');
+    await expect(page.getByText('1–20 of 20')).toBeVisible();
+    const downloading = page.waitForEvent('download');
+    await page.getByRole('link', { name: 'Export CSV' }).click();
+    const download = await downloading;
+    expect(download.suggestedFilename()).toMatch(/^clients-\d{4}-\d{2}-\d{2}\.csv$/);
+    const text = await (await download.createReadStream()).toArray();
+    const lines = Buffer.concat(text).toString('utf8').trim().split('\n');
+    expect(lines[0]).toBe('First Name,Last Name,Email,Phone,Balance');
+    expect(lines).toHaveLength(21);
+    // Highest balance first, as the view sorts: Person058 owes 158.
+    expect(lines[1]).toBe('Person058,Nair,person58@example.com,91000 00058,158.00');
+    expect(lines.slice(1).every((line) => !line.endsWith(',0.00') && !line.includes(',-'))).toBe(
+      true,
+    );
+  });
+
   test('changes made elsewhere keep the place and update counts and totals', async ({ page }) => {
     await register(page);
     await seedClients(page, 30);
@@ -199,6 +219,30 @@ test('the delete dialog names the client and what they owe', async ({ page }) =>
   const dialog = page.getByRole('dialog', { name: 'Are you sure ?' });
   await expect(dialog).toContainText('Person001 Sharma, who owes ₹101.00, will be removed');
   await dialog.getByRole('button', { name: 'Cancel' }).click();
+});
+
+test('"Undo" brings a deleted client back, with its balance in the total', async ({ page }) => {
+  await register(page);
+  await seedClients(page, 3);
+  await page.goto('/dashboard');
+  await expect(page.getByTestId('total-owed')).toHaveText('Total Owed : ₹49.00');
+  await table(page)
+    .getByRole('link', { name: /Details of Person001/ })
+    .click();
+  await page.getByRole('button', { name: 'Delete' }).click();
+  await page
+    .getByRole('dialog', { name: 'Are you sure ?' })
+    .getByRole('button', { name: 'Delete' })
+    .click();
+  const removed = page.getByRole('status').filter({ hasText: 'Client Removed' });
+  await expect(removed).toBeVisible();
+  await expect(page.getByTestId('total-owed')).toHaveText('Total Owed : -₹52.00');
+  await removed.getByRole('button', { name: 'Undo' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Client Restored' })).toBeVisible();
+  await expect(table(page).getByRole('row').filter({ hasText: 'Person001' })).toContainText(
+    '₹101.00',
+  );
+  await expect(page.getByTestId('total-owed')).toHaveText('Total Owed : ₹49.00');
 });
 
 test('a failure message goes once the operator succeeds', async ({ page, consoleErrors }) => {

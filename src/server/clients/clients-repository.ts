@@ -367,21 +367,162 @@ export async function updateClient(
   return { kind: 'updated', client: toClient(updated) };
 }
 
+/** How long a deleted client can be restored. */
+export const RESTORE_WINDOW_MS = 10 * 60 * 1000;
+
+/** JSON that keeps 64-bit integers exact: as decimal text. */
+function snapshot(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) => (typeof v === 'bigint' ? v.toString() : v));
+}
+
+/**
+ * Deletes a client and its entries, keeping both restorable for RESTORE_WINDOW_MS: the rows
+ * go into `deleted_clients` as they were, in the same transaction.
+ */
 export async function deleteClient(
   trx: WriteTransaction,
   author: Author,
   id: string,
+  now: Date = new Date(),
 ): Promise<boolean> {
   const ownerId = author.operator.id;
   if (!isClientId(id)) return false;
-  const deleted = await trx
-    .deleteFrom('clients')
+  // An update that changes nothing locks the row on PostgreSQL (SQLite has one writer): a
+  // payment recorded at the same moment waits, so the balance and entries kept are the last.
+  const client = await trx
+    .updateTable('clients')
+    .set({ version: sql<number>`version` })
     .where('id', '=', id)
     .where('owner_id', '=', ownerId)
-    .returning(['balance_paise'])
+    .returningAll()
     .executeTakeFirst();
-  if (!deleted) return false;
+  if (!client) return false;
+  const entries = await trx
+    .selectFrom('ledger_entries')
+    .selectAll()
+    .where('client_id', '=', id)
+    .orderBy('seq')
+    .execute();
+  await trx.deleteFrom('deleted_clients').where('client_id', '=', id).execute();
+  await trx
+    .insertInto('deleted_clients')
+    .values({
+      client_id: id,
+      owner_id: ownerId,
+      deleted_at: now.toISOString(),
+      client_row: snapshot(client),
+      entry_rows: snapshot(entries),
+    })
+    .execute();
+  await trx.deleteFrom('clients').where('id', '=', id).execute();
   // Its balance leaves the operator's total today; its entries go with it.
-  await adjustTotals(trx, ownerId, exactInteger(deleted.balance_paise), null, author.today);
+  await adjustTotals(trx, ownerId, exactInteger(client.balance_paise), null, author.today);
   return true;
+}
+
+/** A row as `snapshot` wrote it: integers as numbers or decimal text. */
+interface ClientSnapshot {
+  id: string;
+  owner_id: string;
+  fname: string;
+  lname: string;
+  email: string;
+  phone: string;
+  balance_paise: string | number;
+  version: string | number;
+  search_text: string;
+  last_payment_on: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+interface EntrySnapshot {
+  id: string;
+  owner_id: string;
+  client_id: string;
+  kind: string;
+  amount_paise: string | number;
+  balance_after_paise: string | number;
+  note: string;
+  on_date: string;
+  created_at: string;
+  created_by: string;
+}
+
+/** Rows per insert when entries come back: well under SQLite's limit of bound values. */
+const RESTORE_BATCH = 500;
+
+/**
+ * Puts a client deleted less than RESTORE_WINDOW_MS ago back as it was, with its entries in
+ * their order, and its balance back in the totals (booked today, as the delete was).
+ * Undefined when there is nothing to restore: never deleted, another operator's, too late.
+ */
+export async function restoreClient(
+  trx: WriteTransaction,
+  author: Author,
+  id: string,
+  now: Date = new Date(),
+): Promise<Client | undefined> {
+  const ownerId = author.operator.id;
+  const kept = await trx
+    .deleteFrom('deleted_clients')
+    .where('client_id', '=', id)
+    .where('owner_id', '=', ownerId)
+    .where('deleted_at', '>', new Date(now.getTime() - RESTORE_WINDOW_MS).toISOString())
+    .returningAll()
+    .executeTakeFirst();
+  if (!kept) return undefined;
+  // Every column but the sequence number: a client created since may hold the old one.
+  const c = JSON.parse(kept.client_row) as ClientSnapshot;
+  const restored = await trx
+    .insertInto('clients')
+    .values({
+      id: c.id,
+      owner_id: c.owner_id,
+      fname: c.fname,
+      lname: c.lname,
+      email: c.email,
+      phone: c.phone,
+      balance_paise: BigInt(c.balance_paise),
+      version: Number(c.version),
+      search_text: c.search_text,
+      last_payment_on: c.last_payment_on,
+      created_at: c.created_at,
+      updated_at: c.updated_at,
+    })
+    .returning(CLIENT_COLUMNS)
+    .executeTakeFirstOrThrow();
+  const entries = (JSON.parse(kept.entry_rows) as EntrySnapshot[]).map((e) => ({
+    id: e.id,
+    owner_id: e.owner_id,
+    client_id: e.client_id,
+    kind: e.kind,
+    amount_paise: BigInt(e.amount_paise),
+    balance_after_paise: BigInt(e.balance_after_paise),
+    note: e.note,
+    on_date: e.on_date,
+    created_at: e.created_at,
+    created_by: e.created_by,
+  }));
+  for (let i = 0; i < entries.length; i += RESTORE_BATCH) {
+    await trx
+      .insertInto('ledger_entries')
+      .values(entries.slice(i, i + RESTORE_BATCH))
+      .execute();
+  }
+  await adjustTotals(trx, ownerId, null, exactInteger(restored.balance_paise), author.today);
+  return toClient(restored);
+}
+
+/** Deleted clients past their restore window are removed for good. */
+export async function purgeDeletedClients(
+  trx: WriteTransaction,
+  now: Date = new Date(),
+): Promise<number> {
+  const cutoff = new Date(now.getTime() - RESTORE_WINDOW_MS).toISOString();
+  const result = await trx
+    .deleteFrom('deleted_clients')
+    .where('deleted_at', '<=', cutoff)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
 }

@@ -2,14 +2,20 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import * as z from 'zod/mini';
 import { apiErrorSchema } from '../../shared/api-error.ts';
+import { clientExportQuerySchema, exportFileName } from '../../shared/client-csv.ts';
 import { clientFieldsSchema, clientPatchSchema } from '../../shared/client-fields-schema.ts';
 import {
   BALANCE_LOCKED_MESSAGE,
+  bulkDeletedSchema,
+  bulkRestoredSchema,
   CLIENT_CONFLICT_MESSAGE,
+  type Client,
   clientConflictSchema,
+  clientIdsSchema,
   clientListQuerySchema,
   clientListSchema,
   clientSchema,
+  NOT_RESTORABLE_MESSAGE,
 } from '../../shared/client-schema.ts';
 import { formatAmount } from '../../shared/money.ts';
 import { apiPaths } from '../../shared/paths.ts';
@@ -20,12 +26,15 @@ import { HttpError } from '../http/errors.ts';
 import { dateIn } from '../ledger/panel-date.ts';
 import type { EventBus } from '../live/event-bus.ts';
 import { getSettings } from '../settings/settings-repository.ts';
+import { clientsCsv } from './clients-export.ts';
 import {
   type Author,
   deleteClient,
   getClient,
   insertClient,
   listClients,
+  purgeDeletedClients,
+  restoreClient,
   updateClient,
 } from './clients-repository.ts';
 
@@ -62,6 +71,25 @@ export async function registerClientsRoutes(
         },
       },
       (request) => listClients(database, request.operator.id, request.query),
+    );
+
+    routes.get(
+      apiPaths.clientsExport,
+      {
+        schema: {
+          querystring: clientExportQuerySchema,
+          response: { 200: z.string(), ...errors },
+        },
+      },
+      async (request, reply) =>
+        reply
+          .type('text/csv; charset=utf-8')
+          .header(
+            'content-disposition',
+            `attachment; filename="${exportFileName(dateIn(config.timeZone))}"`,
+          )
+          // A stream is sent as it is, never through the response serializer.
+          .send(clientsCsv(database, request.operator.id, request.query) as unknown as string),
     );
 
     routes.post(
@@ -145,6 +173,7 @@ export async function registerClientsRoutes(
         const { id } = request.params;
         const author = authorOf(request);
         const deleted = await database.write(async (trx, write) => {
+          await purgeDeletedClients(trx);
           const removed = await deleteClient(trx, author, id);
           if (removed) {
             await bus.publish(
@@ -158,5 +187,87 @@ export async function registerClientsRoutes(
         return reply.status(204).send(null);
       },
     );
+
+    routes.post(
+      '/api/clients/:id/restore',
+      { schema: { params: idParams, response: { 200: clientSchema, ...errors } } },
+      async (request) => {
+        const ownerId = request.operator.id;
+        const author = authorOf(request);
+        const restored = await database.write(async (trx, write) => {
+          const client = await restoreClient(trx, author, request.params.id);
+          if (client) {
+            await bus.publish(
+              { kind: 'event', ownerId, event: { type: 'client.created', client } },
+              write,
+            );
+          }
+          return client;
+        });
+        if (!restored) throw new HttpError(404, NOT_RESTORABLE_MESSAGE);
+        return restored;
+      },
+    );
+
+    routes.post(
+      apiPaths.bulkDelete,
+      { schema: { body: clientIdsSchema, response: { 200: bulkDeletedSchema, ...errors } } },
+      async (request) => {
+        const ownerId = request.operator.id;
+        const author = authorOf(request);
+        const ids = [...new Set(request.body.ids)];
+        const deleted = await database.write(async (trx, write) => {
+          await purgeDeletedClients(trx);
+          const removed: string[] = [];
+          for (const id of ids) {
+            if (!(await deleteClient(trx, author, id))) continue;
+            removed.push(id);
+            await bus.publish(
+              { kind: 'event', ownerId, event: { type: 'client.deleted', id } },
+              write,
+            );
+          }
+          return removed;
+        });
+        return { deleted };
+      },
+    );
+
+    routes.post(
+      apiPaths.bulkRestore,
+      { schema: { body: clientIdsSchema, response: { 200: bulkRestoredSchema, ...errors } } },
+      async (request) => {
+        const ownerId = request.operator.id;
+        const author = authorOf(request);
+        const ids = [...new Set(request.body.ids)];
+        const restored = await database.write(async (trx, write) => {
+          const back: Client[] = [];
+          for (const id of ids) {
+            const client = await restoreClient(trx, author, id);
+            if (!client) continue;
+            back.push(client);
+            await bus.publish(
+              { kind: 'event', ownerId, event: { type: 'client.created', client } },
+              write,
+            );
+          }
+          return back;
+        });
+        return { restored };
+      },
+    );
   });
+
+  // Deleted clients go for good once they can no longer be restored, on every instance.
+  const purge = setInterval(() => {
+    database
+      .write((trx) => purgeDeletedClients(trx))
+      .catch((error: unknown) => {
+        app.log.warn({ err: error }, 'could not remove expired deleted clients');
+      });
+  }, PURGE_INTERVAL_MS);
+  purge.unref();
+  app.addHook('onClose', async () => clearInterval(purge));
 }
+
+const PURGE_INTERVAL_MS = 60_000;

@@ -164,6 +164,25 @@ function appMigrations(options: MigrationOptions): Record<string, Migration> {
         await openExistingBalances(db, options.timeZone);
       },
     },
+    '0008_restorable_deletes': {
+      async up(db: Kysely<unknown>) {
+        await db.schema
+          .createTable('deleted_clients')
+          .addColumn('client_id', 'text', (c) => c.primaryKey())
+          .addColumn('owner_id', 'text', (c) =>
+            c.notNull().references('user.id').onDelete('cascade'),
+          )
+          .addColumn('deleted_at', 'text', (c) => c.notNull())
+          .addColumn('client_row', 'text', (c) => c.notNull())
+          .addColumn('entry_rows', 'text', (c) => c.notNull())
+          .execute();
+        await db.schema
+          .createIndex('deleted_clients_deleted_at')
+          .on('deleted_clients')
+          .column('deleted_at')
+          .execute();
+      },
+    },
   };
 }
 

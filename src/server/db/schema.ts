@@ -90,7 +90,21 @@ export interface OwnerDailyDeltasTable {
   delta_paise: Int64Column;
 }
 
+/**
+ * A deleted client, restorable for a while: its row and its entries as they were, in JSON
+ * (integers as decimal text), put back as they were on restore.
+ */
+export interface DeletedClientsTable {
+  client_id: string;
+  owner_id: string;
+  /** When it was deleted (ISO 8601, UTC): restorable until RESTORE_WINDOW_MS after. */
+  deleted_at: string;
+  client_row: string;
+  entry_rows: string;
+}
+
 export interface DatabaseSchema {
+  deleted_clients: DeletedClientsTable;
   ledger_entries: LedgerEntriesTable;
   owner_daily_deltas: OwnerDailyDeltasTable;
   settings: SettingsTable;

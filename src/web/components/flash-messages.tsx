@@ -7,18 +7,26 @@ import {
   useRef,
   useState,
 } from 'react';
+import Button from 'react-bootstrap/Button';
 import CloseButton from 'react-bootstrap/CloseButton';
 
 export type FlashVariant = 'success' | 'danger';
+
+/** A button in the message, such as "Undo"; using it closes the message. */
+export interface FlashAction {
+  label: string;
+  run(): void;
+}
 
 interface FlashMessage {
   id: number;
   text: string;
   variant: FlashVariant;
+  action?: FlashAction | undefined;
 }
 
 interface Flash {
-  success(text: string, seconds: number): void;
+  success(text: string, seconds: number, action?: FlashAction): void;
   failure(text: string, seconds: number): void;
 }
 
@@ -37,7 +45,7 @@ export function FlashProvider({ children }: { children: ReactNode }) {
   }, []);
 
   const show = useCallback(
-    (text: string, variant: FlashVariant, seconds: number) => {
+    (text: string, variant: FlashVariant, seconds: number, action?: FlashAction) => {
       const id = nextId.current++;
       // One message of a text at a time: a repeat replaces the old one. A success also
       // takes away the failures before it: they are about an attempt that has now worked.
@@ -45,7 +53,7 @@ export function FlashProvider({ children }: { children: ReactNode }) {
         ...current.filter(
           (m) => m.text !== text && !(variant === 'success' && m.variant === 'danger'),
         ),
-        { id, text, variant },
+        { id, text, variant, action },
       ]);
       setTimeout(() => dismiss(id), seconds * 1000);
     },
@@ -54,7 +62,7 @@ export function FlashProvider({ children }: { children: ReactNode }) {
 
   const flash = useMemo<Flash>(
     () => ({
-      success: (text, seconds) => show(text, 'success', seconds),
+      success: (text, seconds, action) => show(text, 'success', seconds, action),
       failure: (text, seconds) => show(text, 'danger', seconds),
     }),
     [show],
@@ -78,6 +86,18 @@ function Message({ message, onClose }: { message: FlashMessage; onClose(): void 
   return (
     <div className={`alert alert-${message.variant} alert-dismissible mb-2`}>
       {message.text}
+      {message.action ? (
+        <Button
+          variant="link"
+          className="alert-link p-0 ms-2 align-baseline"
+          onClick={() => {
+            onClose();
+            message.action?.run();
+          }}
+        >
+          {message.action.label}
+        </Button>
+      ) : null}
       <CloseButton aria-label="Close" onClick={onClose} />
     </div>
   );

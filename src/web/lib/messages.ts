@@ -7,7 +7,9 @@ export const messages = {
   clientAdded: { text: 'Client Added Successfully !!', seconds: 3 },
   clientEdited: { text: 'Updated Successfully', seconds: 3 },
   balanceUpdated: { text: 'Balance Updated', seconds: 4 },
-  clientDeleted: { text: 'Client Removed', seconds: 3 },
+  /** With its "Undo", the message stays long enough to change one's mind (product.md §2 had 3 s). */
+  clientDeleted: { text: 'Client Removed', seconds: 10 },
+  clientRestored: { text: 'Client Restored', seconds: 3 },
   paymentRecorded: { text: 'Payment recorded', seconds: 4 },
   chargeAdded: { text: 'Charge added', seconds: 4 },
   settingsSaved: { text: 'Settings saved', seconds: 4 },

@@ -56,9 +56,19 @@ export function useSignOut() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: () => api.post(apiPaths.signOut, z.object({ success: z.boolean() }), {}),
-    // Signed out: the guards leave the signed-in pages, then the layout forgets their data
-    // (forgetSignedInData); removed now, under pages still on screen, it would be fetched
-    // again and refused.
+    // The guards leave the signed-in pages before the session ends, so that nothing they
+    // show (a panel still loading its data) asks the server once it would be refused; the
+    // layout then forgets their data (forgetSignedInData). Should the sign-out fail, the
+    // session is still good and comes back.
+    onMutate: async () => {
+      await queryClient.cancelQueries({ queryKey: sessionQueryKey });
+      const previous = queryClient.getQueryData<SessionUser | null>(sessionQueryKey);
+      queryClient.setQueryData(sessionQueryKey, null);
+      return { previous };
+    },
+    onError: (_error, _input, context) => {
+      if (context?.previous) queryClient.setQueryData(sessionQueryKey, context.previous);
+    },
     onSuccess: () => queryClient.setQueryData(sessionQueryKey, null),
   });
 }

@@ -1,4 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
+import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import ButtonGroup from 'react-bootstrap/ButtonGroup';
@@ -23,7 +24,7 @@ import { usePageTitle } from '../../components/page-title.ts';
 import { formatDay } from '../../lib/dates.ts';
 import { applyServerErrors } from '../../lib/form-errors.ts';
 import { failureText, messages } from '../../lib/messages.ts';
-import { useDeleteClient, useUpdateClient } from './clients-api.ts';
+import { restoreDeletedClient, useDeleteClient, useUpdateClient } from './clients-api.ts';
 import { conflictingClient } from './conflict.ts';
 import { EntryForm, type EntryFormKind } from './entry-form.tsx';
 import { LedgerHistory } from './ledger-history.tsx';
@@ -169,6 +170,7 @@ function ClientDetails({ client }: { client: Client }) {
   );
   const [confirmingDelete, setConfirmingDelete] = useState(false);
   const deleteClient = useDeleteClient(client.id);
+  const queryClient = useQueryClient();
   const flash = useFlash();
   const navigate = useNavigate();
   usePageTitle(`${client.fname} ${client.lname}`);
@@ -177,7 +179,20 @@ function ClientDetails({ client }: { client: Client }) {
     try {
       await deleteClient.mutateAsync();
       setConfirmingDelete(false);
-      flash.success(messages.clientDeleted.text, messages.clientDeleted.seconds);
+      const { id } = client;
+      flash.success(messages.clientDeleted.text, messages.clientDeleted.seconds, {
+        label: 'Undo',
+        run: () => {
+          restoreDeletedClient(queryClient, id).then(
+            () => flash.success(messages.clientRestored.text, messages.clientRestored.seconds),
+            (error: unknown) =>
+              flash.failure(
+                failureText('The client was not restored', error),
+                messages.failureSeconds,
+              ),
+          );
+        },
+      });
       navigate(lastListPlace());
     } catch (error) {
       setConfirmingDelete(false);

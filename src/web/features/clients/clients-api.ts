@@ -51,12 +51,21 @@ export function refreshAfterChange(queryClient: QueryClient, deletedId?: string)
   });
 }
 
-function listUrl(params: ClientListParams): string {
+function withQuery(path: string, params: Partial<ClientListParams>): string {
   const search = new URLSearchParams();
   for (const [key, value] of Object.entries(params)) {
     if (value !== undefined && value !== '') search.set(key, String(value));
   }
-  return `${apiPaths.clients}?${search}`;
+  return `${path}?${search}`;
+}
+
+function listUrl(params: ClientListParams): string {
+  return withQuery(apiPaths.clients, params);
+}
+
+/** The CSV of everything a view shows: the list's query without its page. */
+export function exportUrl({ limit: _limit, offset: _offset, ...view }: ClientListParams): string {
+  return withQuery(apiPaths.clientsExport, view);
 }
 
 export function clientListQuery(params: ClientListParams) {
@@ -105,6 +114,14 @@ export function useUpdateClient(id: string) {
       refreshAfterChange(queryClient);
     },
   });
+}
+
+/** Brings back a client deleted in the last 10 minutes, with its history. */
+export async function restoreDeletedClient(queryClient: QueryClient, id: string): Promise<Client> {
+  const client = await api.post(apiPaths.restore(id), clientSchema, {});
+  queryClient.setQueryData(clientKeys.detail(id), client);
+  refreshAfterChange(queryClient);
+  return client;
 }
 
 export function useDeleteClient(id: string) {

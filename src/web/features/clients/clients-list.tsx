@@ -5,7 +5,7 @@ import { useLocation } from 'react-router';
 import type { BalanceFilter } from '../../../shared/client-schema.ts';
 import { LoadFailed, Loading } from '../../components/loading.tsx';
 import { Money } from '../../components/money.tsx';
-import { useClientList } from './clients-api.ts';
+import { exportUrl, useClientList } from './clients-api.ts';
 import { ClientCards, ClientsTable } from './clients-table.tsx';
 import { rememberListPlace } from './list-place.ts';
 import { DEFAULT_VIEW, listParams, PAGE_SIZES, type PageSize, useListView } from './list-view.ts';
@@ -106,6 +106,9 @@ export function ClientsList({ summary }: { summary?: ReactNode }) {
         >
           Owing, longest unpaid first
         </Button>
+        <a className="btn btn-outline-secondary" href={exportUrl(listParams(view))} download>
+          Export CSV
+        </a>
         <Form.Group controlId="client-page-size">
           <Form.Label className="visually-hidden">Clients per page</Form.Label>
           <Form.Select

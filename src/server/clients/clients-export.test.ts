@@ -1,0 +1,108 @@
+import { parse } from 'csv-parse/sync';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { CLIENT_CSV_HEADERS } from '../../shared/client-csv.ts';
+import type { Client } from '../../shared/client-schema.ts';
+import { formatPhone } from '../../shared/phone.ts';
+import { dateIn } from '../ledger/panel-date.ts';
+import { signUp, startTestApp, type TestApp } from '../test-support.ts';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp();
+  await t.app.inject({
+    method: 'PUT',
+    url: '/api/settings',
+    headers: { cookie: t.admin.cookie },
+    payload: { allowRegistrations: true, disableBalanceOnAdd: false, disableBalanceOnEdit: false },
+  });
+});
+afterAll(async () => {
+  await t.close();
+});
+
+async function add(cookie: string, fields: Record<string, string>): Promise<Client> {
+  const response = await t.app.inject({
+    method: 'POST',
+    url: '/api/clients',
+    headers: { cookie },
+    payload: { lname: 'Client', email: 'c@example.com', phone: '9000000000', ...fields },
+  });
+  expect(response.statusCode, response.body).toBe(201);
+  return response.json();
+}
+
+function exportOf(cookie: string, query = '') {
+  return t.app.inject({ method: 'GET', url: `/api/clients/export${query}`, headers: { cookie } });
+}
+
+async function exportedRows(cookie: string, query = ''): Promise<string[][]> {
+  const response = await exportOf(cookie, query);
+  expect(response.statusCode, response.body).toBe(200);
+  return parse(response.body) as string[][];
+}
+
+describe('export', () => {
+  test('an export is the view as shown: its clients in its order, past one page, with the headers the import reads', async () => {
+    const { cookie } = await signUp(t.app);
+    for (let i = 0; i < 505; i += 1) {
+      await add(cookie, { fname: `Owes${i}`, balance: `${(i * 37) % 500}.${i % 10}5` });
+    }
+    await add(cookie, { fname: 'Credit', balance: '-20' });
+    await add(cookie, { fname: 'Settled', balance: '0' });
+    const query = '?balance=owing&sort=balance&dir=desc';
+    const response = await exportOf(cookie, query);
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(response.headers['content-disposition']).toBe(
+      `attachment; filename="clients-${dateIn('Asia/Kolkata')}.csv"`,
+    );
+    const [header, ...rows] = parse(response.body) as string[][];
+    expect(header).toEqual([...CLIENT_CSV_HEADERS]);
+    const shown: Client[] = [];
+    for (const offset of [0, 500]) {
+      const page = await t.app.inject({
+        method: 'GET',
+        url: `/api/clients${query}&limit=500&offset=${offset}`,
+        headers: { cookie },
+      });
+      shown.push(...(page.json() as { items: Client[] }).items);
+    }
+    expect(shown).toHaveLength(505);
+    expect(rows).toEqual(
+      shown.map((c) => [c.fname, c.lname, c.email, formatPhone(c.phone), c.balance]),
+    );
+    const searched = await exportedRows(cookie, '?q=credit');
+    expect(searched.slice(1).map((row) => row[0])).toEqual(['Credit']);
+  });
+
+  test('cells a spreadsheet would run as a formula are neutralised; amounts stay numbers', async () => {
+    const { cookie } = await signUp(t.app);
+    await add(cookie, {
+      fname: '=HYPERLINK("http://evil.example","x")',
+      lname: '+1',
+      balance: '-50',
+    });
+    await add(cookie, { fname: '@SUM(A1)', lname: '-2', phone: '+44 20 7946 0958', balance: '3' });
+    await add(cookie, { fname: 'Plain, "quoted"', lname: 'a=b', balance: '0.05' });
+    const rows = await exportedRows(cookie, '?sort=balance');
+    expect(rows.slice(1)).toEqual([
+      ['\'=HYPERLINK("http://evil.example","x")', "'+1", 'c@example.com', '90000 00000', '-50.00'],
+      ['Plain, "quoted"', 'a=b', 'c@example.com', '90000 00000', '0.05'],
+      ["'@SUM(A1)", "'-2", 'c@example.com', "'+44 20 7946 0958", '3.00'],
+    ]);
+  });
+
+  test("an export holds only the operator's own clients, and needs a session and a valid view", async () => {
+    const alice = await signUp(t.app);
+    const bob = await signUp(t.app);
+    await add(alice.cookie, { fname: 'Alices', balance: '1' });
+    expect(await exportedRows(bob.cookie)).toEqual([[...CLIENT_CSV_HEADERS]]);
+    const anonymous = await t.app.inject({ method: 'GET', url: '/api/clients/export' });
+    expect(anonymous.statusCode).toBe(401);
+    for (const query of ['?sort=bogus', '?balance=rich', '?limit=5', `?q=${'x'.repeat(201)}`]) {
+      const response = await exportOf(alice.cookie, query);
+      expect(response.statusCode, query).toBe(400);
+      expect(response.json()).toHaveProperty('message');
+    }
+  });
+});
