@@ -27,7 +27,7 @@ const sessionQuery = db.prepare(
    FROM session s JOIN "user" u ON u.id = s."userId" WHERE s.token = ? AND s."expiresAt" > ?`,
 );
 const pageQuery = db.prepare(
-  `SELECT id, fname, lname, email, phone, balance_paise, version, created_at, updated_at
+  `SELECT id, fname, lname, email, phone, balance_paise, version, last_payment_on, created_at, updated_at
    FROM clients WHERE owner_id = ? AND 1 = 1 ORDER BY lname ASC, fname ASC, seq ASC
    LIMIT ? OFFSET ?`,
 );
@@ -47,6 +47,7 @@ interface ClientRow {
   phone: string;
   balance_paise: bigint;
   version: bigint;
+  last_payment_on: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -109,6 +110,7 @@ const server = createServer((request, response) => {
       phone: row.phone,
       balance: amount(row.balance_paise),
       version: Number(row.version),
+      lastPaymentOn: row.last_payment_on,
       createdAt: row.created_at,
       updatedAt: row.updated_at,
     })),

@@ -38,6 +38,7 @@ interface Row {
   phone: string;
   balance_paise: string;
   version: number;
+  last_payment_on: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -62,7 +63,8 @@ const server = createServer((request, response) => {
     }
     const [page, totals] = await Promise.all([
       pool.query<Row>(
-        `SELECT id, fname, lname, email, phone, balance_paise, version, created_at, updated_at
+        `SELECT id, fname, lname, email, phone, balance_paise, version, last_payment_on, created_at,
+                updated_at
          FROM clients WHERE owner_id = $1 ORDER BY lname ASC, fname ASC, seq ASC LIMIT $2 OFFSET $3`,
         [owner, 100, 0],
       ),
@@ -80,6 +82,7 @@ const server = createServer((request, response) => {
         phone: row.phone,
         balance: amount(BigInt(row.balance_paise)),
         version: row.version,
+        lastPaymentOn: row.last_payment_on,
         createdAt: row.created_at,
         updatedAt: row.updated_at,
       })),
