@@ -13,7 +13,7 @@ const manifest = JSON.parse(readFileSync(path.join(root, '.vite', 'manifest.json
 // react-dom are 69 KB and React Router's data router 33 KB before any of our code
 // (docs/decisions/0013-bundle-budgets.md).
 const BUDGETS = {
-  '/login': ['features/auth/login-page.tsx', 155, 25],
+  '/login': ['features/auth/login-page.tsx', 157, 25],
   '/dashboard': ['features/clients/dashboard-page.tsx', 175, 25],
 };
 

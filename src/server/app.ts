@@ -11,6 +11,7 @@ import * as z from 'zod/mini';
 import { type Auth, createAuth } from './auth/auth.ts';
 import { registerAuthRoutes } from './auth/auth-routes.ts';
 import { createSessionReader, decorateOperator } from './auth/session.ts';
+import { registerClientsImportRoutes } from './clients/clients-import-routes.ts';
 import { registerClientsRoutes } from './clients/clients-routes.ts';
 import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
@@ -130,6 +131,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   await registerSettingsRoutes(app, { database, readSession, bus });
   await registerOperatorsRoutes(app, { database, readSession, bus });
   await registerClientsRoutes(app, { config, database, readSession, bus });
+  await registerClientsImportRoutes(app, { config, database, readSession, bus });
   await registerLedgerRoutes(app, { config, database, readSession, bus });
   await registerLiveRoutes(app, {
     config,

@@ -11,10 +11,16 @@ export type ClientExportQuery = z.output<typeof clientExportQuerySchema>;
 /**
  * Text a spreadsheet would run as a formula gets a leading apostrophe, which spreadsheets
  * show as plain text (OWASP's advice against CSV injection). Amounts are not text: a
- * negative balance stays a number.
+ * negative balance stays a number. Text that starts with an apostrophe gets one more, so
+ * that the import can take exactly one away.
  */
 export function neutraliseFormula(text: string): string {
-  return /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
+  return /^['=+\-@\t\r]/.test(text) ? `'${text}` : text;
+}
+
+/** What the import reads back: the apostrophe the export added, taken away. */
+export function restoreNeutralised(cell: string): string {
+  return /^'['=+\-@\t\r]/.test(cell) ? cell.slice(1) : cell;
 }
 
 /** `clients-2026-11-22.csv` */

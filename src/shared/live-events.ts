@@ -17,6 +17,8 @@ export const liveEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('operator.updated'), operator: operatorSchema }),
   /** A payment or charge was recorded: the entry, and the client with its new balance. */
   z.object({ type: z.literal('entry.created'), entry: entrySchema, client: clientSchema }),
+  /** An import stored this many clients: lists and totals reload once, not per client. */
+  z.object({ type: z.literal('clients.imported'), count: z.int() }),
   /** The server may have missed changes (its feed was broken): reload what is shown. */
   z.object({ type: z.literal('resync') }),
 ]);

@@ -31,6 +31,7 @@ export const apiPaths = {
   settings: '/api/settings',
   clients: '/api/clients',
   clientsExport: '/api/clients/export',
+  clientsImport: '/api/clients/import',
   client: (id: string) => `/api/clients/${encodeURIComponent(id)}`,
   restore: (id: string) => `/api/clients/${encodeURIComponent(id)}/restore`,
   bulkDelete: '/api/clients/delete',

@@ -1,23 +1,6 @@
-import AxeBuilder from '@axe-core/playwright';
-import type { Browser, Page } from '@playwright/test';
+import type { Browser } from '@playwright/test';
+import { expectAccessible } from './accessibility.ts';
 import { expect, register, setSettings, test } from './fixtures.ts';
-
-/** No axe violation of impact serious or critical (WCAG 2.1 A and AA rules). */
-async function expectAccessible(page: Page, what: string): Promise<void> {
-  // Wait for transitions (modals, toasts) to settle before measuring contrast.
-  await page.waitForTimeout(250);
-  const results = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
-    .analyze();
-  const serious = results.violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map((violation) => ({
-      rule: violation.id,
-      impact: violation.impact,
-      targets: violation.nodes.map((node) => node.target.join(' ')).slice(0, 5),
-    }));
-  expect(serious, `${what}: axe violations`).toEqual([]);
-}
 
 async function visitEveryPage(browser: Browser, options: { dark: boolean; phone: boolean }) {
   const context = await browser.newContext({

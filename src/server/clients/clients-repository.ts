@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { type RawBuilder, sql, type Transaction } from 'kysely';
+import { type Kysely, type RawBuilder, sql, type Transaction } from 'kysely';
 import type { ClientFields, ClientPatch } from '../../shared/client-fields-schema.ts';
 import type {
   BalanceFilter,
@@ -14,7 +14,7 @@ import { compiledQuery } from '../db/compiled-queries.ts';
 import { type DbInteger, exactInteger, smallInteger } from '../db/integers.ts';
 import { type DatabaseReader, readTogether } from '../db/reader.ts';
 import type { DatabaseSchema } from '../db/schema.ts';
-import { appendEntry } from '../ledger/ledger-repository.ts';
+import { appendEntry, insertEntries } from '../ledger/ledger-repository.ts';
 import {
   CLIENT_COLUMNS,
   type ClientRow,
@@ -23,7 +23,12 @@ import {
   toClient,
   toTotals,
 } from './client-rows.ts';
-import { adjustTotals, ownerTotalsQuery, totalsOf } from './running-totals.ts';
+import {
+  addNewClientsToTotals,
+  adjustTotals,
+  ownerTotalsQuery,
+  totalsOf,
+} from './running-totals.ts';
 
 export type { DatabaseReader };
 
@@ -300,6 +305,92 @@ export async function insertClient(
     createdAt: row.createdAt,
     updatedAt: row.createdAt,
   };
+}
+
+/** Rows per INSERT when many clients are stored at once (well within both databases' limits). */
+const INSERT_CHUNK = 500;
+
+function chunksOf<T>(items: readonly T[], size: number): T[][] {
+  const chunks: T[][] = [];
+  for (let start = 0; start < items.length; start += size) {
+    chunks.push(items.slice(start, start + size));
+  }
+  return chunks;
+}
+
+/**
+ * Many new clients in the caller's transaction, as `insertClient` stores one (opening entries
+ * dated today, totals and the day's change), but in a few statements instead of thousands.
+ */
+export async function insertClients(
+  trx: WriteTransaction,
+  author: Author,
+  fieldsList: readonly ClientFields[],
+  openingNote: string,
+): Promise<number> {
+  const ownerId = author.operator.id;
+  const createdAt = new Date().toISOString();
+  const rows = fieldsList.map((fields) => ({
+    id: randomUUID(),
+    owner_id: ownerId,
+    fname: fields.fname,
+    lname: fields.lname,
+    email: fields.email,
+    phone: fields.phone,
+    search_text: searchTextOf(fields),
+    balance_paise: paiseFromAmount(fields.balance),
+    version: 1,
+    created_at: createdAt,
+    updated_at: createdAt,
+  }));
+  for (const chunk of chunksOf(rows, INSERT_CHUNK)) {
+    await trx.insertInto('clients').values(chunk).execute();
+  }
+  await addNewClientsToTotals(
+    trx,
+    ownerId,
+    rows.map((row) => row.balance_paise),
+    author.today,
+  );
+  await insertEntries(
+    trx,
+    rows
+      .filter((row) => row.balance_paise !== 0n)
+      .map((row) => ({
+        ownerId,
+        clientId: row.id,
+        kind: 'opening' as const,
+        amountPaise: row.balance_paise,
+        balanceAfterPaise: row.balance_paise,
+        note: openingNote,
+        on: author.today,
+        createdBy: author.operator,
+      })),
+  );
+  return rows.length;
+}
+
+/** The operator's clients by e-mail (folded to lower case) and by phone, to find repeats. */
+export interface ExistingContacts {
+  byEmail: Map<string, string>;
+  byPhone: Map<string, string>;
+}
+
+export async function existingContacts(
+  db: Kysely<DatabaseSchema>,
+  ownerId: string,
+): Promise<ExistingContacts> {
+  const rows = await db
+    .selectFrom('clients')
+    .select(['id', 'email', 'phone'])
+    .where('owner_id', '=', ownerId)
+    .execute();
+  const contacts: ExistingContacts = { byEmail: new Map(), byPhone: new Map() };
+  for (const row of rows) {
+    contacts.byEmail.set(row.email.toLowerCase(), row.id);
+    contacts.byPhone.set(row.phone, row.id);
+  }
+  return contacts;
 }
 
 export type UpdateOutcome =

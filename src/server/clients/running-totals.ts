@@ -140,3 +140,20 @@ export async function adjustTotals(
   await adjustTotalsQuery(trx, { ownerId, ...delta });
   if (delta.paise !== 0n) await addDailyDeltaQuery(trx, { ownerId, on, delta: delta.paise });
 }
+
+/** Books clients that did not exist before (an import) on the totals in one update. */
+export async function addNewClientsToTotals(
+  trx: WriteTransaction,
+  ownerId: string,
+  balances: readonly bigint[],
+  on: string,
+): Promise<void> {
+  const delta = contribution(null);
+  for (const balance of balances) {
+    const one = contribution(balance);
+    for (const key of Object.keys(delta) as (keyof TotalsDelta)[]) delta[key] += one[key];
+  }
+  if (delta.count === 0n) return;
+  await adjustTotalsQuery(trx, { ownerId, ...delta });
+  if (delta.paise !== 0n) await addDailyDeltaQuery(trx, { ownerId, on, delta: delta.paise });
+}

@@ -17,11 +17,14 @@ export class HttpError extends Error {
 }
 
 const MESSAGES_BY_CODE: Record<string, string> = {
-  FST_ERR_CTP_BODY_TOO_LARGE: 'Request body is too large (at most 64 KiB)',
   FST_ERR_CTP_INVALID_MEDIA_TYPE: 'Send the request body as JSON',
   FST_ERR_CTP_EMPTY_JSON_BODY: 'The request body is empty',
   FST_ERR_CTP_INVALID_JSON_BODY: 'The request body is not valid JSON',
 };
+
+function sizeText(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${bytes / (1024 * 1024)} MiB` : `${bytes / 1024} KiB`;
+}
 
 function fieldErrorsFromValidation(error: FastifyError): Record<string, string> {
   const fieldErrors: Record<string, string> = {};
@@ -58,7 +61,10 @@ export function registerErrorHandling(app: FastifyInstance): void {
     }
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {
-      const message = (error.code && MESSAGES_BY_CODE[error.code]) || error.message;
+      const message =
+        error.code === 'FST_ERR_CTP_BODY_TOO_LARGE'
+          ? `Request body is too large (at most ${sizeText(request.routeOptions.bodyLimit)})`
+          : (error.code && MESSAGES_BY_CODE[error.code]) || error.message;
       return reply.status(status).send({ message } satisfies ApiErrorBody);
     }
     // What the request carried helps to find the cause; secrets in it are redacted (app.ts).

@@ -126,6 +126,34 @@ export async function appendEntry(trx: WriteTransaction, entry: NewLedgerEntry):
   };
 }
 
+/** Many entries at once (an import's openings), a few hundred rows per statement. */
+export async function insertEntries(
+  trx: WriteTransaction,
+  entries: readonly NewLedgerEntry[],
+): Promise<void> {
+  const createdAt = new Date().toISOString();
+  const rows = entries.map((entry) => ({
+    id: randomUUID(),
+    owner_id: entry.ownerId,
+    client_id: entry.clientId,
+    kind: entry.kind,
+    amount_paise: entry.amountPaise,
+    balance_after_paise: entry.balanceAfterPaise,
+    note: entry.note,
+    on_date: entry.on,
+    created_at: createdAt,
+    created_by: entry.createdBy.id,
+  }));
+  for (let start = 0; start < rows.length; start += ENTRY_INSERT_CHUNK) {
+    await trx
+      .insertInto('ledger_entries')
+      .values(rows.slice(start, start + ENTRY_INSERT_CHUNK))
+      .execute();
+  }
+}
+
+const ENTRY_INSERT_CHUNK = 500;
+
 export type RecordOutcome =
   | { kind: 'recorded'; entry: Entry; client: Client }
   | { kind: 'not-found' }

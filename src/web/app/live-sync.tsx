@@ -1,5 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
+import { refreshAfterChange } from '../features/clients/clients-api.ts';
 import { applyClientEvent } from '../features/clients/clients-cache.ts';
 import { connectLive } from '../lib/live-socket.ts';
 import { sessionQueryKey } from '../lib/session.ts';
@@ -18,6 +19,9 @@ export function useLiveSync(operatorId: string | null): void {
         } else if (event.type === 'entry.created') {
           // The client's new balance patches what is shown; the ledger views reload.
           applyClientEvent(queryClient, { type: 'client.updated', client: event.client });
+        } else if (event.type === 'clients.imported') {
+          // Many new clients at once: the lists, totals and chart reload.
+          refreshAfterChange(queryClient);
         } else if (event.type === 'resync') {
           void queryClient.invalidateQueries();
         } else if (event.type === 'operator.updated') {

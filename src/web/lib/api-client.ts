@@ -58,20 +58,23 @@ export async function apiRequest<T>(
   } catch {
     throw new ApiError(0, NETWORK_ERROR_MESSAGE);
   }
-  const parsed = response.status === 204 ? null : parseJson(await response.text());
-  if (!response.ok) {
+  return answerOf(response.status, response.status === 204 ? '' : await response.text(), schema);
+}
+
+/** An answer checked against its schema; a refusal becomes an ApiError with the server's words. */
+export function answerOf<T>(status: number, text: string, schema: z.ZodMiniType<T>): T {
+  const parsed = parseJson(text);
+  if (status < 200 || status > 299) {
     const refusal = apiErrorSchema.safeParse(parsed);
     throw new ApiError(
-      response.status,
-      refusal.success && refusal.data.message
-        ? refusal.data.message
-        : describeFailure(response.status),
+      status,
+      refusal.success && refusal.data.message ? refusal.data.message : describeFailure(status),
       refusal.success ? (refusal.data.fieldErrors ?? {}) : {},
       parsed,
     );
   }
   const checked = schema.safeParse(parsed);
-  if (!checked.success) throw new ApiError(response.status, UNEXPECTED_ANSWER_MESSAGE, {}, parsed);
+  if (!checked.success) throw new ApiError(status, UNEXPECTED_ANSWER_MESSAGE, {}, parsed);
   return checked.data;
 }
 

@@ -10,6 +10,8 @@ export const messages = {
   /** With its "Undo", the message stays long enough to change one's mind (product.md §2 had 3 s). */
   clientDeleted: { text: 'Client Removed', seconds: 10 },
   clientRestored: { text: 'Client Restored', seconds: 3 },
+  /** "1,200 clients imported": the count is in the text. */
+  clientsImportedSeconds: 5,
   paymentRecorded: { text: 'Payment recorded', seconds: 4 },
   chargeAdded: { text: 'Charge added', seconds: 4 },
   settingsSaved: { text: 'Settings saved', seconds: 4 },

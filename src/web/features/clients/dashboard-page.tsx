@@ -1,4 +1,5 @@
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useState } from 'react';
+import Button from 'react-bootstrap/Button';
 import Col from 'react-bootstrap/Col';
 import Row from 'react-bootstrap/Row';
 import { Link } from 'react-router';
@@ -12,8 +13,14 @@ const LedgerSummary = lazy(async () => ({
   default: (await import('./ledger-summary.tsx')).LedgerSummary,
 }));
 
+// Import is used now and then, and brings its own screens: loaded when opened.
+const ImportDialog = lazy(async () => ({
+  default: (await import('./import-dialog.tsx')).ImportDialog,
+}));
+
 export function DashboardPage() {
   usePageTitle('Dashboard');
+  const [importing, setImporting] = useState(false);
   return (
     <Row>
       {/* First in the page, so "New" comes before the rows on a phone; beside them when wide. */}
@@ -21,6 +28,14 @@ export function DashboardPage() {
         <Link to={paths.addClient} className="btn btn-success w-100 mt-md-2">
           New
         </Link>
+        <Button variant="outline-primary" className="w-100 mt-2" onClick={() => setImporting(true)}>
+          Import
+        </Button>
+        {importing && (
+          <Suspense fallback={null}>
+            <ImportDialog onClose={() => setImporting(false)} />
+          </Suspense>
+        )}
       </Col>
       <Col md={10}>
         <ClientsList

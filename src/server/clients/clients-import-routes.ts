@@ -1,0 +1,128 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { apiErrorSchema } from '../../shared/api-error.ts';
+import {
+  clientImportQuerySchema,
+  IMPORT_MAX_BYTES,
+  IMPORT_MAX_LISTED_ERRORS,
+  type ImportError,
+  importPreviewSchema,
+  importRefusedSchema,
+  importResultSchema,
+} from '../../shared/client-csv-import.ts';
+import { apiPaths } from '../../shared/paths.ts';
+import { requireSession, type SessionReader } from '../auth/session.ts';
+import type { Config } from '../config.ts';
+import type { Database } from '../db/database.ts';
+import { HttpError } from '../http/errors.ts';
+import { dateIn } from '../ledger/panel-date.ts';
+import type { EventBus } from '../live/event-bus.ts';
+import { checkRows, findDuplicates, readCsv } from './clients-import.ts';
+import { existingContacts, insertClients } from './clients-repository.ts';
+
+interface ClientsImportRoutesOptions {
+  config: Config;
+  database: Database;
+  readSession: SessionReader;
+  bus: EventBus;
+}
+
+/** The note on each imported client's opening entry, so its history says where it came from. */
+export const IMPORT_OPENING_NOTE = 'Imported from a CSV file';
+
+function refusalMessage(errors: readonly ImportError[]): string {
+  if (errors.some((error) => error.row === 1)) {
+    return 'Some columns are missing: choose which column is which; nothing was stored';
+  }
+  const rows = new Set(errors.map((error) => error.row)).size;
+  const counted = errors.length >= IMPORT_MAX_LISTED_ERRORS ? `${rows} or more` : String(rows);
+  return `${counted} ${rows === 1 ? 'row is' : 'rows are'} not valid; nothing was stored`;
+}
+
+/**
+ * `POST /api/clients/import`: a CSV checked row by row against the client form's rules
+ * (`dryRun=true` answers what would happen), then stored all or nothing in one transaction.
+ */
+export async function registerClientsImportRoutes(
+  app: FastifyInstance,
+  { config, database, readSession, bus }: ClientsImportRoutesOptions,
+): Promise<void> {
+  await app.register(async (scope) => {
+    requireSession(scope, readSession);
+    // The body is the file as it is, whatever type the browser gave it (Excel on Windows
+    // calls a .csv "application/vnd.ms-excel"); what it holds is checked when it is read.
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser(
+      '*',
+      { parseAs: 'buffer', bodyLimit: IMPORT_MAX_BYTES },
+      (_request, body, done) => done(null, body),
+    );
+    const routes = scope.withTypeProvider<ZodTypeProvider>();
+
+    routes.post(
+      apiPaths.clientsImport,
+      {
+        bodyLimit: IMPORT_MAX_BYTES,
+        schema: {
+          querystring: clientImportQuerySchema,
+          response: {
+            200: importPreviewSchema,
+            201: importResultSchema,
+            400: importRefusedSchema,
+            '4xx': apiErrorSchema,
+          },
+        },
+      },
+      async (request, reply) => {
+        const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+        const checked = checkRows(readCsv(body), request.query.columns);
+        const ownerId = request.operator.id;
+
+        if (request.query.dryRun) {
+          const contacts = await existingContacts(database.db, ownerId);
+          return reply.status(200).send({
+            rows: checked.rows,
+            valid: checked.candidates.length,
+            duplicates: findDuplicates(checked.candidates, contacts),
+            errors: checked.errors,
+            columns: checked.columns,
+          });
+        }
+
+        if (checked.errors.length > 0) {
+          throw new HttpError(400, refusalMessage(checked.errors), undefined, {
+            errors: checked.errors,
+          });
+        }
+        const author = {
+          operator: { id: ownerId, email: request.operator.email },
+          today: dateIn(config.timeZone),
+        };
+        const result = await database.write(async (trx, write) => {
+          // Read in the transaction that stores them, so a client added meanwhile counts.
+          const duplicates = request.query.skipDuplicates
+            ? new Set(
+                findDuplicates(checked.candidates, await existingContacts(trx, ownerId)).map(
+                  (duplicate) => duplicate.row,
+                ),
+              )
+            : new Set<number>();
+          const kept = checked.candidates.filter(({ row }) => !duplicates.has(row));
+          const created = await insertClients(
+            trx,
+            author,
+            kept.map(({ fields }) => fields),
+            IMPORT_OPENING_NOTE,
+          );
+          if (created > 0) {
+            // One event for the whole file: the other tabs reload once, not per client.
+            const event = { type: 'clients.imported' as const, count: created };
+            await bus.publish({ kind: 'event', ownerId, event }, write);
+          }
+          return { created, skipped: duplicates.size };
+        });
+        return reply.status(201).send(result);
+      },
+    );
+  });
+}

@@ -1,0 +1,296 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { type DragEvent, useState } from 'react';
+import Button from 'react-bootstrap/Button';
+import Form from 'react-bootstrap/Form';
+import Modal from 'react-bootstrap/Modal';
+import ProgressBar from 'react-bootstrap/ProgressBar';
+import Table from 'react-bootstrap/Table';
+import {
+  IMPORT_FIELD_LABELS,
+  IMPORT_FIELDS,
+  IMPORT_MAX_BYTES,
+  IMPORT_MAX_ROWS,
+  type ImportError,
+  type ImportField,
+  type ImportPreview,
+} from '../../../shared/client-csv-import.ts';
+import { useFlash } from '../../components/flash-messages.tsx';
+import { ApiError } from '../../lib/api-client.ts';
+import { messages } from '../../lib/messages.ts';
+import { refreshAfterChange } from './clients-api.ts';
+import { importClients, previewImport } from './import-api.ts';
+
+/** Errors listed on screen; the file may have thousands, and the first ones say enough. */
+const SHOWN_ERRORS = 50;
+
+type Step =
+  | { kind: 'choose' }
+  | { kind: 'checking'; sent: number }
+  | { kind: 'preview'; preview: ImportPreview }
+  | { kind: 'importing'; preview: ImportPreview; sent: number };
+
+function count(n: number, one: string, many = `${one}s`): string {
+  return `${n.toLocaleString('en-IN')} ${n === 1 ? one : many}`;
+}
+
+function fieldLabel(field: string): string {
+  return (IMPORT_FIELD_LABELS as Record<string, string>)[field] ?? field;
+}
+
+/** The rows of a refused import, when the server listed them. */
+function errorsOf(error: unknown): ImportError[] {
+  if (!(error instanceof ApiError)) return [];
+  const body = error.body as { errors?: ImportError[] } | undefined;
+  return Array.isArray(body?.errors) ? body.errors : [];
+}
+
+function UploadProgress({ sent, label }: { sent: number; label: string }) {
+  // Once the file has gone, the server checks or stores it: no figure to show, only motion.
+  const done = sent >= 1;
+  return (
+    <ProgressBar
+      className="my-3"
+      now={done ? 100 : Math.round(sent * 100)}
+      animated={done}
+      striped={done}
+      label={done ? label : `${Math.round(sent * 100)}%`}
+      aria-label={done ? label : 'Uploading the file'}
+    />
+  );
+}
+
+function ErrorTable({ errors }: { errors: readonly ImportError[] }) {
+  if (errors.length === 0) return null;
+  return (
+    <>
+      <Table size="sm" striped className="mb-1">
+        <caption className="caption-top">Rows to fix in the file</caption>
+        <thead>
+          <tr>
+            <th scope="col">Row</th>
+            <th scope="col">Column</th>
+            <th scope="col">Problem</th>
+          </tr>
+        </thead>
+        <tbody>
+          {errors.slice(0, SHOWN_ERRORS).map((error) => (
+            <tr key={`${error.row}-${error.field}`}>
+              <td>{error.row}</td>
+              <td>{fieldLabel(error.field)}</td>
+              <td>{error.message}</td>
+            </tr>
+          ))}
+        </tbody>
+      </Table>
+      {errors.length > SHOWN_ERRORS && (
+        <p className="small text-body-secondary">
+          and {count(errors.length - SHOWN_ERRORS, 'more problem')}
+        </p>
+      )}
+    </>
+  );
+}
+
+function ColumnChoices({
+  preview,
+  onChange,
+}: {
+  preview: ImportPreview;
+  onChange(columns: (ImportField | null)[]): void;
+}) {
+  const current = preview.columns.map((column) => column.field);
+  return (
+    <fieldset className="mb-3">
+      <legend className="fs-6">Columns of the file</legend>
+      {preview.columns.map((column, index) => (
+        <Form.Group
+          // Columns are positional: their index is what they are.
+          // biome-ignore lint/suspicious/noArrayIndexKey: a column is its position in the file
+          key={index}
+          className="d-flex align-items-center gap-2 mb-1"
+          controlId={`import-column-${index}`}
+        >
+          <Form.Label className="mb-0 flex-grow-1 text-truncate">
+            {column.header || `Column ${index + 1}`}
+          </Form.Label>
+          <Form.Select
+            size="sm"
+            className="w-auto"
+            value={column.field ?? ''}
+            onChange={(event) => {
+              const next = [...current];
+              next[index] = (event.target.value || null) as ImportField | null;
+              onChange(next);
+            }}
+          >
+            <option value="">Leave out</option>
+            {IMPORT_FIELDS.map((field) => (
+              <option key={field} value={field}>
+                {IMPORT_FIELD_LABELS[field]}
+              </option>
+            ))}
+          </Form.Select>
+        </Form.Group>
+      ))}
+    </fieldset>
+  );
+}
+
+/**
+ * Import from a CSV: the file is checked first (nothing stored), the operator sees what would
+ * happen and fixes the column names if needed, then every client is stored, or none.
+ */
+export function ImportDialog({ onClose }: { onClose(): void }) {
+  const queryClient = useQueryClient();
+  const flash = useFlash();
+  const [file, setFile] = useState<File | null>(null);
+  const [step, setStep] = useState<Step>({ kind: 'choose' });
+  const [columns, setColumns] = useState<(ImportField | null)[] | undefined>();
+  const [skipDuplicates, setSkipDuplicates] = useState(true);
+  const [failure, setFailure] = useState<{ message: string; errors: ImportError[] } | null>(null);
+
+  async function check(chosen: File, chosenColumns: (ImportField | null)[] | undefined) {
+    setFailure(null);
+    if (chosen.size > IMPORT_MAX_BYTES) {
+      setStep({ kind: 'choose' });
+      setFailure({ message: 'The file is over 10 MiB: split it and import each part', errors: [] });
+      return;
+    }
+    setStep({ kind: 'checking', sent: 0 });
+    try {
+      const preview = await previewImport(chosen, { columns: chosenColumns }, (sent) =>
+        setStep({ kind: 'checking', sent }),
+      );
+      setStep({ kind: 'preview', preview });
+    } catch (error) {
+      setStep({ kind: 'choose' });
+      setFailure({ message: error instanceof Error ? error.message : String(error), errors: [] });
+    }
+  }
+
+  function choose(chosen: File | undefined) {
+    if (!chosen) return;
+    setFile(chosen);
+    setColumns(undefined);
+    void check(chosen, undefined);
+  }
+
+  async function store(preview: ImportPreview) {
+    if (!file) return;
+    setFailure(null);
+    setStep({ kind: 'importing', preview, sent: 0 });
+    try {
+      const result = await importClients(file, { columns, skipDuplicates }, (sent) =>
+        setStep({ kind: 'importing', preview, sent }),
+      );
+      refreshAfterChange(queryClient);
+      const skipped = result.skipped > 0 ? `, ${count(result.skipped, 'duplicate')} skipped` : '';
+      flash.success(
+        `${count(result.created, 'client')} imported${skipped}`,
+        messages.clientsImportedSeconds,
+      );
+      onClose();
+    } catch (error) {
+      setStep({ kind: 'preview', preview });
+      setFailure({
+        message: `Nothing was imported: ${error instanceof Error ? error.message : String(error)}`,
+        errors: errorsOf(error),
+      });
+    }
+  }
+
+  function drop(event: DragEvent) {
+    event.preventDefault();
+    choose(event.dataTransfer.files[0]);
+  }
+
+  const preview = step.kind === 'preview' || step.kind === 'importing' ? step.preview : null;
+  const toImport = preview ? preview.valid - (skipDuplicates ? preview.duplicates.length : 0) : 0;
+  const busy = step.kind === 'checking' || step.kind === 'importing';
+
+  return (
+    <Modal show onHide={busy ? () => {} : onClose} size="lg" aria-labelledby="import-title">
+      <Modal.Header closeButton={!busy}>
+        <Modal.Title id="import-title">Import clients</Modal.Title>
+      </Modal.Header>
+      <Modal.Body onDragOver={(event) => event.preventDefault()} onDrop={drop}>
+        <Form.Group controlId="import-file" className="mb-2">
+          <Form.Label>CSV file</Form.Label>
+          <Form.Control
+            type="file"
+            accept=".csv,text/csv"
+            disabled={busy}
+            aria-describedby="import-file-help"
+            onChange={(event) => choose((event.target as HTMLInputElement).files?.[0])}
+          />
+          <Form.Text id="import-file-help">
+            Choose or drop a CSV (UTF-8, comma or semicolon separated; Excel's "CSV UTF-8" or a
+            Google Sheets download), at most 10 MiB and {IMPORT_MAX_ROWS.toLocaleString('en-IN')}{' '}
+            clients, with a header row: First Name, Last Name, Email, Phone and, if anything is
+            owed, Balance.
+          </Form.Text>
+        </Form.Group>
+
+        {step.kind === 'checking' && <UploadProgress sent={step.sent} label="Checking the file…" />}
+        {step.kind === 'importing' && <UploadProgress sent={step.sent} label="Storing…" />}
+
+        {failure && (
+          // Plain markup: react-bootstrap's Alert here would split it out of the first page's chunk.
+          <div className="alert alert-danger mt-3" role="alert">
+            {failure.message}
+          </div>
+        )}
+        {failure && <ErrorTable errors={failure.errors} />}
+
+        {preview && (
+          <section aria-label="What the import will do" className="mt-3">
+            <p>
+              {count(preview.rows, 'row')} in {file?.name}: {count(preview.valid, 'client')} ready
+              to import
+              {preview.errors.length > 0 && `, ${count(preview.errors.length, 'problem')} to fix`}.
+            </p>
+            <ColumnChoices
+              preview={preview}
+              onChange={(next) => {
+                setColumns(next);
+                if (file) void check(file, next);
+              }}
+            />
+            {preview.duplicates.length > 0 && (
+              <Form.Check
+                id="import-skip-duplicates"
+                className="mb-3"
+                checked={skipDuplicates}
+                onChange={(event) => setSkipDuplicates(event.target.checked)}
+                label={`Skip the ${count(preview.duplicates.length, 'row')} with the e-mail or phone of a client you already have (rows ${preview.duplicates
+                  .slice(0, 10)
+                  .map((duplicate) => duplicate.row)
+                  .join(', ')}${preview.duplicates.length > 10 ? ', …' : ''})`}
+              />
+            )}
+            {!failure && <ErrorTable errors={preview.errors} />}
+            {preview.errors.length > 0 && (
+              <p className="text-danger-emphasis">
+                Fix these rows in the file and choose it again: an import stores every row or none.
+              </p>
+            )}
+          </section>
+        )}
+      </Modal.Body>
+      <Modal.Footer>
+        <Button variant="secondary" onClick={onClose} disabled={busy}>
+          Cancel
+        </Button>
+        <Button
+          variant="primary"
+          disabled={busy || !preview || preview.errors.length > 0 || toImport <= 0}
+          onClick={() => preview && void store(preview)}
+        >
+          {preview && preview.errors.length === 0
+            ? `Import ${count(toImport, 'client')}`
+            : 'Import'}
+        </Button>
+      </Modal.Footer>
+    </Modal>
+  );
+}
