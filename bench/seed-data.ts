@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { addDays } from '../src/shared/ledger-schema.ts';
+import { formatPhone } from '../src/shared/phone.ts';
 import { searchTextOf } from '../src/shared/search-text.ts';
 
 const firstNames = [
@@ -87,8 +88,8 @@ export function seedSqlite(file: string, ownerId: string, count: number): void {
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
   const insert = db.prepare(
-    `INSERT INTO clients (id, owner_id, fname, lname, email, phone, search_text, balance_paise,
-       version, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?)`,
+    `INSERT INTO clients (id, owner_id, fname, lname, email, phone, phone_display, search_text,
+       balance_paise, version, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?)`,
   );
   let total = 0n;
   db.transaction(() => {
@@ -102,6 +103,7 @@ export function seedSqlite(file: string, ownerId: string, count: number): void {
         c.lname,
         c.email,
         c.phone,
+        formatPhone(c.phone),
         c.searchText,
         c.balancePaise,
         c.createdAt,

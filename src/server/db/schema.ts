@@ -39,6 +39,8 @@ export interface ClientsTable {
   search_text: string;
   /** The date of the latest payment entry (YYYY-MM-DD); null: never paid. */
   last_payment_on: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The phone as people read it ("98765 43210"), formatted when written; null: not yet. */
+  phone_display: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: string;
   updated_at: string;
 }

@@ -29,3 +29,14 @@ export const largeAnswerCompression = {
   zlibOptions: { level: 1 },
   syncThreshold: 16 * 1024 * 1024,
 } satisfies RouteOptions['compress'];
+
+/**
+ * For a long stream of text (an export of 100,000 clients, 6 MB): the fastest levels, which
+ * keep compression from being most of the export's time.
+ */
+export const streamCompression = {
+  threshold: 1024,
+  encodings: ['br', 'gzip'],
+  brotliOptions: { params: { [constants.BROTLI_PARAM_QUALITY]: 1 } },
+  zlibOptions: { level: 1 },
+} satisfies RouteOptions['compress'];
