@@ -19,6 +19,7 @@ import { registerCompression } from './http/compression.ts';
 import { limitConnectionsPerAddress } from './http/connection-limit.ts';
 import { registerErrorHandling } from './http/errors.ts';
 import { registerHealthRoute } from './http/health.ts';
+import { registerOpenApi } from './http/openapi.ts';
 import { registerSecurity } from './http/security.ts';
 import { registerSpa } from './http/spa.ts';
 import { registerLedgerRoutes } from './ledger/ledger-routes.ts';
@@ -126,6 +127,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
 
   const readSession = createSessionReader(config, database);
 
+  // Before every route: the description is made of the routes it sees being added.
+  await registerOpenApi(app, config);
   registerHealthRoute(app, database);
   await registerAuthRoutes(app, { config, database, auth, readSession, bus });
   await registerSettingsRoutes(app, { database, readSession, bus });

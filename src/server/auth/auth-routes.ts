@@ -15,6 +15,7 @@ import type { Config, RateLimitRule } from '../config.ts';
 import { DATABASE_UNAVAILABLE_MESSAGE, databaseAnswers } from '../db/availability.ts';
 import type { Database } from '../db/database.ts';
 import { HttpError } from '../http/errors.ts';
+import { OPTIONAL_SESSION, PUBLIC_ROUTE, validatedByHandler } from '../http/openapi.ts';
 import type { EventBus } from '../live/event-bus.ts';
 import { claimFirstAdministrator } from '../operators/operators-repository.ts';
 import { getSettings } from '../settings/settings-repository.ts';
@@ -129,9 +130,21 @@ export async function registerAuthRoutes(
 
   const sessionResponses = { 200: sessionAnswerSchema, '4xx': apiErrorSchema };
 
+  // Sign-up and sign-in check their bodies themselves, after the rate limits (and the
+  // registrations setting), and sign-out reads none: these body schemas only describe the
+  // request, for the API description (docs/decisions/0015-openapi.md).
   routes.post(
     apiPaths.signUp,
-    { schema: { response: sessionResponses } },
+    {
+      validatorCompiler: validatedByHandler,
+      schema: {
+        ...PUBLIC_ROUTE,
+        tags: ['Auth'],
+        summary: 'Create an account, and sign in with it',
+        body: signUpSchema,
+        response: sessionResponses,
+      },
+    },
     async (request, reply) => {
       await limit(`sign-up:ip:${request.ip}`, config.rateLimits.signUpPerIp, reply);
       const settings = await getSettings(database.db);
@@ -159,7 +172,16 @@ export async function registerAuthRoutes(
 
   routes.post(
     apiPaths.signIn,
-    { schema: { response: sessionResponses } },
+    {
+      validatorCompiler: validatedByHandler,
+      schema: {
+        ...PUBLIC_ROUTE,
+        tags: ['Auth'],
+        summary: 'Sign in with e-mail and password',
+        body: signInSchema,
+        response: sessionResponses,
+      },
+    },
     async (request, reply) => {
       await limit(`sign-in:ip:${request.ip}`, config.rateLimits.signInPerIp, reply);
       const input = parseBody(signInSchema, request.body);
@@ -174,7 +196,16 @@ export async function registerAuthRoutes(
 
   routes.post(
     apiPaths.signOut,
-    { schema: { response: { 200: z.object({ success: z.boolean() }), '4xx': apiErrorSchema } } },
+    {
+      validatorCompiler: validatedByHandler,
+      schema: {
+        ...OPTIONAL_SESSION,
+        tags: ['Auth'],
+        summary: "Sign out: revoke the request's session",
+        body: z.object({}),
+        response: { 200: z.object({ success: z.boolean() }), '4xx': apiErrorSchema },
+      },
+    },
     async (request, reply) => {
       // The session's live sockets close first, so that no event reaches them after sign-out.
       const operator = await readSession(request.headers);
@@ -187,7 +218,14 @@ export async function registerAuthRoutes(
 
   routes.get(
     apiPaths.session,
-    { schema: { response: { 200: z.nullable(sessionAnswerSchema), '4xx': apiErrorSchema } } },
+    {
+      schema: {
+        ...OPTIONAL_SESSION,
+        tags: ['Auth'],
+        summary: 'Who is signed in (null when no one is)',
+        response: { 200: z.nullable(sessionAnswerSchema), '4xx': apiErrorSchema },
+      },
+    },
     async (request, reply) => {
       const answer = await callAuth(request, reply);
       if (answer.status !== 200) return refusal(answer);

@@ -64,6 +64,9 @@ export async function registerClientsImportRoutes(
       {
         bodyLimit: IMPORT_MAX_BYTES,
         schema: {
+          tags: ['Clients'],
+          summary: 'Import clients from a CSV file (dryRun=true: check it, store nothing)',
+          consumes: ['text/csv'],
           querystring: clientImportQuerySchema,
           response: {
             200: importPreviewSchema,

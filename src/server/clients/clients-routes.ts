@@ -22,6 +22,7 @@ import { apiPaths } from '../../shared/paths.ts';
 import { requireSession, type SessionReader } from '../auth/session.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
+import { streamCompression } from '../http/compression.ts';
 import { HttpError } from '../http/errors.ts';
 import { dateIn } from '../ledger/panel-date.ts';
 import type { EventBus } from '../live/event-bus.ts';
@@ -66,6 +67,8 @@ export async function registerClientsRoutes(
       apiPaths.clients,
       {
         schema: {
+          tags: ['Clients'],
+          summary: 'List clients: search, filter, sort and page',
           querystring: clientListQuerySchema,
           response: { 200: clientListSchema, ...errors },
         },
@@ -76,7 +79,11 @@ export async function registerClientsRoutes(
     routes.get(
       apiPaths.clientsExport,
       {
+        compress: streamCompression,
         schema: {
+          tags: ['Clients'],
+          summary: 'Download the clients of a view as CSV',
+          produces: ['text/csv'],
           querystring: clientExportQuerySchema,
           response: { 200: z.string(), ...errors },
         },
@@ -94,7 +101,14 @@ export async function registerClientsRoutes(
 
     routes.post(
       apiPaths.clients,
-      { schema: { body: clientFieldsSchema, response: { 201: clientSchema, ...errors } } },
+      {
+        schema: {
+          tags: ['Clients'],
+          summary: 'Add a client',
+          body: clientFieldsSchema,
+          response: { 201: clientSchema, ...errors },
+        },
+      },
       async (request, reply) => {
         const settings = await getSettings(database.db);
         const fields = settings.disableBalanceOnAdd
@@ -114,7 +128,14 @@ export async function registerClientsRoutes(
 
     routes.get(
       '/api/clients/:id',
-      { schema: { params: idParams, response: { 200: clientSchema, ...errors } } },
+      {
+        schema: {
+          tags: ['Clients'],
+          summary: 'Read a client',
+          params: idParams,
+          response: { 200: clientSchema, ...errors },
+        },
+      },
       async (request) => {
         const client = await getClient(database, request.operator.id, request.params.id);
         if (!client) throw new HttpError(404, CLIENT_NOT_FOUND_MESSAGE);
@@ -126,6 +147,8 @@ export async function registerClientsRoutes(
       '/api/clients/:id',
       {
         schema: {
+          tags: ['Clients'],
+          summary: 'Change a client (optimistic: send the version you read)',
           params: idParams,
           body: clientPatchSchema,
           response: { 200: clientSchema, 409: clientConflictSchema, ...errors },
@@ -167,7 +190,14 @@ export async function registerClientsRoutes(
 
     routes.delete(
       '/api/clients/:id',
-      { schema: { params: idParams, response: { 204: z.null(), ...errors } } },
+      {
+        schema: {
+          tags: ['Clients'],
+          summary: 'Delete a client (restorable for 10 minutes)',
+          params: idParams,
+          response: { 204: z.null(), ...errors },
+        },
+      },
       async (request, reply) => {
         const ownerId = request.operator.id;
         const { id } = request.params;
@@ -190,7 +220,14 @@ export async function registerClientsRoutes(
 
     routes.post(
       '/api/clients/:id/restore',
-      { schema: { params: idParams, response: { 200: clientSchema, ...errors } } },
+      {
+        schema: {
+          tags: ['Clients'],
+          summary: 'Restore a deleted client',
+          params: idParams,
+          response: { 200: clientSchema, ...errors },
+        },
+      },
       async (request) => {
         const ownerId = request.operator.id;
         const author = authorOf(request);
@@ -211,7 +248,14 @@ export async function registerClientsRoutes(
 
     routes.post(
       apiPaths.bulkDelete,
-      { schema: { body: clientIdsSchema, response: { 200: bulkDeletedSchema, ...errors } } },
+      {
+        schema: {
+          tags: ['Clients'],
+          summary: 'Delete several clients at once',
+          body: clientIdsSchema,
+          response: { 200: bulkDeletedSchema, ...errors },
+        },
+      },
       async (request) => {
         const ownerId = request.operator.id;
         const author = authorOf(request);
@@ -235,7 +279,14 @@ export async function registerClientsRoutes(
 
     routes.post(
       apiPaths.bulkRestore,
-      { schema: { body: clientIdsSchema, response: { 200: bulkRestoredSchema, ...errors } } },
+      {
+        schema: {
+          tags: ['Clients'],
+          summary: 'Restore several deleted clients at once',
+          body: clientIdsSchema,
+          response: { 200: bulkRestoredSchema, ...errors },
+        },
+      },
       async (request) => {
         const ownerId = request.operator.id;
         const author = authorOf(request);

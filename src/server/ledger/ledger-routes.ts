@@ -60,6 +60,8 @@ export async function registerLedgerRoutes(
       '/api/clients/:id/entries',
       {
         schema: {
+          tags: ['Ledger'],
+          summary: "A client's entries, newest first, a page at a time",
           params: idParams,
           querystring: entriesPageQuerySchema,
           response: { 200: entriesPageSchema, ...errors },
@@ -81,6 +83,8 @@ export async function registerLedgerRoutes(
       '/api/clients/:id/entries',
       {
         schema: {
+          tags: ['Ledger'],
+          summary: 'Record a charge or a payment',
           params: idParams,
           body: newEntrySchema,
           response: { 201: entryRecordedSchema, ...errors },
@@ -121,6 +125,8 @@ export async function registerLedgerRoutes(
       '/api/clients/:id/statement',
       {
         schema: {
+          tags: ['Ledger'],
+          summary: "A client's statement for a range of dates",
           params: idParams,
           querystring: statementQuerySchema,
           response: { 200: statementSchema, ...errors },
@@ -145,7 +151,13 @@ export async function registerLedgerRoutes(
 
     routes.get(
       apiPaths.totals,
-      { schema: { response: { 200: totalsSchema, ...errors } } },
+      {
+        schema: {
+          tags: ['Ledger'],
+          summary: "The operator's totals: owed, in credit, and net",
+          response: { 200: totalsSchema, ...errors },
+        },
+      },
       (request) => currentTotals(database, request.operator.id),
     );
 
@@ -153,6 +165,8 @@ export async function registerLedgerRoutes(
       apiPaths.totalsHistory,
       {
         schema: {
+          tags: ['Ledger'],
+          summary: 'The total owed at the end of each day of a range',
           querystring: totalsHistoryQuerySchema,
           response: { 200: totalsHistorySchema, ...errors },
         },

@@ -26,6 +26,18 @@ interface LiveSocket {
   alive: boolean;
 }
 
+/** What the API description says of the channel; its messages are in docs/api.md. */
+const LIVE_ROUTE_SCHEMA = {
+  tags: ['Live'],
+  summary: 'The live channel: upgrades to a WebSocket',
+  description:
+    'A GET with the WebSocket upgrade headers opens a one-way channel: the server sends one ' +
+    'JSON message per committed change of what the operator sees (client.created, ' +
+    'client.updated, client.deleted, entry.created, settings.updated, operator.updated, ' +
+    'resync) and ignores what the browser sends. Signed in only; the origin rule applies. ' +
+    'The messages are described in docs/api.md ("Live channel").',
+};
+
 export async function registerLiveRoutes(
   app: FastifyInstance,
   { config, readSession, bus, pingIntervalMs = 30_000 }: LiveRoutesOptions,
@@ -93,7 +105,7 @@ export async function registerLiveRoutes(
       }
     });
     requireSession(scope, readSession);
-    scope.get(apiPaths.live, { websocket: true }, (socket, request) => {
+    scope.get(apiPaths.live, { websocket: true, schema: LIVE_ROUTE_SCHEMA }, (socket, request) => {
       const live: LiveSocket = {
         socket,
         ownerId: request.operator.id,

@@ -34,7 +34,13 @@ export async function registerOperatorsRoutes(
 
     routes.get(
       apiPaths.operators,
-      { schema: { response: { 200: operatorListSchema, ...errors } } },
+      {
+        schema: {
+          tags: ['Operators'],
+          summary: 'List the operators (administrator)',
+          response: { 200: operatorListSchema, ...errors },
+        },
+      },
       async () => ({ items: await listOperators(database.db) }),
     );
 
@@ -42,6 +48,8 @@ export async function registerOperatorsRoutes(
       '/api/operators/:id/role',
       {
         schema: {
+          tags: ['Operators'],
+          summary: "Change an operator's role (administrator)",
           params: z.object({ id: z.string() }),
           body: roleChangeSchema,
           response: { 200: operatorSchema, ...errors },

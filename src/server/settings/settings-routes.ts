@@ -5,6 +5,7 @@ import { apiPaths } from '../../shared/paths.ts';
 import { settingsSchema } from '../../shared/settings-schema.ts';
 import { requireSession, type SessionReader } from '../auth/session.ts';
 import type { Database } from '../db/database.ts';
+import { PUBLIC_ROUTE } from '../http/openapi.ts';
 import type { EventBus } from '../live/event-bus.ts';
 import { getSettings, saveSettings } from './settings-repository.ts';
 
@@ -19,11 +20,18 @@ export async function registerSettingsRoutes(
   { database, readSession, bus }: SettingsRoutesOptions,
 ): Promise<void> {
   // Public: the signed-out navbar needs allowRegistrations.
-  app
-    .withTypeProvider<ZodTypeProvider>()
-    .get(apiPaths.settings, { schema: { response: { 200: settingsSchema } } }, () =>
-      getSettings(database.db),
-    );
+  app.withTypeProvider<ZodTypeProvider>().get(
+    apiPaths.settings,
+    {
+      schema: {
+        ...PUBLIC_ROUTE,
+        tags: ['Settings'],
+        summary: 'Read the panel settings',
+        response: { 200: settingsSchema },
+      },
+    },
+    () => getSettings(database.db),
+  );
 
   // Panel-wide, so only an administrator changes them.
   await app.register(async (scope) => {
@@ -32,6 +40,8 @@ export async function registerSettingsRoutes(
       apiPaths.settings,
       {
         schema: {
+          tags: ['Settings'],
+          summary: 'Change the panel settings (administrator)',
           body: settingsSchema,
           response: { 200: settingsSchema, '4xx': apiErrorSchema },
         },
