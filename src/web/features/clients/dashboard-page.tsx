@@ -28,7 +28,11 @@ export function DashboardPage() {
         <Link to={paths.addClient} className="btn btn-success w-100 mt-md-2">
           New
         </Link>
-        <Button variant="outline-primary" className="w-100 mt-2" onClick={() => setImporting(true)}>
+        <Button
+          variant="outline-secondary"
+          className="w-100 mt-2"
+          onClick={() => setImporting(true)}
+        >
           Import
         </Button>
         {importing && (
