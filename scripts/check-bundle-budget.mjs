@@ -14,7 +14,7 @@ const manifest = JSON.parse(readFileSync(path.join(root, '.vite', 'manifest.json
 // (docs/decisions/0013-bundle-budgets.md).
 const BUDGETS = {
   '/login': ['features/auth/login-page.tsx', 157, 25],
-  '/dashboard': ['features/clients/dashboard-page.tsx', 175, 25],
+  '/dashboard': ['features/clients/dashboard-page.tsx', 176, 25],
 };
 
 const gzipped = (file) => gzipSync(readFileSync(path.join(root, file)), { level: 9 }).length;

@@ -1,11 +1,34 @@
 import * as z from 'zod/mini';
-import { clientListQuerySchema } from './client-schema.ts';
+import { clientListQuerySchema, MAX_BULK_IDS } from './client-schema.ts';
 
 /** The columns of an export, in order; the import reads the same names. */
 export const CLIENT_CSV_HEADERS = ['First Name', 'Last Name', 'Email', 'Phone', 'Balance'] as const;
 
-/** An export is a view of the list without its page: every client the view shows. */
-export const clientExportQuerySchema = z.omit(clientListQuerySchema, { limit: true, offset: true });
+const CLIENT_ID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
+const IDS_MESSAGE = 'ids must be client ids (lower-case UUIDs) separated by commas';
+
+/**
+ * An export is a view of the list without its page: every client the view shows, or only
+ * those of its clients picked by id (as many as a bulk delete takes, so that what can be
+ * selected together can be exported together).
+ */
+export const clientExportQuerySchema = z.extend(
+  z.omit(clientListQuerySchema, { limit: true, offset: true }),
+  {
+    ids: z.optional(
+      z.pipe(
+        z.string({ error: IDS_MESSAGE }).check(
+          z.regex(new RegExp(`^${CLIENT_ID}(,${CLIENT_ID})*$`), IDS_MESSAGE),
+          z.refine(
+            (text) => text.split(',').length <= MAX_BULK_IDS,
+            `At most ${MAX_BULK_IDS} ids at a time`,
+          ),
+        ),
+        z.transform((text) => text.split(',')),
+      ),
+    ),
+  },
+);
 export type ClientExportQuery = z.output<typeof clientExportQuerySchema>;
 
 /**

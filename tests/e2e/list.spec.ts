@@ -23,7 +23,8 @@ async function seedClients(page: Page, count: number): Promise<void> {
 }
 
 const table = (page: Page) => page.getByRole('table', { name: 'Clients' });
-const firstRowName = (page: Page) => table(page).getByRole('row').nth(1).getByRole('cell').first();
+// The first cell holds the row's checkbox; the first name comes after it.
+const firstRowName = (page: Page) => table(page).getByRole('row').nth(1).getByRole('cell').nth(1);
 
 test.describe('the list an operator works in', () => {
   test.beforeAll(async ({ browser }) => {
@@ -92,7 +93,7 @@ test.describe('the list an operator works in', () => {
 
     // Opening a client from page 3 and going back lands on page 3 of the same view.
     const name = await firstRowName(page).innerText();
-    await table(page).getByRole('row').nth(1).getByRole('cell').nth(1).click();
+    await table(page).getByRole('row').nth(1).getByRole('cell').nth(2).click();
     await expect(page.getByRole('heading', { level: 1 })).toContainText(name);
     await page.getByRole('link', { name: 'Back to Dashboard' }).click();
     await expect(page).toHaveURL(view);
@@ -117,6 +118,92 @@ test.describe('the list an operator works in', () => {
     expect(lines.slice(1).every((line) => !line.endsWith(',0.00') && !line.includes(',-'))).toBe(
       true,
     );
+  });
+
+  test('picked rows are deleted in one request, and one Undo brings them all back', async ({
+    page,
+  }) => {
+    await register(page);
+    await seedClients(page, 6);
+    const bulkCalls: string[] = [];
+    page.on('request', (request) => {
+      if (request.method() === 'POST' && /\/api\/clients\/(delete|restore)$/.test(request.url())) {
+        bulkCalls.push(new URL(request.url()).pathname);
+      }
+    });
+    await page.goto('/dashboard');
+    await expect(page.getByText('1–6 of 6')).toBeVisible();
+    await expect(page.getByTestId('total-owed')).toHaveText('Total Owed : ₹98.00');
+
+    await table(page).getByRole('checkbox', { name: 'Select Person001 Sharma' }).check();
+    await table(page).getByRole('checkbox', { name: 'Select Person004 Nair' }).check();
+    await expect(
+      table(page).getByRole('checkbox', { name: 'Select all on this page' }),
+    ).not.toBeChecked();
+    const picked = page.getByRole('group', { name: 'Selected clients' });
+    await expect(picked).toContainText('2 selected');
+    await picked.getByRole('button', { name: 'Delete selected' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Are you sure ?' });
+    await expect(dialog).toContainText('2 clients will be removed with their balances');
+    await dialog.getByRole('button', { name: 'Delete' }).click();
+
+    const deleted = page.getByRole('status').filter({ hasText: '2 clients deleted' });
+    await expect(deleted).toBeVisible();
+    await expect(page.getByText('1–4 of 4')).toBeVisible();
+    await expect(
+      table(page)
+        .getByRole('row')
+        .filter({ hasText: /Person00[14]/ }),
+    ).toHaveCount(0);
+    await expect(page.getByTestId('total-owed')).toHaveText('Total Owed : -₹107.00');
+    await expect(picked).toHaveCount(0);
+
+    await deleted.getByRole('button', { name: 'Undo' }).click();
+    await expect(page.getByRole('status').filter({ hasText: '2 clients restored' })).toBeVisible();
+    await expect(page.getByText('1–6 of 6')).toBeVisible();
+    await expect(table(page).getByRole('row').filter({ hasText: 'Person004' })).toContainText(
+      '₹104.00',
+    );
+    await expect(page.getByTestId('total-owed')).toHaveText('Total Owed : ₹98.00');
+    expect(bulkCalls).toEqual(['/api/clients/delete', '/api/clients/restore']);
+  });
+
+  test('"Export selected" downloads just the rows picked on the page, in its order', async ({
+    page,
+  }) => {
+    await register(page);
+    await seedClients(page, 30);
+    await page.goto('/dashboard?sort=balance&dir=desc&size=25&page=2');
+    await expect(page.getByText('26–30 of 30')).toBeVisible();
+    const selectAll = table(page).getByRole('checkbox', { name: 'Select all on this page' });
+    await selectAll.check();
+    const boxes = table(page).getByRole('checkbox', { name: /^Select Person/ });
+    await expect(boxes).toHaveCount(5);
+    for (const box of await boxes.all()) await expect(box).toBeChecked();
+    const picked = page.getByRole('group', { name: 'Selected clients' });
+    await expect(picked).toContainText('5 selected');
+
+    const shown: string[] = [];
+    for (const row of await table(page).getByRole('row').all()) {
+      const cells = row.getByRole('cell');
+      if ((await cells.count()) > 0) shown.push(await cells.nth(1).innerText());
+    }
+    const downloading = page.waitForEvent('download');
+    await picked.getByRole('link', { name: 'Export selected' }).click();
+    const download = await downloading;
+    expect(download.suggestedFilename()).toMatch(/^clients-\d{4}-\d{2}-\d{2}\.csv$/);
+    const text = Buffer.concat(await (await download.createReadStream()).toArray()).toString();
+    const lines = text.trim().split('\n');
+    expect(lines[0]).toBe('First Name,Last Name,Email,Phone,Balance');
+    expect(lines.slice(1).map((line) => line.split(',')[0])).toEqual(shown);
+    // Lowest balances on the last page: the credits, Person029 (-₹79.00) last.
+    expect(lines.at(-1)).toBe('Person029,Bose,person29@example.com,91000 00029,-79.00');
+
+    // Another page starts with nothing picked.
+    await page.getByRole('button', { name: 'Page 1' }).click();
+    await expect(page.getByText('1–25 of 30')).toBeVisible();
+    await expect(selectAll).not.toBeChecked();
+    await expect(picked).toHaveCount(0);
   });
 
   test('changes made elsewhere keep the place and update counts and totals', async ({ page }) => {

@@ -1,7 +1,7 @@
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { CLIENT_CSV_HEADERS } from '../../shared/client-csv.ts';
-import type { Client } from '../../shared/client-schema.ts';
+import { type Client, MAX_BULK_IDS } from '../../shared/client-schema.ts';
 import { formatPhone } from '../../shared/phone.ts';
 import { dateIn } from '../ledger/panel-date.ts';
 import { signUp, startTestApp, type TestApp } from '../test-support.ts';
@@ -117,5 +117,77 @@ describe('export', () => {
       expect(response.statusCode, query).toBe(400);
       expect(response.json()).toHaveProperty('message');
     }
+  });
+
+  test('an export of picked ids holds just those clients, in the order of the view', async () => {
+    const { cookie, userId: ownerId } = await signUp(t.app);
+    const clients: Client[] = [];
+    for (const [fname, balance] of [
+      ['Asha', '30'],
+      ['Bela', '10'],
+      ['Chitra', '-5'],
+      ['Devi', '20'],
+    ] as const) {
+      clients.push(await add(cookie, { fname, balance }));
+    }
+    const [asha, , chitra, devi] = clients as [Client, Client, Client, Client];
+    const ids = [chitra.id, asha.id, devi.id].join(',');
+    const rows = await exportedRows(cookie, `?ids=${ids}&sort=balance&dir=desc`);
+    expect(rows[0]).toEqual([...CLIENT_CSV_HEADERS]);
+    expect(rows.slice(1)).toEqual([
+      ['Asha', 'Client', 'c@example.com', '90000 00000', '30.00'],
+      ['Devi', 'Client', 'c@example.com', '90000 00000', '20.00'],
+      ['Chitra', 'Client', 'c@example.com', '90000 00000', '-5.00'],
+    ]);
+    // The view's own filter and search still apply to the picked clients.
+    const owing = await exportedRows(cookie, `?ids=${ids}&balance=owing&sort=fname&dir=desc`);
+    expect(owing.slice(1).map((row) => row[0])).toEqual(['Devi', 'Asha']);
+    const searched = await exportedRows(cookie, `?ids=${ids}&q=chit`);
+    expect(searched.slice(1).map((row) => row[0])).toEqual(['Chitra']);
+    // Read in pages smaller than the selection, the export is the same.
+    const paged = await clientsCsv(
+      t.database,
+      ownerId,
+      { sort: 'balance', dir: 'desc', ids: [chitra.id, asha.id, devi.id] },
+      2,
+    ).toArray();
+    expect(parse(paged.join(''))).toEqual(rows);
+  });
+
+  test("another operator's ids export nothing of theirs", async () => {
+    const alice = await signUp(t.app);
+    const bob = await signUp(t.app);
+    const alices = await add(alice.cookie, { fname: 'Alices', balance: '1' });
+    const bobs = await add(bob.cookie, { fname: 'Bobs', balance: '2' });
+    const rows = await exportedRows(bob.cookie, `?ids=${alices.id},${bobs.id}`);
+    expect(rows.slice(1).map((row) => row[0])).toEqual(['Bobs']);
+    expect(await exportedRows(bob.cookie, `?ids=${alices.id}`)).toEqual([[...CLIENT_CSV_HEADERS]]);
+  });
+
+  test('ids that are not client ids, or more than a bulk delete takes, are refused with a reason', async () => {
+    const { cookie } = await signUp(t.app);
+    const id = '0b7c1a52-3d4e-4f60-8a9b-0c1d2e3f4a5b';
+    const many = Array.from({ length: MAX_BULK_IDS + 1 }, () => id).join(',');
+    for (const [ids, reason] of [
+      ['', 'ids must be client ids (lower-case UUIDs) separated by commas'],
+      ['not-an-id', 'ids must be client ids (lower-case UUIDs) separated by commas'],
+      [`${id},,${id}`, 'ids must be client ids (lower-case UUIDs) separated by commas'],
+      [
+        `${id}; DROP TABLE clients`,
+        'ids must be client ids (lower-case UUIDs) separated by commas',
+      ],
+      [id.toUpperCase(), 'ids must be client ids (lower-case UUIDs) separated by commas'],
+      [many, `At most ${MAX_BULK_IDS} ids at a time`],
+    ]) {
+      const response = await exportOf(cookie, `?ids=${encodeURIComponent(ids as string)}`);
+      expect(response.statusCode, ids).toBe(400);
+      expect(response.json(), ids).toMatchObject({ fieldErrors: { ids: reason } });
+    }
+    const twice = await exportOf(cookie, `?ids=${id}&ids=${id}`);
+    expect(twice.statusCode).toBe(400);
+    expect(twice.json()).toHaveProperty('fieldErrors.ids');
+    // As many as a bulk delete takes are accepted.
+    const most = Array.from({ length: MAX_BULK_IDS }, () => id).join(',');
+    expect((await exportOf(cookie, `?ids=${most}`)).statusCode).toBe(200);
   });
 });

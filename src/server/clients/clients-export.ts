@@ -43,8 +43,9 @@ export function clientsCsv(
   view: ClientExportQuery,
   pageSize = EXPORT_PAGE_SIZE,
 ) {
-  // Without a search, pages follow each other by cursor; a search's matches are few enough
-  // (and sorted apart from the index) to page through the list's own query.
+  // Without a search, pages follow each other by cursor; a search's matches, or clients
+  // picked by id, are few enough (and sorted apart from the index) to page through the
+  // list's own query.
   async function* byCursor() {
     for (let after: ClientsCursor | null = null; ; ) {
       const page = await clientsAfter(reader, ownerId, view, after, pageSize);
@@ -62,7 +63,7 @@ export function clientsCsv(
   }
   async function* pages() {
     yield stringify([[...CLIENT_CSV_HEADERS]]);
-    yield* view.q || view.sort === 'lastPaymentOn' ? byOffset() : byCursor();
+    yield* view.q || view.ids || view.sort === 'lastPaymentOn' ? byOffset() : byCursor();
   }
   return Readable.from(pages(), { objectMode: false });
 }

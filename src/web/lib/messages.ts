@@ -10,6 +10,9 @@ export const messages = {
   /** With its "Undo", the message stays long enough to change one's mind (product.md §2 had 3 s). */
   clientDeleted: { text: 'Client Removed', seconds: 10 },
   clientRestored: { text: 'Client Restored', seconds: 3 },
+  /** "3 clients deleted", with the same "Undo" as one client's delete. */
+  clientsDeletedSeconds: 10,
+  clientsRestoredSeconds: 3,
   /** "1,200 clients imported": the count is in the text. */
   clientsImportedSeconds: 5,
   paymentRecorded: { text: 'Payment recorded', seconds: 4 },

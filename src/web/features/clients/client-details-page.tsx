@@ -8,7 +8,6 @@ import Col from 'react-bootstrap/Col';
 import Form from 'react-bootstrap/Form';
 import InputGroup from 'react-bootstrap/InputGroup';
 import ListGroup from 'react-bootstrap/ListGroup';
-import Modal from 'react-bootstrap/Modal';
 import Row from 'react-bootstrap/Row';
 import { useForm } from 'react-hook-form';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
@@ -26,6 +25,7 @@ import { applyServerErrors } from '../../lib/form-errors.ts';
 import { failureText, messages } from '../../lib/messages.ts';
 import { restoreDeletedClient, useDeleteClient, useUpdateClient } from './clients-api.ts';
 import { conflictingClient } from './conflict.ts';
+import { DeleteDialog } from './delete-dialog.tsx';
 import { EntryForm, type EntryFormKind } from './entry-form.tsx';
 import { LedgerHistory } from './ledger-history.tsx';
 import { lastListPlace } from './list-place.ts';
@@ -114,7 +114,7 @@ function BalanceForm({ client, onDone }: { client: Client; onDone(): void }) {
   );
 }
 
-function DeleteDialog({
+function ClientDeleteDialog({
   client,
   show,
   onCancel,
@@ -135,25 +135,12 @@ function DeleteDialog({
         ? `who is ${balanceText(client.balance)}`
         : 'who owes nothing';
   return (
-    <Modal show={show} onHide={onCancel} centered aria-labelledby="delete-dialog-title">
-      <Modal.Header closeButton>
-        <Modal.Title id="delete-dialog-title">Are you sure ?</Modal.Title>
-      </Modal.Header>
-      <Modal.Body>
-        <strong>
-          {client.fname} {client.lname}
-        </strong>
-        , {standing}, will be removed with their balance.
-      </Modal.Body>
-      <Modal.Footer>
-        <Button variant="secondary" onClick={onCancel}>
-          Cancel
-        </Button>
-        <Button variant="danger" onClick={onConfirm} disabled={busy}>
-          Delete
-        </Button>
-      </Modal.Footer>
-    </Modal>
+    <DeleteDialog show={show} busy={busy} onCancel={onCancel} onConfirm={onConfirm}>
+      <strong>
+        {client.fname} {client.lname}
+      </strong>
+      , {standing}, will be removed with their balance.
+    </DeleteDialog>
   );
 }
 
@@ -300,7 +287,7 @@ function ClientDetails({ client }: { client: Client }) {
         </div>
         <LedgerHistory clientId={client.id} />
       </section>
-      <DeleteDialog
+      <ClientDeleteDialog
         client={client}
         show={confirmingDelete}
         busy={deleteClient.isPending}

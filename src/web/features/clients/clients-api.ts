@@ -42,8 +42,12 @@ export const ledgerKeys = {
  * deleted client's own history and statements are left to expire, never asked for again
  * (a 404; removing them now would make a still-mounted history fetch them afresh).
  */
-export function refreshAfterChange(queryClient: QueryClient, deletedId?: string): void {
-  const ofDeleted = (key: readonly unknown[]) => deletedId !== undefined && key[2] === deletedId;
+export function refreshAfterChange(
+  queryClient: QueryClient,
+  deleted: string | readonly string[] = [],
+): void {
+  const deletedIds: readonly unknown[] = typeof deleted === 'string' ? [deleted] : deleted;
+  const ofDeleted = (key: readonly unknown[]) => deletedIds.includes(key[2]);
   void queryClient.invalidateQueries({ queryKey: clientKeys.lists });
   void queryClient.invalidateQueries({
     queryKey: ledgerKeys.all,
@@ -51,7 +55,7 @@ export function refreshAfterChange(queryClient: QueryClient, deletedId?: string)
   });
 }
 
-function withQuery(path: string, params: Partial<ClientListParams>): string {
+function withQuery(path: string, params: Record<string, string | number | undefined>): string {
   const search = new URLSearchParams();
   for (const [key, value] of Object.entries(params)) {
     if (value !== undefined && value !== '') search.set(key, String(value));
@@ -63,9 +67,14 @@ function listUrl(params: ClientListParams): string {
   return withQuery(apiPaths.clients, params);
 }
 
-/** The CSV of everything a view shows: the list's query without its page. */
-export function exportUrl({ limit: _limit, offset: _offset, ...view }: ClientListParams): string {
-  return withQuery(apiPaths.clientsExport, view);
+/** The CSV of everything a view shows (the list's query without its page), or of its picked clients. */
+export function exportUrl(
+  { limit: _limit, offset: _offset, ...view }: ClientListParams,
+  ids?: readonly string[],
+): string {
+  // The export's `ids` rule (shared/client-csv.ts) is not imported here: its schema would
+  // join the first page's bundle. A page holds at most 100 rows, well within its 500.
+  return withQuery(apiPaths.clientsExport, ids ? { ...view, ids: ids.join(',') } : view);
 }
 
 export function clientListQuery(params: ClientListParams) {

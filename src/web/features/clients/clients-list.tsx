@@ -5,11 +5,13 @@ import { useLocation } from 'react-router';
 import type { BalanceFilter } from '../../../shared/client-schema.ts';
 import { LoadFailed, Loading } from '../../components/loading.tsx';
 import { Money } from '../../components/money.tsx';
+import { BulkActions } from './bulk-actions.tsx';
 import { exportUrl, useClientList } from './clients-api.ts';
 import { ClientCards, ClientsTable } from './clients-table.tsx';
 import { rememberListPlace } from './list-place.ts';
 import { DEFAULT_VIEW, listParams, PAGE_SIZES, type PageSize, useListView } from './list-view.ts';
 import { Pager, rangeText } from './pager.tsx';
+import { useRowSelection } from './row-selection.ts';
 import { SearchBox } from './search-box.tsx';
 
 const FILTER_LABELS: Record<BalanceFilter | 'all', string> = {
@@ -37,7 +39,8 @@ export function ClientsList({ summary }: { summary?: ReactNode }) {
     rememberListPlace(location.pathname + location.search);
   }, [location.pathname, location.search]);
 
-  const list = useClientList(listParams(view));
+  const params = listParams(view);
+  const list = useClientList(params);
   const narrowed = Boolean(view.q || view.balance);
   // Who owes and has not paid for longest (never first): one click, as the list's own view.
   const longestUnpaid =
@@ -46,6 +49,8 @@ export function ClientsList({ summary }: { summary?: ReactNode }) {
   const overall = useClientList({ limit: 1, offset: 0 }, { enabled: narrowed });
 
   const data = list.data;
+  // Another page, search, sort or filter: the picks made in the last one do not carry over.
+  const selection = useRowSelection(JSON.stringify(params), data?.items ?? []);
   const pages = data ? Math.max(1, Math.ceil(data.total / view.size)) : 1;
   // A page emptied by deletes elsewhere steps back to the last page that has clients.
   useEffect(() => {
@@ -106,7 +111,7 @@ export function ClientsList({ summary }: { summary?: ReactNode }) {
         >
           Owing, longest unpaid first
         </Button>
-        <a className="btn btn-outline-secondary" href={exportUrl(listParams(view))} download>
+        <a className="btn btn-outline-secondary" href={exportUrl(params)} download>
           Export CSV
         </a>
         <Form.Group controlId="client-page-size">
@@ -137,8 +142,17 @@ export function ClientsList({ summary }: { summary?: ReactNode }) {
       ) : null}
       {data && data.items.length > 0 ? (
         <>
+          <BulkActions
+            selected={selection.selected}
+            exportHref={exportUrl(
+              params,
+              selection.selected.map((client) => client.id),
+            )}
+            onClear={selection.clear}
+          />
           <ClientsTable
             items={data.items}
+            selection={selection}
             sorting={{
               sort: view.sort,
               dir: view.dir,

@@ -5,6 +5,7 @@ import { paths } from '../../../shared/paths.ts';
 import { formatPhone } from '../../../shared/phone.ts';
 import { Balance } from '../../components/money.tsx';
 import { formatDay } from '../../lib/dates.ts';
+import type { RowSelection } from './row-selection.ts';
 
 interface Sorting {
   sort: ClientSortField;
@@ -51,16 +52,45 @@ function SortHeader({
   );
 }
 
+/** Picks every row of the page; shows "some" (indeterminate) while only some are picked. */
+function SelectAll({ items, selection }: { items: Client[]; selection: RowSelection }) {
+  const count = selection.selected.length;
+  return (
+    <input
+      type="checkbox"
+      className="form-check-input"
+      aria-label="Select all on this page"
+      checked={count > 0 && count === items.length}
+      ref={(box) => {
+        if (box) box.indeterminate = count > 0 && count < items.length;
+      }}
+      onChange={selection.toggleAll}
+    />
+  );
+}
+
 /**
  * The client table of the original (wide screens): every column sorts, the whole row opens
- * the client, the name is a link for the keyboard, and the Details button stays.
+ * the client, the name is a link for the keyboard, and the Details button stays. A checkbox
+ * in front picks the row for what is done to several at once.
  */
-export function ClientsTable({ items, sorting }: { items: Client[]; sorting: Sorting }) {
+export function ClientsTable({
+  items,
+  sorting,
+  selection,
+}: {
+  items: Client[];
+  sorting: Sorting;
+  selection: RowSelection;
+}) {
   const navigate = useNavigate();
   return (
     <Table striped hover aria-label="Clients" className="d-none d-md-table align-middle">
       <thead className="table-dark">
         <tr>
+          <th scope="col" className="select-cell">
+            <SelectAll items={items} selection={selection} />
+          </th>
           {COLUMNS.map((column) => (
             <SortHeader key={column.field} {...column} sorting={sorting} />
           ))}
@@ -75,11 +105,21 @@ export function ClientsTable({ items, sorting }: { items: Client[]; sorting: Sor
             key={client.id}
             className="client-row"
             onClick={(event) => {
-              // A click on a link or button inside the row does its own thing.
-              if ((event.target as HTMLElement).closest('a, button')) return;
+              // A click on a link or button inside the row does its own thing; one beside
+              // the checkbox is a missed pick, not a wish to leave the page.
+              if ((event.target as HTMLElement).closest('a, button, .select-cell')) return;
               navigate(paths.clientDetails(client.id));
             }}
           >
+            <td className="select-cell">
+              <input
+                type="checkbox"
+                className="form-check-input"
+                aria-label={`Select ${client.fname} ${client.lname}`}
+                checked={selection.isSelected(client.id)}
+                onChange={() => selection.toggle(client.id)}
+              />
+            </td>
             <td>
               <Link to={paths.clientDetails(client.id)} className="link-body-emphasis">
                 {client.fname}

@@ -1,0 +1,56 @@
+import { lazy, Suspense, useState } from 'react';
+import Button from 'react-bootstrap/Button';
+import type { Client } from '../../../shared/client-schema.ts';
+
+// The delete (its dialog, the modal code under it, its requests and messages) is loaded when
+// asked for: the list shows without it.
+const BulkDeleteDialog = lazy(async () => ({
+  default: (await import('./bulk-delete-dialog.tsx')).BulkDeleteDialog,
+}));
+
+/**
+ * What can be done with the rows picked on a page: delete them together or download them as
+ * CSV. The bar keeps its height while empty, so that picking the first row does not move the
+ * table under the pointer.
+ */
+export function BulkActions({
+  selected,
+  exportHref,
+  onClear,
+}: {
+  selected: readonly Client[];
+  exportHref: string;
+  onClear(): void;
+}) {
+  const [confirming, setConfirming] = useState(false);
+  return (
+    <div
+      {...(selected.length > 0 ? { role: 'group', 'aria-label': 'Selected clients' } : {})}
+      className="bulk-actions d-none d-md-flex flex-wrap align-items-center gap-2 mb-2"
+    >
+      {selected.length > 0 ? (
+        <>
+          <span aria-live="polite">{selected.length} selected</span>
+          <Button variant="outline-danger" size="sm" onClick={() => setConfirming(true)}>
+            Delete selected
+          </Button>
+          <a className="btn btn-outline-secondary btn-sm" href={exportHref} download>
+            Export selected
+          </a>
+          <Button variant="link" size="sm" onClick={onClear}>
+            Clear selection
+          </Button>
+        </>
+      ) : null}
+      {confirming ? (
+        <Suspense fallback={null}>
+          <BulkDeleteDialog
+            clients={selected}
+            onClose={() => setConfirming(false)}
+            onDeleted={onClear}
+          />
+        </Suspense>
+      ) : null}
+    </div>
+  );
+}
