@@ -168,5 +168,7 @@ export const totalsSchema = z.object({
   owingClients: z.int(),
   credit: apiAmountSchema,
   creditClients: z.int(),
+  /** The panel's date today (its TIME_ZONE), which may not be the browser's. */
+  today: z.string(),
 });
 export type Totals = z.infer<typeof totalsSchema>;

@@ -375,6 +375,7 @@ describe('totals and their history', () => {
       owingClients: 2,
       credit: '100.00',
       creditClients: 1,
+      today: today(),
     });
   });
 

@@ -158,7 +158,10 @@ export async function registerLedgerRoutes(
           response: { 200: totalsSchema, ...errors },
         },
       },
-      (request) => currentTotals(database, request.operator.id),
+      async (request) => ({
+        ...(await currentTotals(database, request.operator.id)),
+        today: dateIn(config.timeZone),
+      }),
     );
 
     routes.get(

@@ -12,10 +12,10 @@ import { formatAmount, paiseFromAmount, parseAmount } from '../../../shared/mone
 import { useFlash } from '../../components/flash-messages.tsx';
 import { FormField } from '../../components/form-field.tsx';
 import { balanceText } from '../../components/money.tsx';
-import { todayHere } from '../../lib/dates.ts';
+
 import { applyServerErrors } from '../../lib/form-errors.ts';
 import { failureText, messages } from '../../lib/messages.ts';
-import { useRecordEntry } from './ledger-api.ts';
+import { usePanelToday, useRecordEntry } from './ledger-api.ts';
 
 export type EntryFormKind = 'payment' | 'charge';
 
@@ -59,12 +59,17 @@ export function EntryForm({
   onDone(): void;
 }) {
   const recordEntry = useRecordEntry(client.id);
+  const today = usePanelToday();
   const flash = useFlash();
   const form = useForm<EntryFormInput, unknown, EntryFormOutput>({
     resolver: zodResolver(entryFieldsSchema),
     reValidateMode: 'onChange',
-    defaultValues: { amount: '', on: todayHere(), note: '' },
+    defaultValues: { amount: '', on: today, note: '' },
   });
+  // The panel's day may arrive after the form opened; a date the operator chose stays.
+  useEffect(() => {
+    if (!form.getFieldState('on').isDirty) form.resetField('on', { defaultValue: today });
+  }, [today, form]);
   const { errors, isSubmitting } = form.formState;
   const amountRef = useRef<HTMLInputElement | null>(null);
   const text = TEXT[kind];

@@ -16,6 +16,7 @@ import {
 } from '../../../shared/ledger-schema.ts';
 import { apiPaths } from '../../../shared/paths.ts';
 import { api } from '../../lib/api-client.ts';
+import { todayHere } from '../../lib/dates.ts';
 import { clientKeys, ledgerKeys, refreshAfterChange } from './clients-api.ts';
 
 const HISTORY_PAGE = 20;
@@ -50,6 +51,14 @@ export const totalsQuery = queryOptions({
   queryKey: ledgerKeys.totals,
   queryFn: () => api.get(apiPaths.totals, totalsSchema),
 });
+
+/**
+ * The panel's date today (its TIME_ZONE), on which the server books entries; the browser's
+ * own date, which may be another day, only until the server has answered.
+ */
+export function usePanelToday(): string {
+  return useQuery(totalsQuery).data?.today ?? todayHere();
+}
 
 export function totalsHistoryQuery(from: string, to: string) {
   return queryOptions({

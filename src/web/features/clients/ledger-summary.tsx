@@ -6,8 +6,7 @@ import Row from 'react-bootstrap/Row';
 import { addDays } from '../../../shared/ledger-schema.ts';
 import { LoadFailed } from '../../components/loading.tsx';
 import { Money } from '../../components/money.tsx';
-import { todayHere } from '../../lib/dates.ts';
-import { totalsHistoryQuery, totalsQuery } from './ledger-api.ts';
+import { totalsHistoryQuery, totalsQuery, usePanelToday } from './ledger-api.ts';
 import { TotalOwedChart } from './total-owed-chart.tsx';
 
 export const TREND_DAYS = 90;
@@ -51,9 +50,10 @@ function Figure({
  */
 export function LedgerSummary() {
   const totals = useQuery(totalsQuery);
-  const to = todayHere();
+  // Waits for the panel's day: the chart ends on the day entries are booked, not the browser's.
+  const to = usePanelToday();
   const from = addDays(to, -(TREND_DAYS - 1));
-  const history = useQuery(totalsHistoryQuery(from, to));
+  const history = useQuery({ ...totalsHistoryQuery(from, to), enabled: totals.data !== undefined });
 
   return (
     <section aria-label="Totals" className="ledger-summary">

@@ -15,16 +15,15 @@ import { FormField } from '../../components/form-field.tsx';
 import { LoadFailed, Loading } from '../../components/loading.tsx';
 import { Balance, Money } from '../../components/money.tsx';
 import { usePageTitle } from '../../components/page-title.ts';
-import { formatDay, todayHere } from '../../lib/dates.ts';
-import { useStatement } from './ledger-api.ts';
+import { formatDay } from '../../lib/dates.ts';
+import { usePanelToday, useStatement } from './ledger-api.ts';
 import { KIND_LABELS } from './ledger-history.tsx';
 import { WithClient } from './with-client.tsx';
 
 type Range = z.output<typeof statementQuerySchema>;
 
 /** The last twelve months, today included, unless the URL asks for another range. */
-function defaultRange(): Range {
-  const to = todayHere();
+function defaultRange(to: string): Range {
   return { from: addDays(to, -364), to };
 }
 
@@ -206,7 +205,8 @@ function ClientStatement({ client }: { client: Client }) {
     to: params.get('to') ?? undefined,
   });
   const nothingAsked = !params.has('from') && !params.has('to');
-  const range = asked.success ? asked.data : defaultRange();
+  const today = usePanelToday();
+  const range = asked.success ? asked.data : defaultRange(today);
   const statement = useStatement(client.id, range.from, range.to);
 
   return (
