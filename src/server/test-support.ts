@@ -169,3 +169,19 @@ export async function signUp(
   }
   return { cookie: sessionCookie(response), email, userId: response.json().user.id };
 }
+
+/** The panel's settings, changed by its administrator (registrations open, balances as given). */
+export async function setPanelSettings(
+  t: TestApp,
+  balances: { disableBalanceOnAdd: boolean; disableBalanceOnEdit: boolean },
+): Promise<void> {
+  const response = await t.app.inject({
+    method: 'PUT',
+    url: '/api/settings',
+    headers: { cookie: t.admin.cookie },
+    payload: { allowRegistrations: true, ...balances },
+  });
+  if (response.statusCode !== 200) {
+    throw new Error(`settings failed: ${response.statusCode} ${response.body}`);
+  }
+}

@@ -1,7 +1,7 @@
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { CLIENT_SORT_FIELDS, type Client } from '../../shared/client-schema.ts';
-import { signUp, startTestApp, type TestApp } from '../test-support.ts';
+import { setPanelSettings, signUp, startTestApp, type TestApp } from '../test-support.ts';
 import { clientsCsv } from './clients-export.ts';
 import { listClients } from './clients-repository.ts';
 
@@ -10,12 +10,7 @@ let ownerId: string;
 let cookie: string;
 beforeAll(async () => {
   t = await startTestApp();
-  await t.app.inject({
-    method: 'PUT',
-    url: '/api/settings',
-    headers: { cookie: t.admin.cookie },
-    payload: { allowRegistrations: true, disableBalanceOnAdd: false, disableBalanceOnEdit: false },
-  });
+  await setPanelSettings(t, { disableBalanceOnAdd: false, disableBalanceOnEdit: false });
   const operator = await signUp(t.app);
   ownerId = operator.userId;
   cookie = operator.cookie;

@@ -4,18 +4,13 @@ import { CLIENT_CSV_HEADERS } from '../../shared/client-csv.ts';
 import { type Client, MAX_BULK_IDS } from '../../shared/client-schema.ts';
 import { formatPhone } from '../../shared/phone.ts';
 import { dateIn } from '../ledger/panel-date.ts';
-import { signUp, startTestApp, type TestApp } from '../test-support.ts';
+import { setPanelSettings, signUp, startTestApp, type TestApp } from '../test-support.ts';
 import { clientsCsv } from './clients-export.ts';
 
 let t: TestApp;
 beforeAll(async () => {
   t = await startTestApp();
-  await t.app.inject({
-    method: 'PUT',
-    url: '/api/settings',
-    headers: { cookie: t.admin.cookie },
-    payload: { allowRegistrations: true, disableBalanceOnAdd: false, disableBalanceOnEdit: false },
-  });
+  await setPanelSettings(t, { disableBalanceOnAdd: false, disableBalanceOnEdit: false });
 });
 afterAll(async () => {
   await t.close();

@@ -4,7 +4,7 @@ import type { Client, ClientList } from '../../shared/client-schema.ts';
 import type { LiveEvent } from '../../shared/live-events.ts';
 import { paiseFromAmount } from '../../shared/money.ts';
 import { type BusDelivery, createInProcessBus } from '../live/event-bus.ts';
-import { signUp, startTestApp, type TestApp } from '../test-support.ts';
+import { setPanelSettings, signUp, startTestApp, type TestApp } from '../test-support.ts';
 import { IMPORT_OPENING_NOTE } from './clients-import-routes.ts';
 
 let t: TestApp;
@@ -19,12 +19,7 @@ afterAll(async () => {
 });
 
 function lockBalanceOnAdd(locked: boolean) {
-  return t.app.inject({
-    method: 'PUT',
-    url: '/api/settings',
-    headers: { cookie: t.admin.cookie },
-    payload: { allowRegistrations: true, disableBalanceOnAdd: locked, disableBalanceOnEdit: false },
-  });
+  return setPanelSettings(t, { disableBalanceOnAdd: locked, disableBalanceOnEdit: false });
 }
 
 const HEADER = 'First Name,Last Name,Email,Phone,Balance';

@@ -12,6 +12,7 @@ import { formatAmount, paiseFromAmount } from '../../shared/money.ts';
 import { formatPhone } from '../../shared/phone.ts';
 import { foldForSearch, phoneSearchDigits, searchTextOf } from '../../shared/search-text.ts';
 import { compiledQuery } from '../db/compiled-queries.ts';
+import { insertRows } from '../db/insert-rows.ts';
 import { type DbInteger, exactInteger, smallInteger } from '../db/integers.ts';
 import { type DatabaseReader, readTogether } from '../db/reader.ts';
 import type { DatabaseSchema } from '../db/schema.ts';
@@ -383,17 +384,6 @@ export async function insertClient(
   };
 }
 
-/** Rows per INSERT when many clients are stored at once (well within both databases' limits). */
-const INSERT_CHUNK = 500;
-
-function chunksOf<T>(items: readonly T[], size: number): T[][] {
-  const chunks: T[][] = [];
-  for (let start = 0; start < items.length; start += size) {
-    chunks.push(items.slice(start, start + size));
-  }
-  return chunks;
-}
-
 /**
  * Many new clients in the caller's transaction, as `insertClient` stores one (opening entries
  * dated today, totals and the day's change), but in a few statements instead of thousands.
@@ -420,9 +410,7 @@ export async function insertClients(
     created_at: createdAt,
     updated_at: createdAt,
   }));
-  for (const chunk of chunksOf(rows, INSERT_CHUNK)) {
-    await trx.insertInto('clients').values(chunk).execute();
-  }
+  await insertRows(trx, 'clients', rows);
   await addNewClientsToTotals(
     trx,
     ownerId,

@@ -1,17 +1,12 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from 'vitest';
 import { type Client, NOT_RESTORABLE_MESSAGE } from '../../shared/client-schema.ts';
 import type { Entry } from '../../shared/ledger-schema.ts';
-import { signUp, startTestApp, type TestApp } from '../test-support.ts';
+import { setPanelSettings, signUp, startTestApp, type TestApp } from '../test-support.ts';
 
 let t: TestApp;
 beforeAll(async () => {
   t = await startTestApp();
-  await t.app.inject({
-    method: 'PUT',
-    url: '/api/settings',
-    headers: { cookie: t.admin.cookie },
-    payload: { allowRegistrations: true, disableBalanceOnAdd: false, disableBalanceOnEdit: false },
-  });
+  await setPanelSettings(t, { disableBalanceOnAdd: false, disableBalanceOnEdit: false });
 });
 afterEach(() => {
   vi.useRealTimers();

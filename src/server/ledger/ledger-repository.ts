@@ -18,6 +18,7 @@ import {
 } from '../clients/client-rows.ts';
 import { adjustTotals, ownerTotalsQuery } from '../clients/running-totals.ts';
 import { compiledQuery } from '../db/compiled-queries.ts';
+import { insertRows } from '../db/insert-rows.ts';
 import { type DbInteger, exactInteger } from '../db/integers.ts';
 import { type DatabaseReader, readTogether } from '../db/reader.ts';
 import type { DatabaseSchema } from '../db/schema.ts';
@@ -144,15 +145,8 @@ export async function insertEntries(
     created_at: createdAt,
     created_by: entry.createdBy.id,
   }));
-  for (let start = 0; start < rows.length; start += ENTRY_INSERT_CHUNK) {
-    await trx
-      .insertInto('ledger_entries')
-      .values(rows.slice(start, start + ENTRY_INSERT_CHUNK))
-      .execute();
-  }
+  await insertRows(trx, 'ledger_entries', rows);
 }
-
-const ENTRY_INSERT_CHUNK = 500;
 
 export type RecordOutcome =
   | { kind: 'recorded'; entry: Entry; client: Client }

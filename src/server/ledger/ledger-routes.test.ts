@@ -5,7 +5,7 @@ import type { Client } from '../../shared/client-schema.ts';
 import { addDays, type Entry, statementSchema } from '../../shared/ledger-schema.ts';
 import { formatAmount, MAX_BALANCE_PAISE, paiseFromAmount } from '../../shared/money.ts';
 import { exactInteger } from '../db/integers.ts';
-import { signUp, startTestApp, type TestApp } from '../test-support.ts';
+import { setPanelSettings, signUp, startTestApp, type TestApp } from '../test-support.ts';
 import { dateIn } from './panel-date.ts';
 
 let t: TestApp;
@@ -13,12 +13,7 @@ const today = () => dateIn('Asia/Kolkata');
 
 beforeAll(async () => {
   t = await startTestApp();
-  await t.app.inject({
-    method: 'PUT',
-    url: '/api/settings',
-    headers: { cookie: t.admin.cookie },
-    payload: { allowRegistrations: true, disableBalanceOnAdd: false, disableBalanceOnEdit: false },
-  });
+  await setPanelSettings(t, { disableBalanceOnAdd: false, disableBalanceOnEdit: false });
 });
 afterAll(async () => {
   await t.close();
