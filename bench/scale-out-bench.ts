@@ -3,13 +3,12 @@
 // the list's throughput on one instance against two, each beside its floor, with the CPU each
 // request costs. Prints figures; asserts nothing (machines are shared and noisy).
 import { type ChildProcess, fork, spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import pg from 'pg';
 import WebSocket from 'ws';
+import { createScratchDatabase } from '../src/server/test-support.ts';
 import { SEARCHES, seedPostgres, seedSqlite } from './seed-data.ts';
 
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 100_000);
@@ -276,31 +275,12 @@ function forkFloor(url: string, port: number): Promise<ChildProcess> {
   return new Promise((resolve) => floor.once('message', () => resolve(floor)));
 }
 
-async function scratchDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `client_panel_bench_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: BASE_URL });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(BASE_URL);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      const client = new pg.Client({ connectionString: BASE_URL });
-      await client.connect();
-      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await client.end();
-    },
-  };
-}
-
 const fmt = (f: Figures | undefined) =>
   f ? `${f.rps.toFixed(0)} | ${f.p50} | ${f.p99} | ${f.errors}` : '– | – | – | –';
 
 async function main(): Promise<void> {
   const dir = mkdtempSync(path.join(tmpdir(), 'client-panel-scale-bench-'));
-  const scratch = await scratchDatabase();
+  const scratch = await createScratchDatabase(BASE_URL, { prefix: 'client_panel_bench' });
   const children: (ChildProcess | undefined)[] = [];
   try {
     // The same loads on SQLite, then on PostgreSQL.

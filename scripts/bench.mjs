@@ -12,6 +12,8 @@ for (const file of [
   'bench/clients-bench.ts',
   'bench/scale-out-bench.ts',
   'bench/ledger-bench.ts',
+  'bench/live-bench.ts',
+  'bench/sign-in-timing.ts',
 ]) {
   console.log(`\n### ${file}\n`);
   run(process.execPath, ['--import', 'tsx', file]);

@@ -8,13 +8,16 @@ import Fastify, {
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { DestinationStream } from 'pino';
 import * as z from 'zod/mini';
+import { registerAccountRoutes } from './auth/account-routes.ts';
 import { type Auth, createAuth } from './auth/auth.ts';
 import { registerAuthRoutes } from './auth/auth-routes.ts';
+import { registerPasswordResetRoutes } from './auth/password-reset-routes.ts';
 import { createSessionReader, decorateOperator } from './auth/session.ts';
 import { registerClientsImportRoutes } from './clients/clients-import-routes.ts';
 import { registerClientsRoutes } from './clients/clients-routes.ts';
 import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
+import { answerClientError } from './http/client-errors.ts';
 import { registerCompression } from './http/compression.ts';
 import { limitConnectionsPerAddress } from './http/connection-limit.ts';
 import { registerErrorHandling } from './http/errors.ts';
@@ -65,6 +68,8 @@ export const REDACTED_LOG_PATHS = [
   'request.body.password',
   'request.body.currentPassword',
   'request.body.newPassword',
+  // A reset link's token, as the reset page posts it.
+  'request.body.token',
 ];
 
 export interface AppDependencies {
@@ -114,6 +119,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     },
     forceCloseConnections: false,
     logController: new OneLinePerRequest(),
+    clientErrorHandler: answerClientError,
   });
   const bus = deps.bus ?? (await openEventBus(config, database, app.log));
   if (deps.onRoute) app.addHook('onRoute', deps.onRoute);
@@ -125,14 +131,22 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   await registerSecurity(app, config);
   await registerCompression(app);
 
-  const readSession = createSessionReader(config, database);
+  const readSession = createSessionReader(config, database, { log: app.log });
 
   // Before every route: the description is made of the routes it sees being added.
   await registerOpenApi(app, config);
   registerHealthRoute(app, database);
   await registerAuthRoutes(app, { config, database, auth, readSession, bus });
   await registerSettingsRoutes(app, { database, readSession, bus });
-  await registerOperatorsRoutes(app, { database, readSession, bus });
+  await registerOperatorsRoutes(app, {
+    database,
+    readSession,
+    bus,
+    auth,
+    publicUrl: config.publicUrl,
+  });
+  await registerPasswordResetRoutes(app, { database, auth, bus });
+  await registerAccountRoutes(app, { config, database, readSession, bus });
   await registerClientsRoutes(app, { config, database, readSession, bus });
   await registerClientsImportRoutes(app, { config, database, readSession, bus });
   await registerLedgerRoutes(app, { config, database, readSession, bus });

@@ -34,6 +34,29 @@ describe('configuration', () => {
     expect(chosen.timeZone).toBe('Europe/London');
   });
 
+  test('sessions: 30 minutes unused and 12 hours at most by default, or as chosen', () => {
+    const file = path.join(dataDir(), 'p.db');
+    expect(loadConfig({ DATABASE_URL: file }).sessions).toEqual({
+      idleSeconds: 1800,
+      maxAgeSeconds: 43_200,
+      slideEverySeconds: 300,
+    });
+    const chosen = loadConfig({
+      DATABASE_URL: file,
+      SESSION_IDLE_MINUTES: '15',
+      SESSION_MAX_HOURS: '8',
+    });
+    expect(chosen.sessions).toEqual({
+      idleSeconds: 900,
+      maxAgeSeconds: 28_800,
+      slideEverySeconds: 150,
+    });
+    // An idle time longer than the maximum could never be reached.
+    expect(() =>
+      loadConfig({ DATABASE_URL: file, SESSION_IDLE_MINUTES: '120', SESSION_MAX_HOURS: '1' }),
+    ).toThrow(/^SESSION_IDLE_MINUTES: must not be longer than SESSION_MAX_HOURS/);
+  });
+
   test('a generated auth secret is kept in the data directory with mode 0600 and reused', () => {
     const dir = dataDir();
     const env = { DATABASE_URL: path.join(dir, 'panel.db') };
@@ -81,6 +104,9 @@ describe('configuration', () => {
     [{ MAX_CONNECTIONS_PER_ADDRESS: '-1' }, /^MAX_CONNECTIONS_PER_ADDRESS: /],
     [{ SIGN_UPS_PER_ADDRESS_PER_HOUR: '0' }, /^SIGN_UPS_PER_ADDRESS_PER_HOUR: /],
     [{ TIME_ZONE: 'Mars/Olympus' }, /^TIME_ZONE: /],
+    [{ SESSION_IDLE_MINUTES: '0' }, /^SESSION_IDLE_MINUTES: /],
+    [{ SESSION_IDLE_MINUTES: '2.5' }, /^SESSION_IDLE_MINUTES: /],
+    [{ SESSION_MAX_HOURS: '721' }, /^SESSION_MAX_HOURS: /],
   ])('a bad value stops start-up with a message naming the variable (%j)', (env, message) => {
     expect(() => loadConfig({ DATABASE_URL: path.join(dataDir(), 'p.db'), ...env })).toThrow(
       message,

@@ -24,6 +24,45 @@ export interface HttpLimits {
   maxConnectionsPerAddress: number;
 }
 
+/** The live channel's limits, per instance (docs/decisions/0019-live-fan-out.md). */
+export interface LiveLimits {
+  /** Live sockets one operator may hold open; 0 for no cap. */
+  maxSocketsPerOperator: number;
+  /** Live sockets one client address may hold open; 0 for no cap. */
+  maxSocketsPerAddress: number;
+  /** Sockets written to between two yields to other requests. */
+  socketsPerSlice: number;
+  /** A socket with more than this unsent is too slow to keep: it is closed, and reconnects. */
+  maxBufferedBytes: number;
+}
+
+/**
+ * How long a session lasts (docs/decisions/0022-session-lifetime.md): it ends after
+ * `idleSeconds` unused, and `maxAgeSeconds` after its sign-in however much it is used.
+ */
+export interface SessionLimits {
+  /** An unused session ends this long after its last use; each use moves the end on. */
+  idleSeconds: number;
+  /** No session outlives its sign-in by more than this (ASVS 5.0 7.3.2). */
+  maxAgeSeconds: number;
+  /**
+   * A used session's end is written at most this often, so that most reads stay reads: an
+   * unused session ends between `idleSeconds - slideEverySeconds` and `idleSeconds` after
+   * its last use.
+   */
+  slideEverySeconds: number;
+}
+
+/** Whole minutes and hours of SESSION_IDLE_MINUTES and SESSION_MAX_HOURS, in seconds. */
+export function sessionLimits(idleMinutes: number, maxHours: number): SessionLimits {
+  const idleSeconds = idleMinutes * 60;
+  return {
+    idleSeconds,
+    maxAgeSeconds: maxHours * 3600,
+    slideEverySeconds: Math.min(300, Math.floor(idleSeconds / 6)),
+  };
+}
+
 export interface Config {
   port: number;
   host: string;
@@ -50,12 +89,36 @@ export interface Config {
    */
   trustProxy: false | number | string[];
   http: HttpLimits;
-  rateLimits: {
-    signInPerIp: RateLimitRule;
-    signInPerEmail: RateLimitRule;
+  live: LiveLimits;
+  sessions: SessionLimits;
+  rateLimits: SignInRateLimits & {
     signUpPerIp: RateLimitRule;
     signUpPerEmail: RateLimitRule;
   };
+  account: AccountLimits;
+}
+
+/** The signed-in operator's own account calls (auth/account-routes.ts). */
+export interface AccountLimits {
+  /**
+   * Wrong current passwords one operator may give (to change the password or e-mail): a
+   * right one takes its count back, so only failures count.
+   */
+  wrongPasswordsPerOperator: RateLimitRule;
+}
+
+/** Sign-in counts failures only (docs/decisions/0018-sign-in-lockout.md). */
+export interface SignInRateLimits {
+  /** Failed sign-ins from one address, whatever the e-mail. */
+  signInPerIp: RateLimitRule;
+  /** Failed sign-ins for one e-mail from one address: past it, that pair is locked. */
+  signInPerIpAndEmail: RateLimitRule;
+  /**
+   * Failed sign-ins for one e-mail from every address together: past it, an address that
+   * has failed for the e-mail in its window may not try again, and one that has not gets
+   * one try.
+   */
+  signInPerEmail: RateLimitRule;
 }
 
 export class ConfigError extends Error {
@@ -239,6 +302,42 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, stdoutIsTty = f
     countSchema,
     trustProxy === false ? '256' : '0',
   );
+  const liveSocketsPerOperator = readVariable(
+    env,
+    'LIVE_MAX_SOCKETS_PER_OPERATOR',
+    countSchema,
+    '50',
+  );
+  const liveSocketsPerAddress = readVariable(
+    env,
+    'LIVE_MAX_SOCKETS_PER_ADDRESS',
+    countSchema,
+    '200',
+  );
+  // NIST SP 800-63B's AAL2 session: re-authentication after 30 minutes unused and at least
+  // every 12 hours (docs/decisions/0022-session-lifetime.md).
+  const sessionIdleMinutes = readVariable(
+    env,
+    'SESSION_IDLE_MINUTES',
+    countSchema.check(z.minimum(1, 'must be 1 or more')),
+    '30',
+  );
+  const sessionMaxHours = readVariable(
+    env,
+    'SESSION_MAX_HOURS',
+    countSchema.check(
+      z.minimum(1, 'must be 1 or more'),
+      // NIST's longest, for its lowest level (AAL1): 30 days.
+      z.maximum(720, 'must be at most 720 (30 days)'),
+    ),
+    '12',
+  );
+  if (sessionIdleMinutes > sessionMaxHours * 60) {
+    throw new ConfigError(
+      'SESSION_IDLE_MINUTES',
+      `must not be longer than SESSION_MAX_HOURS (got ${sessionIdleMinutes} minutes, ${sessionMaxHours} hours)`,
+    );
+  }
   // An office behind one address (NAT) may register many people in an hour.
   const signUpsPerAddress = readVariable(
     env,
@@ -272,11 +371,24 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, stdoutIsTty = f
       requestTimeoutMs: 60_000,
       maxConnectionsPerAddress,
     },
+    live: {
+      maxSocketsPerOperator: liveSocketsPerOperator,
+      maxSocketsPerAddress: liveSocketsPerAddress,
+      // About 3 ms of writes on a small machine: other requests wait at most that long.
+      socketsPerSlice: 200,
+      // Far more than a burst of events: a socket this far behind has stopped reading.
+      maxBufferedBytes: 256 * 1024,
+    },
+    sessions: sessionLimits(sessionIdleMinutes, sessionMaxHours),
     rateLimits: {
       signInPerIp: { max: 30, windowSeconds: 600 },
-      signInPerEmail: { max: 10, windowSeconds: 600 },
+      signInPerIpAndEmail: { max: 10, windowSeconds: 600 },
+      // Twice one address's allowance: a lone attacker cannot put the e-mail in one-try mode.
+      signInPerEmail: { max: 20, windowSeconds: 600 },
       signUpPerIp: { max: signUpsPerAddress, windowSeconds: 3600 },
       signUpPerEmail: { max: 5, windowSeconds: 3600 },
     },
+    // Someone at an unattended, signed-in screen gets 5 guesses at the password per 15 minutes.
+    account: { wrongPasswordsPerOperator: { max: 5, windowSeconds: 900 } },
   };
 }

@@ -59,3 +59,45 @@ test('a bad setting stops the server with a message naming the variable', async 
   expect(await exitCode(child)).toBe(1);
   expect(output()).toContain('PORT: must be a whole number');
 });
+
+test('in production, an API client without an Origin header can sign up, change its data and sign out; a foreign page cannot', async () => {
+  const base = 'http://127.0.0.1:3379';
+  const { child } = boot({
+    PORT: '3379',
+    // As `npm start` runs it: better-auth relaxes its own checks when it sees a test runner.
+    NODE_ENV: 'production',
+    TEST: '',
+    VITEST: '',
+    PUBLIC_URL: base,
+    DATABASE_URL: path.join(dir, 'production.db'),
+  });
+  try {
+    await waitUntilHealthy(`${base}/api/health`, child);
+    const json = { 'content-type': 'application/json' };
+    const signUp = await fetch(`${base}/api/auth/sign-up/email`, {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ email: 'curl-user@example.com', password: 'a long passphrase 2026' }),
+    });
+    expect(signUp.status).toBe(200);
+    const cookie = (signUp.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+    const foreign = await fetch(`${base}/api/auth/sign-out`, {
+      method: 'POST',
+      headers: { ...json, cookie, origin: 'https://evil.example' },
+      body: '{}',
+    });
+    expect(foreign.status).toBe(403);
+    const signOut = await fetch(`${base}/api/auth/sign-out`, {
+      method: 'POST',
+      headers: { ...json, cookie },
+      body: '{}',
+    });
+    expect(signOut.status).toBe(200);
+    const after = await fetch(`${base}/api/clients`, { headers: { cookie } });
+    expect(after.status).toBe(401);
+  } finally {
+    const exited = exitCode(child);
+    child.kill('SIGTERM');
+    await exited;
+  }
+});

@@ -1,12 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
+import WebSocket from 'ws';
+import type { LiveEvent } from '../shared/live-events.ts';
 import { type AppDependencies, buildApp } from './app.ts';
 import { createAuth } from './auth/auth.ts';
-import type { Config } from './config.ts';
+import { type Config, sessionLimits } from './config.ts';
 import { type Database, openDatabase } from './db/database.ts';
 import { migrate } from './db/migrate.ts';
 import type { EventBus } from './live/event-bus.ts';
@@ -27,13 +30,20 @@ export interface ScratchDatabase {
   drop(): Promise<void>;
 }
 
-/** A PostgreSQL database of its own, made from TEST_DATABASE_URL, for one test app. */
+/**
+ * A PostgreSQL database of its own on the server at `baseUrl` (TEST_DATABASE_URL unless given),
+ * named `prefix_<random>`, for one test app, bench or script run; drop() removes it.
+ */
 export async function createScratchDatabase(
   baseUrl = process.env.TEST_DATABASE_URL,
+  options: { prefix?: string; connectionTimeoutMillis?: number } = {},
 ): Promise<ScratchDatabase> {
   if (!baseUrl) throw new Error('TEST_DATABASE_URL is not set: no PostgreSQL to test on');
-  const name = `client_panel_test_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: baseUrl });
+  const name = `${options.prefix ?? 'client_panel_test'}_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({
+    connectionString: baseUrl,
+    connectionTimeoutMillis: options.connectionTimeoutMillis,
+  });
   await admin.connect();
   await admin.query(`CREATE DATABASE ${name}`);
   await admin.end();
@@ -50,7 +60,12 @@ export async function createScratchDatabase(
   };
 }
 
-export function testConfig(overrides: Partial<Config> = {}): Config {
+/** A test names only the limits it is about; the others stay out of its way. */
+export type TestConfigOverrides = Omit<Partial<Config>, 'rateLimits'> & {
+  rateLimits?: Partial<Config['rateLimits']>;
+};
+
+export function testConfig({ rateLimits, ...overrides }: TestConfigOverrides = {}): Config {
   const dir = mkdtempSync(path.join(tmpdir(), 'client-panel-test-'));
   return {
     port: 3999,
@@ -72,11 +87,21 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
       requestTimeoutMs: 60_000,
       maxConnectionsPerAddress: 0,
     },
+    live: {
+      maxSocketsPerOperator: 50,
+      maxSocketsPerAddress: 200,
+      socketsPerSlice: 200,
+      maxBufferedBytes: 256 * 1024,
+    },
+    sessions: sessionLimits(30, 12),
+    account: { wrongPasswordsPerOperator: { max: 1000, windowSeconds: 900 } },
     rateLimits: {
       signInPerIp: { max: 1000, windowSeconds: 600 },
+      signInPerIpAndEmail: { max: 1000, windowSeconds: 600 },
       signInPerEmail: { max: 1000, windowSeconds: 600 },
       signUpPerIp: { max: 1000, windowSeconds: 3600 },
       signUpPerEmail: { max: 1000, windowSeconds: 3600 },
+      ...rateLimits,
     },
     ...overrides,
   };
@@ -95,7 +120,7 @@ export interface TestApp {
 
 /** A real app on a fresh SQLite file (or the given database config), migrated. */
 export async function startTestApp(
-  overrides: Partial<Config> = {},
+  overrides: TestConfigOverrides = {},
   extra: Pick<AppDependencies, 'bus' | 'logStream' | 'livePingIntervalMs' | 'onRoute'> & {
     /** Builds the app's bus on its database (an instance's own PostgreSQL bus, say). */
     busFor?: (database: Database) => EventBus;
@@ -128,6 +153,21 @@ export async function startTestApp(
       rmSync(config.dataDir, { recursive: true, force: true });
     },
   };
+}
+
+export type ListeningTestApp = TestApp & { liveUrl: string };
+
+/**
+ * startTestApp, listening on a port of its own on 127.0.0.1 (for live sockets), with heartbeats
+ * far apart unless `extra` says otherwise: only the calls under test close a socket in a test.
+ */
+export async function startListeningTestApp(
+  overrides: TestConfigOverrides = {},
+  extra: Parameters<typeof startTestApp>[1] = {},
+): Promise<ListeningTestApp> {
+  const started = await startTestApp(overrides, { livePingIntervalMs: 600_000, ...extra });
+  await started.app.listen({ port: 0, host: '127.0.0.1' });
+  return { ...started, liveUrl: liveUrlOf(started.app) };
 }
 
 let emailCounter = 0;
@@ -170,6 +210,24 @@ export async function signUp(
   return { cookie: sessionCookie(response), email, userId: response.json().user.id };
 }
 
+/** Signs in (from this user agent, if given); returns the session cookie, throws unless 200. */
+export async function signIn(
+  app: FastifyInstance,
+  email: string,
+  { password = GOOD_PASSWORD, userAgent }: { password?: string; userAgent?: string } = {},
+): Promise<string> {
+  const response = await app.inject({
+    method: 'POST',
+    url: '/api/auth/sign-in/email',
+    headers: userAgent ? { 'user-agent': userAgent } : {},
+    payload: { email, password },
+  });
+  if (response.statusCode !== 200) {
+    throw new Error(`sign-in failed: ${response.statusCode} ${response.body}`);
+  }
+  return sessionCookie(response);
+}
+
 /** The panel's settings, changed by its administrator (registrations open, balances as given). */
 export async function setPanelSettings(
   t: TestApp,
@@ -184,4 +242,55 @@ export async function setPanelSettings(
   if (response.statusCode !== 200) {
     throw new Error(`settings failed: ${response.statusCode} ${response.body}`);
   }
+}
+
+/** Whether a session cookie still works on the API; any answer but 200 or 401 fails the test. */
+export async function isSignedIn(app: FastifyInstance, cookie: string): Promise<boolean> {
+  const response = await app.inject({ method: 'GET', url: '/api/clients', headers: { cookie } });
+  if (response.statusCode !== 200 && response.statusCode !== 401) {
+    throw new Error(`unexpected ${response.statusCode}: ${response.body}`);
+  }
+  return response.statusCode === 200;
+}
+
+/** The token of a password-reset link: what follows `#token=`. */
+export function tokenOf(url: string): string {
+  return decodeURIComponent(new URL(url).hash.replace(/^#token=/, ''));
+}
+
+/** The live channel's address on an app that listens. */
+export function liveUrlOf(app: FastifyInstance): string {
+  const { port } = app.server.address() as AddressInfo;
+  return `ws://127.0.0.1:${port}/api/live`;
+}
+
+/** A live socket as a signed-in page holds it: what it received, and how it closed. */
+export interface LiveTab {
+  events: LiveEvent[];
+  closed: Promise<number>;
+  isOpen(): boolean;
+}
+
+/** Opens a live socket from the panel's own origin; a refused upgrade rejects ("… 401"). */
+export function openLiveTab(url: string, cookie: string): Promise<LiveTab> {
+  return new Promise((resolve, reject) => {
+    const socket = new WebSocket(url, { headers: { cookie }, origin: TEST_ORIGIN });
+    const events: LiveEvent[] = [];
+    socket.on('message', (data) => events.push(JSON.parse(String(data)) as LiveEvent));
+    const closed = new Promise<number>((done) => socket.once('close', (code) => done(code)));
+    socket.once('open', () =>
+      resolve({ events, closed, isOpen: () => socket.readyState === WebSocket.OPEN }),
+    );
+    socket.once('error', reject);
+  });
+}
+
+/** The close code, or a failure if the socket is still open after `ms`. */
+export function closeCode(tab: { closed: Promise<number> }, ms = 2000): Promise<number> {
+  return Promise.race([
+    tab.closed,
+    new Promise<number>((_, fail) =>
+      setTimeout(() => fail(new Error(`the socket is still open after ${ms} ms`)), ms).unref(),
+    ),
+  ]);
 }

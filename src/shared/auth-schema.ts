@@ -42,4 +42,20 @@ export type SignUpInput = z.infer<typeof signUpSchema>;
 export const COMMON_PASSWORD_MESSAGE =
   'This password is one of the most common passwords; choose another';
 
-export const PASSWORD_RULES_TEXT = `${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters; any characters you like, but not one of the most common passwords.`;
+export const CONTEXT_PASSWORD_MESSAGE =
+  "This password is built on the panel's name, a role or your e-mail address; choose another";
+
+export const PASSWORD_RULES_TEXT = `${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters; any characters you like, but not one of the most common passwords, nor built on the panel's name or your e-mail address.`;
+
+export const PASSWORDS_DIFFER_MESSAGE = 'The two passwords differ';
+
+/**
+ * A form's check that the new password was typed the same twice (`repeat`), shown under the
+ * repeat field. Only forms have it: the API takes the password once.
+ */
+export function typedTwice<Values extends { repeat: string }>(field: keyof Values) {
+  return z.refine<Values>((values) => values[field] === values.repeat, {
+    error: PASSWORDS_DIFFER_MESSAGE,
+    path: ['repeat'],
+  });
+}

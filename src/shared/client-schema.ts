@@ -20,6 +20,11 @@ export const CLIENT_SORT_FIELDS = [
 export type ClientSortField = (typeof CLIENT_SORT_FIELDS)[number];
 
 export const MAX_PAGE_SIZE = 500;
+/**
+ * The deepest offset a list takes: past 2^63 the databases refuse it (SQLite binds it as a
+ * real number, PostgreSQL overflows bigint), and no panel holds a billion clients.
+ */
+export const MAX_LIST_OFFSET = 1_000_000_000;
 export const DEFAULT_PAGE_SIZE = 100;
 
 /** owing: balance above 0; credit: below 0 (the client paid in advance); settled: 0. */
@@ -55,7 +60,7 @@ export const clientListQuerySchema = z.strictObject({
     z.enum(BALANCE_FILTERS, { error: `balance must be one of ${BALANCE_FILTERS.join(', ')}` }),
   ),
   limit: z._default(wholeNumber('limit', 1, MAX_PAGE_SIZE), DEFAULT_PAGE_SIZE),
-  offset: z._default(wholeNumber('offset', 0), 0),
+  offset: z._default(wholeNumber('offset', 0, MAX_LIST_OFFSET), 0),
 });
 export type ClientListQuery = z.output<typeof clientListQuerySchema>;
 

@@ -13,7 +13,7 @@ export const liveEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('client.updated'), client: clientSchema }),
   z.object({ type: z.literal('client.deleted'), id: z.string() }),
   z.object({ type: z.literal('settings.updated'), settings: settingsSchema }),
-  /** This operator's own role changed (sent to that operator only). */
+  /** This operator's own role or e-mail changed (sent to that operator only). */
   z.object({ type: z.literal('operator.updated'), operator: operatorSchema }),
   /** A payment or charge was recorded: the entry, and the client with its new balance. */
   z.object({ type: z.literal('entry.created'), entry: entrySchema, client: clientSchema }),

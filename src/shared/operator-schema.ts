@@ -19,8 +19,6 @@ export const operatorSchema = z.object({
 });
 export type OperatorSummary = z.infer<typeof operatorSchema>;
 
-export const operatorListSchema = z.object({ items: z.array(operatorSchema) });
-
 export const roleChangeSchema = z.strictObject({ role: operatorRoleSchema });
 
 /** What sign-up, sign-in and get-session answer about who is signed in (no token ever). */

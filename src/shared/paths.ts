@@ -10,12 +10,13 @@ export const paths = {
   editClient: (id: string) => `/client/edit/${encodeURIComponent(id)}`,
   clientStatement: (id: string) => `/client/${encodeURIComponent(id)}/statement`,
   settings: '/settings',
+  resetPassword: '/reset-password',
 } as const;
 
 /** Every page the web app has, as patterns; any other path is a "Page not found". */
 const APP_PAGES = [
   /^\/$/,
-  /^\/(login|register|dashboard|clients|settings)$/,
+  /^\/(login|register|dashboard|clients|settings|reset-password)$/,
   /^\/client\/add$/,
   /^\/client\/edit\/[^/]+$/,
   /^\/client\/[^/]+$/,
@@ -42,6 +43,18 @@ export const apiPaths = {
   totalsHistory: '/api/totals/history',
   operators: '/api/operators',
   operatorRole: (id: string) => `/api/operators/${encodeURIComponent(id)}/role`,
+  operatorSignOut: (id: string) => `/api/operators/${encodeURIComponent(id)}/sign-out`,
+  operatorsSignOutAll: '/api/operators/sign-out-all',
+  operatorResetLink: (id: string) => `/api/operators/${encodeURIComponent(id)}/reset-link`,
+  operatorDeactivate: (id: string) => `/api/operators/${encodeURIComponent(id)}/deactivate`,
+  operatorReactivate: (id: string) => `/api/operators/${encodeURIComponent(id)}/reactivate`,
+  passwordResetCheck: '/api/password-reset/check',
+  passwordReset: '/api/password-reset',
+  accountPassword: '/api/account/password',
+  accountEmail: '/api/account/email',
+  accountSignOutEverywhere: '/api/account/sign-out-everywhere',
+  accountSessions: '/api/account/sessions',
+  accountSessionsEnd: '/api/account/sessions/end',
   live: '/api/live',
   signUp: '/api/auth/sign-up/email',
   signIn: '/api/auth/sign-in/email',

@@ -1,6 +1,6 @@
 import { render } from '@testing-library/react';
 import { createMemoryRouter, type RouteObject, RouterProvider } from 'react-router';
-import { vi } from 'vitest';
+import { afterEach, beforeEach, vi } from 'vitest';
 import { createQueryClient, Providers } from './app/providers.tsx';
 import { appRoutes, signedInPages } from './app/routes.tsx';
 
@@ -49,3 +49,27 @@ export const openSettings = {
 };
 
 export const signedIn = { user: { id: 'u1', email: 'op@example.com', role: 'admin' } };
+
+/** A live socket that never connects by itself; a test may send the latest one a message. */
+export class FakeWebSocket {
+  static OPEN = 1;
+  /** The tab's live channel, to send it what another tab did. */
+  static latest: FakeWebSocket | undefined;
+  onopen: (() => void) | null = null;
+  onmessage: ((message: { data: string }) => void) | null = null;
+  onclose: (() => void) | null = null;
+  constructor() {
+    FakeWebSocket.latest = this;
+  }
+  close() {}
+}
+
+/** Every test of the file gets a FakeWebSocket for the page's live channel. */
+export function stubLiveSocketInEachTest(): void {
+  beforeEach(() => {
+    vi.stubGlobal('WebSocket', FakeWebSocket);
+  });
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+}

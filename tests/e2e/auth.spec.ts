@@ -143,3 +143,37 @@ test('an unknown path shows a real not-found page with a way back', async ({
   await page.getByRole('link', { name: 'Go to the dashboard' }).click();
   await expect(page).toHaveURL(/\/login$/);
 });
+
+test('every password field is masked, named for password managers, and takes a pasted password', async ({
+  page,
+  context,
+}) => {
+  const email = await register(page);
+  const fieldsOn = async (path: string) => {
+    await page.goto(path);
+    await expect(page.locator('input').first()).toBeVisible();
+    const fields = page.locator('input[autocomplete$="-password"], input[type="password"]');
+    const count = await fields.count();
+    expect(count, path).toBeGreaterThan(0);
+    for (let i = 0; i < count; i += 1) {
+      await expect(fields.nth(i)).toHaveAttribute('type', 'password');
+      await expect(fields.nth(i)).toHaveAttribute('autocomplete', /^(current|new)-password$/);
+    }
+    return count;
+  };
+  // The account panel: the current password for each change, the new one twice.
+  expect(await fieldsOn('/settings')).toBeGreaterThanOrEqual(3);
+  await logout(page);
+  await fieldsOn('/register');
+  await fieldsOn('/login');
+
+  // A password manager or the clipboard: what is pasted is what is sent.
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  await page.evaluate((text) => navigator.clipboard.writeText(text), PASSWORD);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').focus();
+  await page.keyboard.press('ControlOrMeta+V');
+  await expect(page.getByLabel('Password')).toHaveValue(PASSWORD);
+  await page.getByRole('button', { name: 'Login' }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+});

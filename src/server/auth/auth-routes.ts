@@ -4,7 +4,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import * as z from 'zod/mini';
 import { type $ZodType, safeParse } from 'zod/v4/core';
 import { apiErrorSchema, fieldErrorsFromIssues } from '../../shared/api-error.ts';
-import { COMMON_PASSWORD_MESSAGE, signInSchema, signUpSchema } from '../../shared/auth-schema.ts';
+import { signInSchema, signUpSchema } from '../../shared/auth-schema.ts';
 import {
   type OperatorSummary,
   operatorRoleOf,
@@ -20,8 +20,14 @@ import type { EventBus } from '../live/event-bus.ts';
 import { claimFirstAdministrator } from '../operators/operators-repository.ts';
 import { getSettings } from '../settings/settings-repository.ts';
 import { type Auth, CLIENT_IP_HEADER } from './auth.ts';
-import { isCommonPassword } from './password.ts';
-import { createRateLimiter } from './rate-limiter.ts';
+import { endSessions } from './end-sessions.ts';
+import { assertAcceptablePassword } from './password.ts';
+import {
+  addressGroupOf,
+  createRateLimiter,
+  createSignInGuard,
+  type RateLimitVerdict,
+} from './rate-limiter.ts';
 import type { SessionReader } from './session.ts';
 
 export const REGISTRATIONS_CLOSED_MESSAGE = 'Registrations are closed';
@@ -64,19 +70,24 @@ function parseBody<T>(schema: $ZodType<T>, body: unknown): T {
   return result.data;
 }
 
+/** A 429 with `Retry-After` when a limit refused the attempt. */
+export function refuseUnlessAllowed(verdict: RateLimitVerdict, reply: FastifyReply): void {
+  if (!verdict.allowed) {
+    reply.header('retry-after', String(verdict.retryAfterSeconds));
+    throw new HttpError(429, TOO_MANY_ATTEMPTS_MESSAGE);
+  }
+}
+
 export async function registerAuthRoutes(
   app: FastifyInstance,
   { config, database, auth, readSession, bus }: AuthRoutesOptions,
 ): Promise<void> {
   const consume = createRateLimiter(database);
+  const beginSignIn = createSignInGuard(database, config.rateLimits);
   const routes = app.withTypeProvider<ZodTypeProvider>();
 
   async function limit(key: string, rule: RateLimitRule, reply: FastifyReply): Promise<void> {
-    const verdict = await consume(key, rule);
-    if (!verdict.allowed) {
-      reply.header('retry-after', String(verdict.retryAfterSeconds));
-      throw new HttpError(429, TOO_MANY_ATTEMPTS_MESSAGE);
-    }
+    refuseUnlessAllowed(await consume(key, rule), reply);
   }
 
   /**
@@ -128,6 +139,17 @@ export async function registerAuthRoutes(
     throw new HttpError(answer.status, String(message));
   }
 
+  /**
+   * Signing in (or up) gives a new session token; the one the request still carried, if it
+   * was valid, ends with it, sockets and all (ASVS 7.2.4), so that a token someone planted
+   * or saw before the sign-in is worth nothing after it. Its cookie is already replaced.
+   */
+  async function endReplacedSession(request: FastifyRequest): Promise<void> {
+    if (!request.headers.cookie) return;
+    const previous = await readSession(request.headers);
+    if (previous) await endSessions(database, bus, { sessionIds: [previous.sessionId] });
+  }
+
   const sessionResponses = { 200: sessionAnswerSchema, '4xx': apiErrorSchema };
 
   // Sign-up and sign-in check their bodies themselves, after the rate limits (and the
@@ -146,13 +168,11 @@ export async function registerAuthRoutes(
       },
     },
     async (request, reply) => {
-      await limit(`sign-up:ip:${request.ip}`, config.rateLimits.signUpPerIp, reply);
+      await limit(`sign-up:ip:${addressGroupOf(request.ip)}`, config.rateLimits.signUpPerIp, reply);
       const settings = await getSettings(database.db);
       if (!settings.allowRegistrations) throw new HttpError(403, REGISTRATIONS_CLOSED_MESSAGE);
       const input = parseBody(signUpSchema, request.body);
-      if (isCommonPassword(input.password)) {
-        throw new HttpError(400, COMMON_PASSWORD_MESSAGE, { password: COMMON_PASSWORD_MESSAGE });
-      }
+      assertAcceptablePassword(input.password, { email: input.email });
       const email = input.email.toLowerCase();
       await limit(`sign-up:email:${email}`, config.rateLimits.signUpPerEmail, reply);
       const answer = await callAuth(request, reply, {
@@ -162,6 +182,7 @@ export async function registerAuthRoutes(
       });
       const session = answer.status === 200 ? toSessionAnswer(answer.body) : null;
       if (!session) return refusal(answer);
+      await endReplacedSession(request);
       const { user } = session;
       if (await database.write((trx) => claimFirstAdministrator(trx, user.id))) {
         user.role = 'admin';
@@ -183,13 +204,18 @@ export async function registerAuthRoutes(
       },
     },
     async (request, reply) => {
-      await limit(`sign-in:ip:${request.ip}`, config.rateLimits.signInPerIp, reply);
+      const attempt = await beginSignIn(request.ip);
+      refuseUnlessAllowed(attempt.address, reply);
       const input = parseBody(signInSchema, request.body);
       const email = input.email.toLowerCase();
-      await limit(`sign-in:email:${email}`, config.rateLimits.signInPerEmail, reply);
+      refuseUnlessAllowed(await attempt.forEmail(email), reply);
+      // Past this point a wrong password and an unknown e-mail do the same work: one argon2id
+      // computation in better-auth (a verify, or a hash of the password given) and no writes.
       const answer = await callAuth(request, reply, { email, password: input.password });
       const session = answer.status === 200 ? toSessionAnswer(answer.body) : null;
       if (!session) return refusal(answer);
+      await attempt.succeeded();
+      await endReplacedSession(request);
       return session;
     },
   );

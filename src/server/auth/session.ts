@@ -1,12 +1,13 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { parse as parseCookies } from 'cookie';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import { type OperatorRole, operatorRoleOf } from '../../shared/operator-schema.ts';
-import type { Config } from '../config.ts';
+import { UNATTENDED_HEADER } from '../../shared/session-use.ts';
+import type { Config, SessionLimits } from '../config.ts';
 import { compiledQuery } from '../db/compiled-queries.ts';
-import type { Database } from '../db/database.ts';
+import { type Database, storedDate } from '../db/database.ts';
 import { HttpError } from '../http/errors.ts';
 
 export interface Operator {
@@ -17,11 +18,31 @@ export interface Operator {
   sessionId: string;
 }
 
-export type SessionReader = (headers: IncomingHttpHeaders) => Promise<Operator | null>;
+export interface ReadOptions {
+  /**
+   * The request uses the session (an API call, a socket being opened): its idle end moves
+   * on. A check that is not the operator's doing (a live socket's heartbeat) leaves it.
+   */
+  use?: boolean;
+}
 
-/** better-auth's session cookie; browsers only keep `__Secure-` cookies over https. */
+export type SessionReader = (
+  headers: IncomingHttpHeaders,
+  options?: ReadOptions,
+) => Promise<Operator | null>;
+
+/**
+ * The first part of our cookies' names (better-auth's `advanced.cookiePrefix`). Over https
+ * it is `__Host-`: the browser then keeps the cookie only if it is Secure, for path / and
+ * without a Domain, so no other host (a sibling subdomain) can set or shadow it (ASVS
+ * 3.3.3). Browsers refuse such cookies over plain http, where the name stays better-auth's.
+ */
+export function cookiePrefix(config: Pick<Config, 'secureCookies'>): string {
+  return config.secureCookies ? '__Host-client-panel' : 'better-auth';
+}
+
 export function sessionCookieName(config: Pick<Config, 'secureCookies'>): string {
-  return `${config.secureCookies ? '__Secure-' : ''}better-auth.session_token`;
+  return `${cookiePrefix(config)}.session_token`;
 }
 
 /** The session token if the cookie carries better-auth's HMAC-SHA256 signature of it. */
@@ -36,44 +57,142 @@ export function verifySessionCookie(value: string, secret: string): string | nul
 
 const sessionOperatorQuery = compiledQuery(
   'session-operator',
-  (_db, p: { token: string; now: string | Date }) =>
-    sql<{ id: string; email: string; role: string | null; sessionId: string }>`
-      SELECT u.id AS id, u.email AS email, u.role AS role, s.id AS "sessionId"
+  (_db, p: { token: string; now: string | Date; bornAfter: string | Date }) =>
+    sql<{
+      id: string;
+      email: string;
+      role: string | null;
+      sessionId: string;
+      expiresAt: string | Date;
+      createdAt: string | Date;
+    }>`
+      SELECT u.id AS id, u.email AS email, u.role AS role, s.id AS "sessionId",
+        s."expiresAt" AS "expiresAt", s."createdAt" AS "createdAt"
       FROM session s JOIN "user" u ON u.id = s."userId"
-      WHERE s.token = ${p.token} AND s."expiresAt" > ${p.now}`,
+      WHERE s.token = ${p.token} AND s."expiresAt" > ${p.now} AND s."createdAt" > ${p.bornAfter}
+        AND NOT EXISTS (SELECT 1 FROM operator_deactivations d WHERE d.user_id = u.id)`,
 );
+
+/** When a session made at `now` ends unless it is used: better-auth's create hook (auth.ts). */
+export function firstSessionEnd(limits: SessionLimits, now: number): Date {
+  return new Date(now + Math.min(limits.idleSeconds, limits.maxAgeSeconds) * 1000);
+}
+
+/**
+ * Where a session used at `now` should end: its idle time from now, never past its maximum.
+ * Null when what is stored is within `slideEverySeconds` of that (so a busy session is
+ * written once every few minutes, not on every request). A stored end much later than the
+ * target (a session made under longer limits) is brought in.
+ */
+export function slidSessionEnd(
+  limits: SessionLimits,
+  session: { createdAt: number; expiresAt: number },
+  now: number,
+): number | null {
+  const target = Math.min(
+    now + limits.idleSeconds * 1000,
+    session.createdAt + limits.maxAgeSeconds * 1000,
+  );
+  // Either way by at least that much: instances whose clocks differ a little do not take
+  // turns writing a session.
+  return Math.abs(target - session.expiresAt) >= limits.slideEverySeconds * 1000 ? target : null;
+}
+
+export interface SessionReaderOptions {
+  /** Where a failed slide is reported (the request itself goes on: its session is valid). */
+  log?: Pick<FastifyBaseLogger, 'warn'>;
+  /** The clock, in ms; tests move it. */
+  now?: () => number;
+}
 
 /**
  * Reads the operator behind a request's session cookie: the cookie's signature, then one
- * indexed lookup of an unexpired session. better-auth writes and revokes sessions; this
- * only reads them, without its endpoint machinery, because every API call needs it (see
- * docs/decisions/0005-session-reader.md).
+ * indexed lookup of a session that has neither idled out nor outlived its maximum, of an
+ * operator who is not deactivated (deactivating ends their sessions; this also refuses one
+ * that a sign-in racing the deactivation made).
+ * better-auth writes and revokes sessions; this reads them without its endpoint machinery,
+ * because every API call needs it (see docs/decisions/0005-session-reader.md), and moves a
+ * used session's end on (docs/decisions/0022-session-lifetime.md).
  */
-export function createSessionReader(config: Config, database: Database): SessionReader {
+export function createSessionReader(
+  config: Config,
+  database: Database,
+  { log, now: clock = Date.now }: SessionReaderOptions = {},
+): SessionReader {
   const cookieName = sessionCookieName(config);
-  return async (headers) => {
+  const limits = config.sessions;
+  const stored = (ms: number) => storedDate(database.dialect, ms);
+  // One slide per session at a time: a burst of requests writes once.
+  const sliding = new Set<string>();
+
+  /**
+   * Written in the background, off the request's path: a read never waits for a write (nor
+   * fails with one, on a full disk), and the session is valid for this request either way.
+   */
+  async function slide(sessionId: string, end: number, at: number): Promise<void> {
+    if (sliding.has(sessionId)) return;
+    sliding.add(sessionId);
+    try {
+      await database.write((trx) =>
+        trx
+          .updateTable('session')
+          .set({ expiresAt: stored(end), updatedAt: stored(at) })
+          .where('id', '=', sessionId)
+          .execute(),
+      );
+    } catch (error) {
+      log?.warn({ err: error }, "a session's end was not moved on");
+    } finally {
+      sliding.delete(sessionId);
+    }
+  }
+
+  return async (headers, { use = false } = {}) => {
     const value = headers.cookie ? parseCookies(headers.cookie)[cookieName] : undefined;
     if (!value) return null;
     const token = verifySessionCookie(value, config.authSecret);
     if (!token) return null;
-    // SQLite keeps better-auth's dates as ISO text, PostgreSQL as timestamps.
-    const now = database.dialect === 'sqlite' ? new Date().toISOString() : new Date();
-    const [row] = await sessionOperatorQuery(database.db, { token, now });
-    return row
-      ? { id: row.id, email: row.email, role: operatorRoleOf(row.role), sessionId: row.sessionId }
-      : null;
+    const now = clock();
+    const [row] = await sessionOperatorQuery(database.db, {
+      token,
+      now: stored(now),
+      bornAfter: stored(now - limits.maxAgeSeconds * 1000),
+    });
+    if (!row) return null;
+    if (use) {
+      const end = slidSessionEnd(
+        limits,
+        {
+          createdAt: new Date(row.createdAt).getTime(),
+          expiresAt: new Date(row.expiresAt).getTime(),
+        },
+        now,
+      );
+      if (end !== null) void slide(row.sessionId, end, now);
+    }
+    return {
+      id: row.id,
+      email: row.email,
+      role: operatorRoleOf(row.role),
+      sessionId: row.sessionId,
+    };
   };
 }
 
 export const SIGNED_OUT_MESSAGE = 'Sign in to continue';
 export const ADMINISTRATORS_ONLY_MESSAGE = 'Only an administrator can do this';
 
-/** The signed-in operator, or a 401 refusal. */
+/**
+ * The signed-in operator, or a 401 refusal. The request counts as a use of the session unless
+ * `use` is false (opening a live socket) or the web app marks it unattended.
+ */
 export async function requireOperator(
   readSession: SessionReader,
   request: FastifyRequest,
+  { use = true }: { use?: boolean } = {},
 ): Promise<Operator> {
-  const operator = await readSession(request.headers);
+  const unattended = request.headers[UNATTENDED_HEADER] === '1';
+  const operator = await readSession(request.headers, { use: use && !unattended });
   if (!operator) throw new HttpError(401, SIGNED_OUT_MESSAGE);
   return operator;
 }
@@ -105,10 +224,10 @@ export function decorateOperator(app: FastifyInstance): void {
 export function requireSession(
   scope: FastifyInstance,
   readSession: SessionReader,
-  options: { administrator?: boolean } = {},
+  options: { administrator?: boolean; use?: boolean } = {},
 ): void {
   scope.addHook('preValidation', async (request) => {
-    const operator = await requireOperator(readSession, request);
+    const operator = await requireOperator(readSession, request, { use: options.use ?? true });
     if (options.administrator && operator.role !== 'admin') {
       throw new HttpError(403, ADMINISTRATORS_ONLY_MESSAGE);
     }

@@ -542,8 +542,45 @@ export async function deleteClient(
   id: string,
   now: Date = new Date(),
 ): Promise<boolean> {
+  const balance = await removeClient(trx, author, id, now);
+  if (balance === undefined) return false;
+  // Its balance leaves the operator's total today; its entries go with it.
+  await adjustTotals(trx, author.operator.id, balance, null, author.today);
+  return true;
+}
+
+/**
+ * Deletes several clients, as deleteClient does each, and answers the ids it deleted (in the
+ * order given). Every client's rows are locked, in id order, before the operator's totals row,
+ * as a single delete locks its client before the totals: taking the totals after each client
+ * let two bulk deletes of the same clients in other orders deadlock on PostgreSQL.
+ */
+export async function deleteClients(
+  trx: WriteTransaction,
+  author: Author,
+  ids: readonly string[],
+  now: Date = new Date(),
+): Promise<string[]> {
+  const balances = new Map<string, bigint>();
+  for (const id of [...new Set(ids)].sort()) {
+    const balance = await removeClient(trx, author, id, now);
+    if (balance !== undefined) balances.set(id, balance);
+  }
+  for (const balance of balances.values()) {
+    await adjustTotals(trx, author.operator.id, balance, null, author.today);
+  }
+  return [...new Set(ids)].filter((id) => balances.has(id));
+}
+
+/** A client's rows moved to `deleted_clients`; its balance, or undefined if there is none. */
+async function removeClient(
+  trx: WriteTransaction,
+  author: Author,
+  id: string,
+  now: Date,
+): Promise<bigint | undefined> {
   const ownerId = author.operator.id;
-  if (!isClientId(id)) return false;
+  if (!isClientId(id)) return undefined;
   // An update that changes nothing locks the row on PostgreSQL (SQLite has one writer): a
   // payment recorded at the same moment waits, so the balance and entries kept are the last.
   const client = await trx
@@ -553,7 +590,7 @@ export async function deleteClient(
     .where('owner_id', '=', ownerId)
     .returningAll()
     .executeTakeFirst();
-  if (!client) return false;
+  if (!client) return undefined;
   const entries = await trx
     .selectFrom('ledger_entries')
     .selectAll()
@@ -572,9 +609,7 @@ export async function deleteClient(
     })
     .execute();
   await trx.deleteFrom('clients').where('id', '=', id).execute();
-  // Its balance leaves the operator's total today; its entries go with it.
-  await adjustTotals(trx, ownerId, exactInteger(client.balance_paise), null, author.today);
-  return true;
+  return exactInteger(client.balance_paise);
 }
 
 /** A row as `snapshot` wrote it: integers as numbers or decimal text. */
@@ -620,6 +655,44 @@ export async function restoreClient(
   id: string,
   now: Date = new Date(),
 ): Promise<Client | undefined> {
+  const client = await bringBack(trx, author, id, now);
+  if (client) await bookRestored(trx, author, client);
+  return client;
+}
+
+/**
+ * Restores several clients, as restoreClient does each, and answers those it restored (in
+ * the order given), locking every client's rows before the totals (see deleteClients).
+ */
+export async function restoreClients(
+  trx: WriteTransaction,
+  author: Author,
+  ids: readonly string[],
+  now: Date = new Date(),
+): Promise<Client[]> {
+  const restored = new Map<string, Client>();
+  for (const id of [...new Set(ids)].sort()) {
+    const client = await bringBack(trx, author, id, now);
+    if (client) restored.set(id, client);
+  }
+  for (const client of restored.values()) await bookRestored(trx, author, client);
+  return [...new Set(ids)].flatMap((id) => restored.get(id) ?? []);
+}
+
+/** Its balance back in the totals, booked today, as the delete was. */
+async function bookRestored(trx: WriteTransaction, author: Author, client: Client): Promise<void> {
+  await adjustTotals(trx, author.operator.id, null, paiseFromAmount(client.balance), author.today);
+}
+
+/** A deleted client's rows put back; its totals not yet (the caller books them). */
+async function bringBack(
+  trx: WriteTransaction,
+  author: Author,
+  id: string,
+  now: Date,
+): Promise<Client | undefined> {
+  // Not an id (PostgreSQL would refuse one with a NUL byte in it): nothing to restore.
+  if (!isClientId(id)) return undefined;
   const ownerId = author.operator.id;
   const kept = await trx
     .deleteFrom('deleted_clients')
@@ -667,7 +740,6 @@ export async function restoreClient(
       .values(entries.slice(i, i + RESTORE_BATCH))
       .execute();
   }
-  await adjustTotals(trx, ownerId, null, exactInteger(restored.balance_paise), author.today);
   return toClient(restored);
 }
 

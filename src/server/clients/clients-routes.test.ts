@@ -303,6 +303,30 @@ describe('isolation between operators', () => {
     const aliceView = await t.app.inject({ method: 'GET', url, headers: { cookie: alice.cookie } });
     expect(aliceView.json()).toEqual(client);
   });
+  test("the administrator cannot see, change or delete an operator's client either", async () => {
+    const operator = await signUp(t.app);
+    const email = `only-theirs-${Date.now()}@example.com`;
+    const client = await add(operator.cookie, { balance: '250', email });
+    const url = `/api/clients/${client.id}`;
+    const { cookie } = t.admin;
+    const read = await t.app.inject({ method: 'GET', url, headers: { cookie } });
+    const update = await t.app.inject({
+      method: 'PATCH',
+      url,
+      headers: { cookie },
+      payload: { version: 1, balance: '0' },
+    });
+    const remove = await t.app.inject({ method: 'DELETE', url, headers: { cookie } });
+    for (const response of [read, update, remove]) expect(response.statusCode).toBe(404);
+    const search = await t.app.inject({
+      method: 'GET',
+      url: `/api/clients?q=${encodeURIComponent(email)}`,
+      headers: { cookie },
+    });
+    expect(search.json().items).toEqual([]);
+    const own = await t.app.inject({ method: 'GET', url, headers: { cookie: operator.cookie } });
+    expect(own.json()).toEqual(client);
+  });
 });
 
 describe('exact totals', () => {

@@ -9,7 +9,6 @@ import {
   bulkDeletedSchema,
   bulkRestoredSchema,
   CLIENT_CONFLICT_MESSAGE,
-  type Client,
   clientConflictSchema,
   clientIdsSchema,
   clientListQuerySchema,
@@ -31,11 +30,13 @@ import { clientsCsv } from './clients-export.ts';
 import {
   type Author,
   deleteClient,
+  deleteClients,
   getClient,
   insertClient,
   listClients,
   purgeDeletedClients,
   restoreClient,
+  restoreClients,
   updateClient,
 } from './clients-repository.ts';
 
@@ -259,13 +260,10 @@ export async function registerClientsRoutes(
       async (request) => {
         const ownerId = request.operator.id;
         const author = authorOf(request);
-        const ids = [...new Set(request.body.ids)];
         const deleted = await database.write(async (trx, write) => {
           await purgeDeletedClients(trx);
-          const removed: string[] = [];
-          for (const id of ids) {
-            if (!(await deleteClient(trx, author, id))) continue;
-            removed.push(id);
+          const removed = await deleteClients(trx, author, request.body.ids);
+          for (const id of removed) {
             await bus.publish(
               { kind: 'event', ownerId, event: { type: 'client.deleted', id } },
               write,
@@ -290,13 +288,9 @@ export async function registerClientsRoutes(
       async (request) => {
         const ownerId = request.operator.id;
         const author = authorOf(request);
-        const ids = [...new Set(request.body.ids)];
         const restored = await database.write(async (trx, write) => {
-          const back: Client[] = [];
-          for (const id of ids) {
-            const client = await restoreClient(trx, author, id);
-            if (!client) continue;
-            back.push(client);
+          const back = await restoreClients(trx, author, request.body.ids);
+          for (const client of back) {
             await bus.publish(
               { kind: 'event', ownerId, event: { type: 'client.created', client } },
               write,

@@ -40,6 +40,26 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   return false;
 }
 
+export const DISK_FULL_MESSAGE =
+  "The server's disk is full: nothing was saved. Free some space and try again.";
+
+// SQLite's SQLITE_FULL (the database or its write-ahead log could not grow), the system's
+// ENOSPC and EDQUOT (a file written beside it), and PostgreSQL's disk_full (53100).
+const DISK_FULL_CODES = new Set(['SQLITE_FULL', 'ENOSPC', 'EDQUOT', '53100']);
+
+/**
+ * Whether an error means the disk under the database is full: the write was refused whole
+ * (SQLite rolls the transaction back) and the same request will work once space is freed.
+ */
+export function isDiskFull(error: unknown): boolean {
+  for (let current = error, depth = 0; current && depth < 5; depth += 1) {
+    const { code, cause } = current as { code?: unknown; cause?: unknown };
+    if (typeof code === 'string' && DISK_FULL_CODES.has(code)) return true;
+    current = cause;
+  }
+  return false;
+}
+
 /** A real query, bounded in time: does the database answer now? */
 export async function databaseAnswers(database: Database, timeoutMs = 2_000): Promise<boolean> {
   let timer: ReturnType<typeof setTimeout> | undefined;

@@ -64,7 +64,10 @@ function assertNotInsideWrite(message: string): void {
 }
 
 class GuardedDriver implements Driver {
-  constructor(private readonly inner: Driver) {}
+  constructor(
+    private readonly inner: Driver,
+    private readonly inTransaction?: () => boolean,
+  ) {}
   init() {
     return this.inner.init();
   }
@@ -79,6 +82,9 @@ class GuardedDriver implements Driver {
     return this.inner.commitTransaction(...args);
   }
   rollbackTransaction(...args: Parameters<Driver['rollbackTransaction']>) {
+    // SQLite rolls a transaction back by itself on a full disk or an I/O error; a ROLLBACK
+    // then fails ("no transaction is active") and would hide the error that matters.
+    if (this.inTransaction && !this.inTransaction()) return Promise.resolve();
     return this.inner.rollbackTransaction(...args);
   }
   savepoint(...args: Parameters<NonNullable<Driver['savepoint']>>) {
@@ -101,10 +107,10 @@ class GuardedDriver implements Driver {
   }
 }
 
-function guarded(dialect: Dialect): Dialect {
+function guarded(dialect: Dialect, inTransaction?: () => boolean): Dialect {
   return {
     createAdapter: () => dialect.createAdapter(),
-    createDriver: () => new GuardedDriver(dialect.createDriver()),
+    createDriver: () => new GuardedDriver(dialect.createDriver(), inTransaction),
     createIntrospector: (db) => dialect.createIntrospector(db),
     createQueryCompiler: () => dialect.createQueryCompiler(),
   };
@@ -130,29 +136,43 @@ function openSqlite(file: string): Database {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   const connection: SqliteConnection = sqliteConnection(sqlite);
+  const inTransaction = () => sqlite.open && sqlite.inTransaction;
   const db = new Kysely<DatabaseSchema>({
-    dialect: guarded(new SqliteDialect({ database: connection })),
+    dialect: guarded(new SqliteDialect({ database: connection }), inTransaction),
   });
   let checkpointer: ReturnType<typeof startCheckpointer> | undefined;
   let readWorkers: ReadWorkers | undefined;
   if (file !== ':memory:') {
     readWorkers = startReadWorkers(path.resolve(file), READ_WORKERS);
     sqlite.pragma('wal_autocheckpoint = 0');
-    checkpointer = startCheckpointer(path.resolve(file), () => {
-      // Without the worker, SQLite checkpoints by itself again: slower, never unbounded.
-      if (sqlite.open) sqlite.pragma('wal_autocheckpoint = 1000');
+    checkpointer = startCheckpointer(path.resolve(file), {
+      onFailure: (message) =>
+        console.warn(`SQLite checkpoint failed, retrying (the WAL keeps every commit): ${message}`),
+      onRecovery: () => console.warn('SQLite checkpoints work again'),
+      onStopped(message) {
+        console.error(`SQLite checkpoint worker stopped; SQLite checkpoints by itself: ${message}`);
+        // Without the worker, SQLite checkpoints by itself again: slower, never unbounded.
+        if (sqlite.open) sqlite.pragma('wal_autocheckpoint = 1000');
+      },
     });
   }
   return {
     db,
     dialect: 'sqlite',
-    write: markedWrite(createWriteQueue(db)),
+    write: markedWrite(createWriteQueue(db, inTransaction)),
     commits: () => connection.commits,
     ...(readWorkers ? { readWorkers } : {}),
     async close() {
       await readWorkers?.close();
       await checkpointer?.stop();
-      if (sqlite.open && file !== ':memory:') sqlite.pragma('wal_checkpoint(TRUNCATE)');
+      if (sqlite.open && file !== ':memory:') {
+        try {
+          sqlite.pragma('wal_checkpoint(TRUNCATE)');
+        } catch (error) {
+          // A full disk, say: every commit is in the WAL, and the next start reads it.
+          console.warn(`SQLite's last checkpoint failed; the WAL keeps every commit: ${error}`);
+        }
+      }
       await db.destroy();
     },
   };
@@ -196,4 +216,9 @@ export function openDatabase(config: DatabaseConfig): Database {
   return config.kind === 'postgres'
     ? openPostgres(config.url, config.poolSize)
     : openSqlite(config.path);
+}
+
+/** A date as better-auth keeps it: ISO text on SQLite, a timestamp on PostgreSQL. */
+export function storedDate(dialect: DialectName, ms: number): string | Date {
+  return dialect === 'sqlite' ? new Date(ms).toISOString() : new Date(ms);
 }

@@ -1,8 +1,12 @@
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { formatAmount } from '../../shared/money.ts';
-import { signUp, startTestApp, type TestApp } from '../test-support.ts';
+import {
+  createScratchDatabase,
+  type ScratchDatabase,
+  signUp,
+  startTestApp,
+  type TestApp,
+} from '../test-support.ts';
 
 const baseUrl = process.env.TEST_DATABASE_URL;
 const inCi = process.env.CI === 'true' || process.env.CI === '1';
@@ -15,32 +19,12 @@ if (!baseUrl) {
   );
 }
 
-/** A database of its own for this file, dropped afterwards. */
-async function createScratchDatabase(url: string): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `client_panel_test_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const scratch = new URL(url);
-  scratch.pathname = `/${name}`;
-  return {
-    url: scratch.toString(),
-    async drop() {
-      const client = new pg.Client({ connectionString: url });
-      await client.connect();
-      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await client.end();
-    },
-  };
-}
-
 describe.skipIf(!baseUrl)('on PostgreSQL', () => {
   let t: TestApp;
-  let scratch: { url: string; drop(): Promise<void> };
+  let scratch: ScratchDatabase;
 
   beforeAll(async () => {
-    scratch = await createScratchDatabase(baseUrl ?? '');
+    scratch = await createScratchDatabase(baseUrl);
     t = await startTestApp({ database: { kind: 'postgres', url: scratch.url, poolSize: 5 } });
   });
   afterAll(async () => {

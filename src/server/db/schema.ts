@@ -69,6 +69,47 @@ export interface UserTable {
   updatedAt: Date | string;
 }
 
+/** better-auth's dates: ISO text on SQLite, timestamps on PostgreSQL. */
+type AuthDate = Date | string;
+
+/** better-auth's sessions, as much as the panel reads and ends them (never written but by it). */
+export interface SessionTable {
+  id: string;
+  userId: string;
+  token: string;
+  createdAt: AuthDate;
+  updatedAt: AuthDate;
+  expiresAt: AuthDate;
+  ipAddress: string | null;
+  userAgent: string | null;
+}
+
+/** better-auth's accounts: an e-mail and password account holds the password's hash. */
+export interface AccountTable {
+  id: string;
+  userId: string;
+  providerId: string;
+  password: string | null;
+  updatedAt: AuthDate;
+}
+
+/** better-auth's verifications: the reset links (as digests), keyed to the operator's id. */
+export interface VerificationTable {
+  id: string;
+  identifier: string;
+  value: string;
+  expiresAt: AuthDate;
+}
+
+/** Operators who may not sign in (and whose sessions ended) until reactivated. */
+export interface OperatorDeactivationsTable {
+  user_id: string;
+  /** When (ISO 8601, UTC). */
+  deactivated_at: string;
+  /** The administrator who did it. */
+  deactivated_by: string | null;
+}
+
 /** The ledger: every change of a balance, never updated. */
 export interface LedgerEntriesTable {
   seq: Generated<number>;
@@ -108,10 +149,14 @@ export interface DeletedClientsTable {
 export interface DatabaseSchema {
   deleted_clients: DeletedClientsTable;
   ledger_entries: LedgerEntriesTable;
+  operator_deactivations: OperatorDeactivationsTable;
   owner_daily_deltas: OwnerDailyDeltasTable;
   settings: SettingsTable;
   rate_limits: RateLimitsTable;
   clients: ClientsTable;
   owner_totals: OwnerTotalsTable;
   user: UserTable;
+  session: SessionTable;
+  account: AccountTable;
+  verification: VerificationTable;
 }

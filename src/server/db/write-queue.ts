@@ -20,7 +20,11 @@ export const MAX_BATCH = 64;
  * write that fails is undone alone, and every caller is answered only after the COMMIT
  * that made its write durable; so do the write's after-commit actions (its live events).
  */
-export function createWriteQueue(db: Kysely<DatabaseSchema>) {
+export function createWriteQueue(
+  db: Kysely<DatabaseSchema>,
+  /** Whether the connection is still inside the batch's transaction. */
+  inTransaction: () => boolean = () => true,
+) {
   let queue: Queued[] = [];
   let flushing = false;
 
@@ -40,6 +44,10 @@ export function createWriteQueue(db: Kysely<DatabaseSchema>) {
               await runStatement(trx, 'RELEASE write_item');
               outcomes.push({ ok: true, value, committed: scope.committed });
             } catch (error) {
+              // On a full disk or an I/O error SQLite may roll the whole transaction back
+              // by itself, savepoints and all: the batch is lost, not just this write, and
+              // every write in it is refused with that error (a 507 for a full disk).
+              if (!inTransaction()) throw error;
               await runStatement(trx, 'ROLLBACK TO write_item');
               await runStatement(trx, 'RELEASE write_item');
               outcomes.push({ ok: false, value: error });
@@ -47,7 +55,8 @@ export function createWriteQueue(db: Kysely<DatabaseSchema>) {
           }
         });
       } catch (error) {
-        // The commit itself failed: nothing in this batch was stored.
+        // The commit itself failed, or SQLite rolled the batch back: nothing in it was
+        // stored. The connection is out of the transaction again, so the queue goes on.
         for (const item of batch) item.reject(error);
         continue;
       }

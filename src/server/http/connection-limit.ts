@@ -1,4 +1,15 @@
 import type { Server } from 'node:http';
+import type { Socket } from 'node:net';
+
+/** Counts a connection under a key until it closes; the key goes when its count is 0. */
+export function countUntilClose(counts: Map<string, number>, key: string, socket: Socket): void {
+  counts.set(key, (counts.get(key) ?? 0) + 1);
+  socket.once('close', () => {
+    const left = (counts.get(key) ?? 1) - 1;
+    if (left > 0) counts.set(key, left);
+    else counts.delete(key);
+  });
+}
 
 /**
  * Caps the connections one address may hold open at once (0: no cap), so that one client
@@ -9,16 +20,10 @@ export function limitConnectionsPerAddress(server: Server, max: number): void {
   const open = new Map<string, number>();
   server.on('connection', (socket) => {
     const address = socket.remoteAddress ?? 'unknown';
-    const count = (open.get(address) ?? 0) + 1;
-    if (count > max) {
+    if ((open.get(address) ?? 0) >= max) {
       socket.destroy();
       return;
     }
-    open.set(address, count);
-    socket.once('close', () => {
-      const left = (open.get(address) ?? 1) - 1;
-      if (left > 0) open.set(address, left);
-      else open.delete(address);
-    });
+    countUntilClose(open, address, socket);
   });
 }

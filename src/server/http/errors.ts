@@ -1,7 +1,12 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { ApiErrorBody } from '../../shared/api-error.ts';
-import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from '../db/availability.ts';
+import {
+  DATABASE_UNAVAILABLE_MESSAGE,
+  DISK_FULL_MESSAGE,
+  isDatabaseUnavailable,
+  isDiskFull,
+} from '../db/availability.ts';
 
 /** A refusal with a status and a message meant for the person using the app. */
 export class HttpError extends Error {
@@ -50,6 +55,16 @@ export function registerErrorHandling(app: FastifyInstance): void {
         fieldErrors: fieldErrorsFromValidation(error),
       };
       return reply.status(400).send(body);
+    }
+    if (isDiskFull(error)) {
+      // 507 Insufficient Storage: the write was refused whole, and retrying will not help
+      // until someone frees space (docs/decisions/0021-full-disk-and-backups.md). Logged as
+      // an error, not a warning: someone has to act.
+      request.log.error(
+        { err: { message: error.message } },
+        'the disk is full: a write was refused',
+      );
+      return reply.status(507).send({ message: DISK_FULL_MESSAGE } satisfies ApiErrorBody);
     }
     if (isDatabaseUnavailable(error)) {
       // Expected while the database restarts: a short line, not a stack per request.

@@ -370,15 +370,21 @@ describe('routing', () => {
   });
 });
 
+/** A log stream for a test app, and the lines written to it. */
+function capturedLog(): { lines: string[]; stream: Writable } {
+  const lines: string[] = [];
+  const stream = new Writable({
+    write(chunk, _encoding, callback) {
+      lines.push(String(chunk));
+      callback();
+    },
+  });
+  return { lines, stream };
+}
+
 describe('logs', () => {
   test('a failed request is logged with what it carried, its password and cookie redacted', async () => {
-    const lines: string[] = [];
-    const stream = new Writable({
-      write(chunk, _encoding, callback) {
-        lines.push(String(chunk));
-        callback();
-      },
-    });
+    const { lines, stream } = capturedLog();
     const logged = await startTestApp({ logLevel: 'info' }, { logStream: stream });
     const password = 'a very secret passphrase 42';
     const { cookie } = await signUp(logged.app, uniqueEmail(), password);
@@ -402,5 +408,31 @@ describe('logs', () => {
     expect(log).not.toContain(password);
     expect(log).not.toContain(cookie.split('=')[1] ?? 'never');
     expect(log).not.toContain('secret-token-1');
+  });
+
+  test("an administrator's acts on other accounts are logged with who did them, and no link", async () => {
+    const { lines, stream } = capturedLog();
+    const logged = await startTestApp({ logLevel: 'info' }, { logStream: stream });
+    const operator = await signUp(logged.app);
+    const as = { cookie: logged.admin.cookie };
+    const acts = [
+      { method: 'POST', url: `/api/operators/${operator.userId}/reset-link` },
+      { method: 'PUT', url: `/api/operators/${operator.userId}/role`, payload: { role: 'admin' } },
+      { method: 'POST', url: `/api/operators/${operator.userId}/sign-out` },
+      { method: 'POST', url: `/api/operators/${operator.userId}/deactivate` },
+      { method: 'POST', url: `/api/operators/${operator.userId}/reactivate` },
+    ] as const;
+    const answers = [];
+    for (const act of acts) answers.push(await logged.app.inject({ ...act, headers: as }));
+    await logged.close();
+    expect(answers.map((answer) => answer.statusCode)).toEqual([200, 200, 200, 200, 200]);
+    const entries = lines
+      .map((line) => JSON.parse(line))
+      .filter((entry) => String(entry.msg).startsWith('an administrator'));
+    expect(entries.map((entry) => [entry.by, entry.operatorId])).toEqual(
+      acts.map(() => [logged.admin.userId, operator.userId]),
+    );
+    const link = String(answers[0]?.json().url);
+    expect(lines.join('')).not.toContain(link.split('#token=')[1] ?? 'never');
   });
 });

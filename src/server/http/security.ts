@@ -3,6 +3,7 @@ import helmet from '@fastify/helmet';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.ts';
 import { HttpError } from './errors.ts';
+import { closeRefusedUpgrades } from './upgrades.ts';
 
 const STATE_CHANGING_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -45,6 +46,8 @@ export async function registerSecurity(app: FastifyInstance, config: Config): Pr
       throw new HttpError(403, CROSS_ORIGIN_MESSAGE);
     }
   });
+
+  closeRefusedUpgrades(app);
 
   await app.register(helmet, {
     contentSecurityPolicy: {

@@ -13,6 +13,7 @@ import { formatAmount, MAX_BALANCE_PAISE, paiseFromAmount } from '../../shared/m
 import {
   CLIENT_COLUMNS,
   type ClientRow,
+  isClientId,
   selectOwnedClient,
   toClient,
 } from '../clients/client-rows.ts';
@@ -165,6 +166,8 @@ export async function recordEntry(
   clientId: string,
   input: NewEntry & { on: string },
 ): Promise<RecordOutcome> {
+  // Not an id (PostgreSQL would refuse one with a NUL byte in it): no such client.
+  if (!isClientId(clientId)) return { kind: 'not-found' };
   const amount = paiseFromAmount(input.amount);
   const delta = input.kind === 'payment' ? -amount : amount;
   const updated = await trx

@@ -1,9 +1,13 @@
 import type { AddressInfo } from 'node:net';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import WebSocket from 'ws';
 import type { LiveEvent } from '../../shared/live-events.ts';
 import {
+  closeCode,
   GOOD_PASSWORD,
+  liveUrlOf,
+  openLiveTab,
   sessionCookie,
   signUp,
   startTestApp,
@@ -184,6 +188,53 @@ describe('live channel', () => {
       tab.socket.once('close', (code) => resolve(code)),
     );
     expect(await closed).toBe(1006);
+  });
+
+  test('sockets whose session ended where no event said so close at the next heartbeat, all of them', async () => {
+    const alice = await signUp(t.app);
+    const bob = await signUp(t.app);
+    const aliceTabs = [await connect(alice.cookie), await connect(alice.cookie)];
+    const bobTab = await connect(bob.cookie);
+    const closed = aliceTabs.map(
+      (tab) =>
+        new Promise<{ code: number; at: number }>((resolve) =>
+          tab.socket.once('close', (code) => resolve({ code, at: Date.now() })),
+        ),
+    );
+    // Revoked behind the app's back: no sign-out, no bus message.
+    await sql`DELETE FROM session WHERE "userId" = ${alice.userId}`.execute(t.database.db);
+    const [first, second] = await Promise.all(closed);
+    expect([first?.code, second?.code]).toEqual([4401, 4401]);
+    // One session read decides for both: they close at the same heartbeat (200 ms apart).
+    expect(Math.abs((first?.at ?? 0) - (second?.at ?? 0))).toBeLessThan(100);
+    expect(bobTab.socket.readyState).toBe(WebSocket.OPEN);
+    bobTab.socket.close();
+  });
+
+  test('sockets of an ended session in later heartbeat slices close at the same heartbeat', async () => {
+    // One socket a slice: the session's read is answered before the next sockets' turn.
+    const sliced = await startTestApp(
+      { live: { ...t.config.live, socketsPerSlice: 1 } },
+      { livePingIntervalMs: 200 },
+    );
+    try {
+      await sliced.app.listen({ port: 0, host: '127.0.0.1' });
+      const alice = await signUp(sliced.app);
+      const url = liveUrlOf(sliced.app);
+      const tabs = [];
+      for (let i = 0; i < 4; i += 1) tabs.push(await openLiveTab(url, alice.cookie));
+      await sql`DELETE FROM session WHERE "userId" = ${alice.userId}`.execute(sliced.database.db);
+      const closedAt = await Promise.all(
+        tabs.map(async (tab) => {
+          expect(await closeCode(tab, 3000)).toBe(4401);
+          return Date.now();
+        }),
+      );
+      // All at one heartbeat, not one more socket at each (200 ms apart).
+      expect(Math.max(...closedAt) - Math.min(...closedAt)).toBeLessThan(100);
+    } finally {
+      await sliced.close();
+    }
   });
 
   test('an upgrade without an Origin (no web page) follows the HTTP rule and is accepted', async () => {

@@ -1,14 +1,27 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import websocket from '@fastify/websocket';
-import type { FastifyInstance } from 'fastify';
-import type { WebSocket } from 'ws';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { SESSION_ENDED_CLOSE_CODE } from '../../shared/live-events.ts';
 import { apiPaths } from '../../shared/paths.ts';
+import { addressGroupOf } from '../auth/rate-limiter.ts';
 import { requireSession, type SessionReader } from '../auth/session.ts';
 import type { Config } from '../config.ts';
+import { countUntilClose } from '../http/connection-limit.ts';
 import { HttpError } from '../http/errors.ts';
 import { CROSS_ORIGIN_MESSAGE, isAcceptedOrigin } from '../http/security.ts';
 import type { BusDelivery, EventBus } from './event-bus.ts';
+import {
+  createLiveSender,
+  forEachInSlices,
+  type Recipient,
+  recipientOf,
+  textFrame,
+} from './live-sender.ts';
+
+/** A socket that does not read what it is sent is closed with this; the page reconnects. */
+export const TOO_SLOW_CLOSE_CODE = 4408;
+export const TOO_MANY_SOCKETS_MESSAGE =
+  'Too many live connections are open: close some tabs of the panel and try again';
 
 interface LiveRoutesOptions {
   config: Config;
@@ -18,8 +31,7 @@ interface LiveRoutesOptions {
   pingIntervalMs?: number;
 }
 
-interface LiveSocket {
-  socket: WebSocket;
+interface LiveSocket extends Recipient {
   ownerId: string;
   sessionId: string;
   headers: IncomingHttpHeaders;
@@ -35,19 +47,72 @@ const LIVE_ROUTE_SCHEMA = {
     'JSON message per committed change of what the operator sees (client.created, ' +
     'client.updated, client.deleted, entry.created, settings.updated, operator.updated, ' +
     'resync) and ignores what the browser sends. Signed in only; the origin rule applies. ' +
+    'Sockets per operator and per address are capped (429). ' +
     'The messages are described in docs/api.md ("Live channel").',
 };
+
+/**
+ * Live connections by key (an operator, an address), each counted from its upgrade request
+ * until its TCP connection closes: a check and its count happen in one step, so upgrades at
+ * the same moment cannot pass a cap together, and a socket being closed still counts.
+ */
+class ConnectionTally {
+  private readonly counts = new Map<string, number>();
+  constructor(private readonly cap: number) {}
+
+  /** Counts the request's connection under the key, or refuses it with 429 at the cap. */
+  admit(request: FastifyRequest, key: string): void {
+    const count = this.counts.get(key) ?? 0;
+    if (this.cap > 0 && count >= this.cap) throw new HttpError(429, TOO_MANY_SOCKETS_MESSAGE);
+    const connection = request.raw.socket;
+    // Gone already: it will not be upgraded, and its close may have passed.
+    if (connection.destroyed) return;
+    countUntilClose(this.counts, key, connection);
+  }
+}
 
 export async function registerLiveRoutes(
   app: FastifyInstance,
   { config, readSession, bus, pingIntervalMs = 30_000 }: LiveRoutesOptions,
 ): Promise<void> {
-  await app.register(websocket, { options: { maxPayload: 4096 } });
+  // Compression stays off: frames are prepared once and written as they are (live-sender.ts).
+  await app.register(websocket, { options: { maxPayload: 4096, perMessageDeflate: false } });
 
+  const limits = config.live;
   const sockets = new Set<LiveSocket>();
+  const byOwner = new Map<string, Set<LiveSocket>>();
+  const perAddress = new ConnectionTally(limits.maxSocketsPerAddress);
+  const perOperator = new ConnectionTally(limits.maxSocketsPerOperator);
+
+  function add(live: LiveSocket): void {
+    sockets.add(live);
+    let owned = byOwner.get(live.ownerId);
+    if (!owned) {
+      owned = new Set();
+      byOwner.set(live.ownerId, owned);
+    }
+    owned.add(live);
+  }
+
+  function remove(live: LiveSocket): void {
+    if (!sockets.delete(live)) return;
+    const owned = byOwner.get(live.ownerId);
+    owned?.delete(live);
+    if (owned?.size === 0) byOwner.delete(live.ownerId);
+  }
+
+  const sender = createLiveSender({
+    socketsPerSlice: limits.socketsPerSlice,
+    maxBufferedBytes: limits.maxBufferedBytes,
+    onTooSlow(recipient) {
+      const live = recipient as LiveSocket;
+      remove(live);
+      live.socket.close(TOO_SLOW_CLOSE_CODE, 'too slow to keep up');
+    },
+  });
 
   function endSession(live: LiveSocket): void {
-    sockets.delete(live);
+    remove(live);
     live.socket.close(SESSION_ENDED_CLOSE_CODE, 'session ended');
   }
 
@@ -59,42 +124,51 @@ export async function registerLiveRoutes(
     }
     const { ownerId, event } =
       message.kind === 'resync' ? { ownerId: null, event: { type: 'resync' as const } } : message;
-    const text = JSON.stringify(event);
-    for (const live of sockets) {
-      if (
-        (ownerId === null || live.ownerId === ownerId) &&
-        live.socket.readyState === live.socket.OPEN
-      ) {
-        live.socket.send(text);
-      }
-    }
+    const to = ownerId === null ? sockets : byOwner.get(ownerId);
+    if (to?.size) sender.send(textFrame(JSON.stringify(event)), to);
   }
   const unsubscribe = bus.subscribe(deliver);
 
   const heartbeat = setInterval(() => {
-    for (const live of sockets) {
+    // One session read per session rather than per socket: a browser's tabs share one.
+    // A session's read may end before its later sockets' slices come: they follow its verdict.
+    const sessions = new Map<string, { group: LiveSocket[]; ended: boolean }>();
+    forEachInSlices([...sockets], limits.socketsPerSlice, (live) => {
+      if (!sockets.has(live)) return;
       if (!live.alive) {
+        remove(live);
         live.socket.terminate();
-        sockets.delete(live);
-        continue;
+        return;
       }
       live.alive = false;
       live.socket.ping();
+      const same = sessions.get(live.sessionId);
+      if (same) {
+        if (same.ended) endSession(live);
+        else same.group.push(live);
+        return;
+      }
+      const checked = { group: [live], ended: false };
+      sessions.set(live.sessionId, checked);
       // A socket outliving its session (expired, or revoked where no event said so) closes.
       readSession(live.headers)
         .then((operator) => {
-          if (operator?.sessionId !== live.sessionId) endSession(live);
+          if (operator?.sessionId === live.sessionId) return;
+          checked.ended = true;
+          for (const each of checked.group) if (sockets.has(each)) endSession(each);
         })
         .catch((error: unknown) => app.log.warn({ err: error }, 'live session check failed'));
-    }
+    });
   }, pingIntervalMs);
   heartbeat.unref();
 
   app.addHook('onClose', async () => {
     clearInterval(heartbeat);
     unsubscribe();
+    sender.stop();
     for (const live of sockets) live.socket.close(1001, 'server shutting down');
     sockets.clear();
+    byOwner.clear();
   });
 
   await app.register(async (scope) => {
@@ -103,22 +177,30 @@ export async function registerLiveRoutes(
       if (!isAcceptedOrigin(config, request.headers)) {
         throw new HttpError(403, CROSS_ORIGIN_MESSAGE);
       }
+      // Before the session is read: an address at its cap costs no database work.
+      // An IPv6 host picks from a whole /64: it counts as one address, as for sign-in.
+      if (request.ws) perAddress.admit(request, addressGroupOf(request.ip));
     });
-    requireSession(scope, readSession);
+    // Opening a socket is no use of the session: a page reconnecting by itself after a break
+    // (a deploy, a lost network) must not keep an unattended session alive.
+    requireSession(scope, readSession, { use: false });
+    scope.addHook('preHandler', async (request) => {
+      if (request.ws) perOperator.admit(request, request.operator.id);
+    });
     scope.get(apiPaths.live, { websocket: true, schema: LIVE_ROUTE_SCHEMA }, (socket, request) => {
       const live: LiveSocket = {
-        socket,
+        ...recipientOf(socket),
         ownerId: request.operator.id,
         sessionId: request.operator.sessionId,
         headers: { cookie: request.headers.cookie },
         alive: true,
       };
-      sockets.add(live);
+      add(live);
       socket.on('pong', () => {
         live.alive = true;
       });
-      socket.on('close', () => sockets.delete(live));
-      socket.on('error', () => sockets.delete(live));
+      socket.on('close', () => remove(live));
+      socket.on('error', () => remove(live));
       // The channel is one-way; anything the browser sends is ignored.
       socket.on('message', () => {});
     });

@@ -1,9 +1,11 @@
 import type { Kysely, Transaction } from 'kysely';
+import type { OperatorListItem } from '../../shared/operator-list-schema.ts';
 import {
   type OperatorRole,
   type OperatorSummary,
   operatorRoleOf,
 } from '../../shared/operator-schema.ts';
+import { hasForbiddenCharacters } from '../../shared/text.ts';
 import type { DatabaseSchema } from '../db/schema.ts';
 
 type WriteTransaction = Transaction<DatabaseSchema>;
@@ -52,17 +54,68 @@ export async function ensureAdministrator(trx: WriteTransaction): Promise<void> 
   await trx.updateTable('settings').set({ admin_claimed: 1 }).where('id', '=', 1).execute();
 }
 
-function toOperator(row: { id: string; email: string; role: string | null }): OperatorSummary {
+/**
+ * better-auth's ids are letters and digits; an id with control characters (a NUL, which
+ * PostgreSQL cannot even compare) or of any length is no operator's, and is not looked up.
+ */
+function isOperatorId(id: string): boolean {
+  return id.length > 0 && id.length <= 255 && !hasForbiddenCharacters(id);
+}
+
+export function toOperator(row: {
+  id: string;
+  email: string;
+  role: string | null;
+}): OperatorSummary {
   return { id: row.id, email: row.email, role: operatorRoleOf(row.role) };
 }
 
-export async function listOperators(db: Kysely<DatabaseSchema>): Promise<OperatorSummary[]> {
-  const rows = await db
+function toListItem(row: {
+  id: string;
+  email: string;
+  role: string | null;
+  deactivatedAt: string | null;
+}): OperatorListItem {
+  return { ...toOperator(row), deactivatedAt: row.deactivatedAt };
+}
+
+/** Operators with whether, and since when, they are deactivated. */
+function operatorsWithState(db: Kysely<DatabaseSchema> | WriteTransaction) {
+  return db
+    .selectFrom('user')
+    .leftJoin('operator_deactivations as d', 'd.user_id', 'user.id')
+    .select(['user.id', 'user.email', 'user.role', 'd.deactivated_at as deactivatedAt']);
+}
+
+export async function listOperators(db: Kysely<DatabaseSchema>): Promise<OperatorListItem[]> {
+  const rows = await operatorsWithState(db).orderBy('user.email').execute();
+  return rows.map(toListItem);
+}
+
+export async function findOperator(
+  db: Kysely<DatabaseSchema>,
+  id: string,
+): Promise<OperatorSummary | null> {
+  if (!isOperatorId(id)) return null;
+  const row = await db
     .selectFrom('user')
     .select(['id', 'email', 'role'])
-    .orderBy('email')
-    .execute();
-  return rows.map(toOperator);
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return row ? toOperator(row) : null;
+}
+
+/** E-mail addresses are stored lower-cased (sign-up lower-cases them). */
+export async function findOperatorByEmail(
+  db: Kysely<DatabaseSchema>,
+  email: string,
+): Promise<OperatorSummary | null> {
+  const row = await db
+    .selectFrom('user')
+    .select(['id', 'email', 'role'])
+    .where('email', '=', email.toLowerCase())
+    .executeTakeFirst();
+  return row ? toOperator(row) : null;
 }
 
 export type RoleChangeOutcome =
@@ -77,6 +130,7 @@ export async function changeRole(
 ): Promise<RoleChangeOutcome> {
   // Role changes queue on the settings row's lock, so two administrators demoting each other
   // at once on PostgreSQL cannot both pass the "another administrator remains" check.
+  if (!isOperatorId(userId)) return { kind: 'not-found' };
   await trx.updateTable('settings').set({ admin_claimed: 1 }).where('id', '=', 1).execute();
   const target = await trx
     .selectFrom('user')
@@ -84,14 +138,95 @@ export async function changeRole(
     .where('id', '=', userId)
     .executeTakeFirst();
   if (!target) return { kind: 'not-found' };
-  if (role === 'operator' && operatorRoleOf(target.role) === 'admin') {
-    const admins = await trx
-      .selectFrom('user')
-      .select((eb) => eb.fn.countAll<number>().as('count'))
-      .where('role', '=', 'admin')
-      .executeTakeFirstOrThrow();
-    if (Number(admins.count) <= 1) return { kind: 'last-administrator' };
+  // A deactivated administrator cannot act: only active ones count.
+  if (
+    role === 'operator' &&
+    operatorRoleOf(target.role) === 'admin' &&
+    !(await isDeactivated(trx, userId)) &&
+    (await activeAdministratorCount(trx)) <= 1
+  ) {
+    return { kind: 'last-administrator' };
   }
   await trx.updateTable('user').set({ role }).where('id', '=', userId).execute();
   return { kind: 'changed', operator: toOperator({ ...target, role }) };
+}
+
+/** Administrators who may sign in. */
+async function activeAdministratorCount(trx: WriteTransaction): Promise<number> {
+  const admins = await trx
+    .selectFrom('user')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('role', '=', 'admin')
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('operator_deactivations as d')
+            .select('d.user_id')
+            .whereRef('d.user_id', '=', 'user.id'),
+        ),
+      ),
+    )
+    .executeTakeFirstOrThrow();
+  return Number(admins.count);
+}
+
+/** Whether this operator is deactivated: one primary-key lookup. */
+export async function isDeactivated(
+  db: Kysely<DatabaseSchema> | WriteTransaction,
+  userId: string,
+): Promise<boolean> {
+  const row = await db
+    .selectFrom('operator_deactivations')
+    .select('user_id')
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+export type DeactivationOutcome =
+  | { kind: 'deactivated'; operator: OperatorListItem }
+  | { kind: 'not-found' }
+  | { kind: 'last-administrator' };
+
+/**
+ * Marks an operator deactivated (once: deactivating again keeps the first date). Only the
+ * row: the caller ends their sessions and withdraws their reset links in the same write.
+ * Queues on the settings row's lock like role changes, so that two administrators
+ * deactivating each other at once cannot both pass the "another administrator remains" check.
+ */
+export async function deactivateOperator(
+  trx: WriteTransaction,
+  userId: string,
+  by: { id: string; at: Date },
+): Promise<DeactivationOutcome> {
+  if (!isOperatorId(userId)) return { kind: 'not-found' };
+  await trx.updateTable('settings').set({ admin_claimed: 1 }).where('id', '=', 1).execute();
+  const target = await operatorsWithState(trx).where('user.id', '=', userId).executeTakeFirst();
+  if (!target) return { kind: 'not-found' };
+  if (target.deactivatedAt !== null) return { kind: 'deactivated', operator: toListItem(target) };
+  if (operatorRoleOf(target.role) === 'admin' && (await activeAdministratorCount(trx)) <= 1) {
+    return { kind: 'last-administrator' };
+  }
+  const deactivatedAt = by.at.toISOString();
+  await trx
+    .insertInto('operator_deactivations')
+    .values({ user_id: userId, deactivated_at: deactivatedAt, deactivated_by: by.id })
+    .execute();
+  return { kind: 'deactivated', operator: toListItem({ ...target, deactivatedAt }) };
+}
+
+/** Lets a deactivated operator sign in again, with their old password; null: no such operator. */
+export async function reactivateOperator(
+  trx: WriteTransaction,
+  userId: string,
+): Promise<OperatorListItem | null> {
+  if (!isOperatorId(userId)) return null;
+  const target = await trx
+    .selectFrom('user')
+    .select(['id', 'email', 'role'])
+    .where('id', '=', userId)
+    .executeTakeFirst();
+  if (!target) return null;
+  await trx.deleteFrom('operator_deactivations').where('user_id', '=', userId).execute();
+  return toListItem({ ...target, deactivatedAt: null });
 }

@@ -3,30 +3,58 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import * as z from 'zod/mini';
 import { apiErrorSchema } from '../../shared/api-error.ts';
 import {
-  LAST_ADMINISTRATOR_MESSAGE,
+  DEACTIVATE_SELF_MESSAGE,
+  LAST_ACTIVE_ADMINISTRATOR_MESSAGE,
+  operatorDeactivatedSchema,
+  operatorListItemSchema,
   operatorListSchema,
+} from '../../shared/operator-list-schema.ts';
+import {
+  LAST_ADMINISTRATOR_MESSAGE,
   operatorSchema,
   roleChangeSchema,
 } from '../../shared/operator-schema.ts';
+import { resetLinkSchema, sessionsEndedSchema } from '../../shared/password-reset-schema.ts';
 import { apiPaths } from '../../shared/paths.ts';
+import type { Auth } from '../auth/auth.ts';
+import { endSessions, endSessionsWithin } from '../auth/end-sessions.ts';
+import { issueResetLink, withdrawResetLinksWithin } from '../auth/reset-links.ts';
 import { requireSession, type SessionReader } from '../auth/session.ts';
 import type { Database } from '../db/database.ts';
 import { HttpError } from '../http/errors.ts';
 import type { EventBus } from '../live/event-bus.ts';
-import { changeRole, listOperators } from './operators-repository.ts';
+import {
+  changeRole,
+  deactivateOperator,
+  findOperator,
+  isDeactivated,
+  listOperators,
+  reactivateOperator,
+} from './operators-repository.ts';
 
 interface OperatorsRoutesOptions {
   database: Database;
   readSession: SessionReader;
   bus: EventBus;
+  auth: Auth;
+  /** The origin reset links point to. */
+  publicUrl: string;
 }
 
 const errors = { '4xx': apiErrorSchema };
 
-/** Who may change the panel: administrators see every operator and grant or remove the role. */
+export const OPERATOR_NOT_FOUND_MESSAGE = 'Operator not found';
+export const RESET_LINK_FOR_DEACTIVATED_MESSAGE =
+  'This operator is deactivated: reactivate them before issuing a reset link';
+
+/**
+ * Who may change the panel: administrators see every operator, grant or remove the role,
+ * end operators' sessions, issue reset links for forgotten passwords, and deactivate (or
+ * reactivate) the account of someone who left.
+ */
 export async function registerOperatorsRoutes(
   app: FastifyInstance,
-  { database, readSession, bus }: OperatorsRoutesOptions,
+  { database, readSession, bus, auth, publicUrl }: OperatorsRoutesOptions,
 ): Promise<void> {
   await app.register(async (scope) => {
     requireSession(scope, readSession, { administrator: true });
@@ -66,11 +94,153 @@ export async function registerOperatorsRoutes(
           }
           return result;
         });
-        if (outcome.kind === 'not-found') throw new HttpError(404, 'Operator not found');
+        if (outcome.kind === 'not-found') throw new HttpError(404, OPERATOR_NOT_FOUND_MESSAGE);
         if (outcome.kind === 'last-administrator') {
           throw new HttpError(409, LAST_ADMINISTRATOR_MESSAGE);
         }
+        request.log.info(
+          { operatorId: id, by: request.operator.id, role },
+          "an administrator changed an operator's role",
+        );
         return outcome.operator;
+      },
+    );
+
+    // The administrator's own session stays (ASVS 5.0 7.4.5): they keep the panel they act in.
+    routes.post(
+      '/api/operators/:id/sign-out',
+      {
+        schema: {
+          tags: ['Operators'],
+          summary: 'End every session of an operator, closing their live sockets (administrator)',
+          params: z.object({ id: z.string() }),
+          response: { 200: sessionsEndedSchema, ...errors },
+        },
+      },
+      async (request) => {
+        const operator = await findOperator(database.db, request.params.id);
+        if (!operator) throw new HttpError(404, OPERATOR_NOT_FOUND_MESSAGE);
+        const revoked = await endSessions(database, bus, {
+          userId: operator.id,
+          exceptSessionId: request.operator.sessionId,
+        });
+        request.log.info(
+          { operatorId: operator.id, by: request.operator.id, revoked },
+          'an administrator ended sessions',
+        );
+        return { revoked };
+      },
+    );
+
+    routes.post(
+      apiPaths.operatorsSignOutAll,
+      {
+        schema: {
+          tags: ['Operators'],
+          summary: "End every operator's sessions but the administrator's own (administrator)",
+          response: { 200: sessionsEndedSchema, ...errors },
+        },
+      },
+      async (request) => {
+        const revoked = await endSessions(database, bus, {
+          exceptSessionId: request.operator.sessionId,
+        });
+        request.log.info(
+          { by: request.operator.id, revoked },
+          "an administrator ended every operator's sessions",
+        );
+        return { revoked };
+      },
+    );
+
+    routes.post(
+      '/api/operators/:id/reset-link',
+      {
+        schema: {
+          tags: ['Operators'],
+          summary:
+            'Issue a one-time link (1 hour) with which an operator sets a new password (administrator)',
+          params: z.object({ id: z.string() }),
+          response: { 200: resetLinkSchema, ...errors },
+        },
+      },
+      async (request) => {
+        const operator = await findOperator(database.db, request.params.id);
+        if (!operator) throw new HttpError(404, OPERATOR_NOT_FOUND_MESSAGE);
+        // It would not work (the reset refuses them), and deactivating withdrew their links.
+        if (await isDeactivated(database.db, operator.id)) {
+          throw new HttpError(409, RESET_LINK_FOR_DEACTIVATED_MESSAGE);
+        }
+        const link = await issueResetLink({ auth, database, publicUrl }, operator);
+        request.log.info(
+          { operatorId: operator.id, by: request.operator.id },
+          'an administrator issued a reset link',
+        );
+        return link;
+      },
+    );
+
+    // ASVS 5.0 7.4.2: a deactivated account keeps no session. The row, the end of every
+    // session and the withdrawal of reset links commit together; the live sockets close on
+    // every instance once they have (docs/decisions/0025-deactivating-operators.md).
+    routes.post(
+      '/api/operators/:id/deactivate',
+      {
+        schema: {
+          tags: ['Operators'],
+          summary:
+            'Deactivate an operator: every session ends, and they cannot sign in until reactivated (administrator)',
+          params: z.object({ id: z.string() }),
+          response: { 200: operatorDeactivatedSchema, ...errors },
+        },
+      },
+      async (request) => {
+        const { id } = request.params;
+        // The administrator would lock themselves out mid-request; another one can do it.
+        if (id === request.operator.id) throw new HttpError(409, DEACTIVATE_SELF_MESSAGE);
+        const outcome = await database.write(async (trx, write) => {
+          const result = await deactivateOperator(trx, id, {
+            id: request.operator.id,
+            at: new Date(),
+          });
+          if (result.kind !== 'deactivated') return { result, revoked: 0 };
+          const revoked = await endSessionsWithin(trx, write, bus, { userId: id });
+          await withdrawResetLinksWithin(trx, id);
+          return { result, revoked };
+        });
+        const { result, revoked } = outcome;
+        if (result.kind === 'not-found') throw new HttpError(404, OPERATOR_NOT_FOUND_MESSAGE);
+        if (result.kind === 'last-administrator') {
+          throw new HttpError(409, LAST_ACTIVE_ADMINISTRATOR_MESSAGE);
+        }
+        request.log.info(
+          { operatorId: id, by: request.operator.id, revoked },
+          'an administrator deactivated an operator',
+        );
+        return { ...result.operator, revoked };
+      },
+    );
+
+    routes.post(
+      '/api/operators/:id/reactivate',
+      {
+        schema: {
+          tags: ['Operators'],
+          summary:
+            'Reactivate a deactivated operator: they sign in again with their old password (administrator)',
+          params: z.object({ id: z.string() }),
+          response: { 200: operatorListItemSchema, ...errors },
+        },
+      },
+      async (request) => {
+        const { id } = request.params;
+        const operator = await database.write((trx) => reactivateOperator(trx, id));
+        if (!operator) throw new HttpError(404, OPERATOR_NOT_FOUND_MESSAGE);
+        request.log.info(
+          { operatorId: id, by: request.operator.id },
+          'an administrator reactivated an operator',
+        );
+        return operator;
       },
     );
   });

@@ -1,22 +1,15 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
-import { mockApi, openSettings, renderApp, signedIn } from '../test-utils.tsx';
+import { beforeEach, describe, expect, test, vi } from 'vitest';
+import {
+  mockApi,
+  openSettings,
+  renderApp,
+  signedIn,
+  stubLiveSocketInEachTest,
+} from '../test-utils.tsx';
 
-class FakeWebSocket {
-  static OPEN = 1;
-  onopen: (() => void) | null = null;
-  onmessage: (() => void) | null = null;
-  onclose: (() => void) | null = null;
-  close() {}
-}
-
-beforeEach(() => {
-  vi.stubGlobal('WebSocket', FakeWebSocket);
-});
-afterEach(() => {
-  vi.unstubAllGlobals();
-});
+stubLiveSocketInEachTest();
 
 const emptyList = { items: [], total: 0, totalOwed: '0.00' };
 
@@ -195,7 +188,10 @@ describe('settings service', () => {
         saved = JSON.parse(String(init?.body));
         return { status: 200, body: saved };
       },
-      'GET /api/operators': () => ({ status: 200, body: { items: [signedIn.user] } }),
+      'GET /api/operators': () => ({
+        status: 200,
+        body: { items: [{ ...signedIn.user, deactivatedAt: null }] },
+      }),
     });
     renderApp('/settings');
     const checkbox = await screen.findByLabelText('Disable Balance On Add');
@@ -273,8 +269,8 @@ describe('who may change the panel', () => {
 
   test('the administrator makes another operator an administrator', async () => {
     let others = [
-      { id: 'u1', email: 'op@example.com', role: 'admin' },
-      { id: 'u2', email: 'helper@example.com', role: 'operator' },
+      { id: 'u1', email: 'op@example.com', role: 'admin', deactivatedAt: null },
+      { id: 'u2', email: 'helper@example.com', role: 'operator', deactivatedAt: null },
     ];
     const { calls } = mockApi({
       'GET /api/auth/get-session': () => ({ status: 200, body: signedIn }),

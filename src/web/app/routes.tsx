@@ -39,6 +39,9 @@ const page = {
   settings: async () => ({
     Component: (await import('../features/settings/settings-page.tsx')).SettingsPage,
   }),
+  resetPassword: async () => ({
+    Component: (await import('../features/auth/reset-password-page.tsx')).ResetPasswordPage,
+  }),
 };
 
 /**
@@ -93,6 +96,8 @@ export function appRoutes(pages: RouteObject[]): RouteObject[] {
               element: <RequireRegistrationsOpen />,
               children: [{ path: 'register', lazy: page.register }],
             },
+            // Signed in or not: the link is the credential.
+            { path: 'reset-password', lazy: page.resetPassword },
             { element: <RequireSignedIn />, children: pages },
             { path: '*', element: <NotFoundPage /> },
           ],

@@ -55,3 +55,13 @@ export function FormField({
     </Form.Group>
   );
 }
+
+/**
+ * For password managers: whose password a form takes, when the form has no e-mail field of
+ * its own (a password change, a reset, a confirmation).
+ */
+export function UsernameHint({ email }: { email: string }) {
+  return (
+    <input type="email" name="username" autoComplete="username" value={email} readOnly hidden />
+  );
+}

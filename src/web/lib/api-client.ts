@@ -1,5 +1,7 @@
 import type * as z from 'zod/mini';
 import { apiErrorSchema } from '../../shared/api-error.ts';
+import { UNATTENDED_HEADER } from '../../shared/session-use.ts';
+import { isUnattended } from './attention.ts';
 
 /** A refusal or failure from the API, with the server's words when it sent any. */
 export class ApiError extends Error {
@@ -49,10 +51,11 @@ export async function apiRequest<T>(
     response = await fetch(path, {
       method,
       credentials: 'same-origin',
-      headers:
-        body === undefined
-          ? { accept: 'application/json' }
-          : { accept: 'application/json', 'content-type': 'application/json' },
+      headers: {
+        accept: 'application/json',
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...(isUnattended() ? { [UNATTENDED_HEADER]: '1' } : {}),
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   } catch {

@@ -1,28 +1,17 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import type { Client } from '../../../shared/client-schema.ts';
-import { mockApi, openSettings, renderApp, signedIn } from '../../test-utils.tsx';
+import {
+  FakeWebSocket,
+  mockApi,
+  openSettings,
+  renderApp,
+  signedIn,
+  stubLiveSocketInEachTest,
+} from '../../test-utils.tsx';
 
-class FakeWebSocket {
-  static OPEN = 1;
-  /** The tab's live channel, to send it what another tab did. */
-  static latest: FakeWebSocket | undefined;
-  onopen: (() => void) | null = null;
-  onmessage: ((message: { data: string }) => void) | null = null;
-  onclose: (() => void) | null = null;
-  constructor() {
-    FakeWebSocket.latest = this;
-  }
-  close() {}
-}
-
-beforeEach(() => {
-  vi.stubGlobal('WebSocket', FakeWebSocket);
-});
-afterEach(() => {
-  vi.unstubAllGlobals();
-});
+stubLiveSocketInEachTest();
 
 function client(id: string, fname: string, lname: string, balance: string): Client {
   return {

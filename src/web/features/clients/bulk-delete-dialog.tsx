@@ -1,9 +1,9 @@
 import { useQueryClient } from '@tanstack/react-query';
 import type { Client } from '../../../shared/client-schema.ts';
+import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { useFlash } from '../../components/flash-messages.tsx';
 import { failureText, messages } from '../../lib/messages.ts';
 import { restoreDeletedClients, useDeleteClients } from './bulk-api.ts';
-import { DeleteDialog } from './delete-dialog.tsx';
 
 const SHOWN_NAMES = 5;
 
@@ -76,14 +76,16 @@ export function BulkDeleteDialog({
   }
 
   return (
-    <DeleteDialog
+    <ConfirmDialog
       show
       busy={deleteClients.isPending}
+      title="Are you sure ?"
+      confirmLabel="Delete"
       onCancel={onClose}
       onConfirm={() => void remove()}
     >
       <strong>{clientCount(clients.length)}</strong> will be removed with their balances:{' '}
       {namesOf(clients)}.
-    </DeleteDialog>
+    </ConfirmDialog>
   );
 }

@@ -17,6 +17,7 @@ import { CLIENT_CONFLICT_MESSAGE, type Client } from '../../../shared/client-sch
 import { paiseFromAmount } from '../../../shared/money.ts';
 import { paths } from '../../../shared/paths.ts';
 import { formatPhone } from '../../../shared/phone.ts';
+import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { useFlash } from '../../components/flash-messages.tsx';
 import { Balance, balanceText } from '../../components/money.tsx';
 import { usePageTitle } from '../../components/page-title.ts';
@@ -25,7 +26,6 @@ import { applyServerErrors } from '../../lib/form-errors.ts';
 import { failureText, messages } from '../../lib/messages.ts';
 import { restoreDeletedClient, useDeleteClient, useUpdateClient } from './clients-api.ts';
 import { conflictingClient } from './conflict.ts';
-import { DeleteDialog } from './delete-dialog.tsx';
 import { EntryForm, type EntryFormKind } from './entry-form.tsx';
 import { LedgerHistory } from './ledger-history.tsx';
 import { lastListPlace } from './list-place.ts';
@@ -135,12 +135,19 @@ function ClientDeleteDialog({
         ? `who is ${balanceText(client.balance)}`
         : 'who owes nothing';
   return (
-    <DeleteDialog show={show} busy={busy} onCancel={onCancel} onConfirm={onConfirm}>
+    <ConfirmDialog
+      show={show}
+      busy={busy}
+      title="Are you sure ?"
+      confirmLabel="Delete"
+      onCancel={onCancel}
+      onConfirm={onConfirm}
+    >
       <strong>
         {client.fname} {client.lname}
       </strong>
       , {standing}, will be removed with their balance.
-    </DeleteDialog>
+    </ConfirmDialog>
   );
 }
 

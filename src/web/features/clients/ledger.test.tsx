@@ -1,27 +1,20 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
 import type { Client } from '../../../shared/client-schema.ts';
 import type { Entry, Statement } from '../../../shared/ledger-schema.ts';
 import { todayHere } from '../../lib/dates.ts';
-import { mockApi, openSettings, renderApp, signedIn } from '../../test-utils.tsx';
+import {
+  mockApi,
+  openSettings,
+  renderApp,
+  signedIn,
+  stubLiveSocketInEachTest,
+} from '../../test-utils.tsx';
 import { overpaymentWarning } from './entry-form.tsx';
 import { runningBalances } from './statement-page.tsx';
 
-class FakeWebSocket {
-  static OPEN = 1;
-  onopen: (() => void) | null = null;
-  onmessage: (() => void) | null = null;
-  onclose: (() => void) | null = null;
-  close() {}
-}
-
-beforeEach(() => {
-  vi.stubGlobal('WebSocket', FakeWebSocket);
-});
-afterEach(() => {
-  vi.unstubAllGlobals();
-});
+stubLiveSocketInEachTest();
 
 const client: Client = {
   id: 'c1',

@@ -1,17 +1,123 @@
+import { useState } from 'react';
+import Badge from 'react-bootstrap/Badge';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import Table from 'react-bootstrap/Table';
+import type { OperatorListItem } from '../../../shared/operator-list-schema.ts';
 import type { OperatorSummary } from '../../../shared/operator-schema.ts';
+import type { ResetLink } from '../../../shared/password-reset-schema.ts';
 import { useFlash } from '../../components/flash-messages.tsx';
 import { LoadFailed, Loading } from '../../components/loading.tsx';
+import { ACCOUNT_MESSAGE_SECONDS, sessionsText } from '../../lib/account-messages.ts';
 import { failureText, messages } from '../../lib/messages.ts';
-import { useChangeRole, useOperators } from './operators-api.ts';
+import { useDialogFor } from '../../lib/use-dialog-for.ts';
+import {
+  DeactivateDialog,
+  EndSessionsDialog,
+  ResetLinkDialog,
+  type SessionsTarget,
+} from './operator-dialogs.tsx';
+import {
+  useChangeRole,
+  useDeactivateOperator,
+  useEndSessions,
+  useIssueResetLink,
+  useOperators,
+  useReactivateOperator,
+} from './operators-api.ts';
 
-/** The administrator's list of operators, where the administrator role is given or taken. */
+/** What an administrator reads once sessions have ended. */
+function sessionsEndedText(target: SessionsTarget, revoked: number): string {
+  if (target === 'everyone') {
+    return revoked === 0
+      ? 'No other session was active'
+      : `Every operator is signed out: ${sessionsText(revoked)} ended`;
+  }
+  return revoked === 0
+    ? `${target.email} had no active session`
+    : `${target.email} is signed out: ${sessionsText(revoked)} ended`;
+}
+
+/** What an administrator reads once an operator is deactivated. */
+function deactivatedText(email: string, revoked: number): string {
+  return revoked === 0
+    ? `${email} is deactivated`
+    : `${email} is deactivated and signed out: ${sessionsText(revoked)} ended`;
+}
+
+/**
+ * The administrator's list of operators: the administrator role given or taken, sessions
+ * ended (one operator's, or everyone's), reset links for forgotten passwords, and accounts
+ * deactivated (someone who left) or reactivated.
+ */
 export function OperatorsPanel({ currentOperatorId }: { currentOperatorId: string }) {
   const operators = useOperators(true);
   const changeRole = useChangeRole();
+  const endSessions = useEndSessions();
+  const issueResetLink = useIssueResetLink();
+  const deactivate = useDeactivateOperator();
+  const reactivate = useReactivateOperator();
   const flash = useFlash();
+  const ending = useDialogFor<SessionsTarget>();
+  const resetFor = useDialogFor<OperatorSummary>();
+  const [resetLink, setResetLink] = useState<ResetLink | null>(null);
+  const deactivating = useDialogFor<OperatorSummary>();
+
+  function askForResetLink(operator: OperatorSummary) {
+    setResetLink(null);
+    resetFor.ask(operator);
+  }
+
+  async function confirmEnding() {
+    const target = ending.target;
+    if (target === null) return;
+    try {
+      const { revoked } = await endSessions.mutateAsync(target === 'everyone' ? null : target.id);
+      flash.success(sessionsEndedText(target, revoked), ACCOUNT_MESSAGE_SECONDS);
+    } catch (error) {
+      flash.failure(failureText('No one was signed out', error), messages.failureSeconds);
+    } finally {
+      ending.close();
+    }
+  }
+
+  async function issueLink() {
+    if (!resetFor.target) return;
+    try {
+      setResetLink(await issueResetLink.mutateAsync(resetFor.target.id));
+    } catch (error) {
+      resetFor.close();
+      flash.failure(failureText('No reset link was made', error), messages.failureSeconds);
+    }
+  }
+
+  async function confirmDeactivation() {
+    if (!deactivating.target) return;
+    const { id, email } = deactivating.target;
+    try {
+      const { revoked } = await deactivate.mutateAsync(id);
+      flash.success(deactivatedText(email, revoked), ACCOUNT_MESSAGE_SECONDS);
+    } catch (error) {
+      flash.failure(failureText(`${email} was not deactivated`, error), messages.failureSeconds);
+    } finally {
+      deactivating.close();
+    }
+  }
+
+  async function reactivateOperator(operator: OperatorListItem) {
+    try {
+      await reactivate.mutateAsync(operator.id);
+      flash.success(
+        `${operator.email} is reactivated: they can sign in again`,
+        messages.settingsSaved.seconds,
+      );
+    } catch (error) {
+      flash.failure(
+        failureText(`${operator.email} was not reactivated`, error),
+        messages.failureSeconds,
+      );
+    }
+  }
 
   async function change(operator: OperatorSummary, role: OperatorSummary['role']) {
     try {
@@ -34,7 +140,9 @@ export function OperatorsPanel({ currentOperatorId }: { currentOperatorId: strin
       </Card.Header>
       <Card.Body>
         <p className="text-body-secondary">
-          Administrators change the panel&apos;s settings and who else is an administrator.
+          Administrators change the panel&apos;s settings and who else is an administrator, sign
+          operators out, give an operator who forgot their password a link to choose a new one, and
+          deactivate the account of someone who left.
         </p>
         {operators.isPending ? <Loading /> : null}
         {operators.isError ? (
@@ -45,13 +153,13 @@ export function OperatorsPanel({ currentOperatorId }: { currentOperatorId: strin
           />
         ) : null}
         {operators.data ? (
-          <Table responsive aria-label="Operators" className="mb-0">
+          <Table responsive aria-label="Operators" className="mb-0 table-stacked">
             <thead>
               <tr>
                 <th scope="col">Email</th>
                 <th scope="col">Role</th>
                 <th scope="col">
-                  <span className="visually-hidden">Change</span>
+                  <span className="visually-hidden">Actions</span>
                 </th>
               </tr>
             </thead>
@@ -61,37 +169,125 @@ export function OperatorsPanel({ currentOperatorId }: { currentOperatorId: strin
                   <td>
                     {operator.email}
                     {operator.id === currentOperatorId ? ' (you)' : ''}
-                  </td>
-                  <td>{operator.role === 'admin' ? 'Administrator' : 'Operator'}</td>
-                  <td className="text-end">
-                    {operator.role === 'admin' ? (
-                      <Button
-                        size="sm"
-                        variant="outline-secondary"
-                        disabled={changeRole.isPending}
-                        onClick={() => void change(operator, 'operator')}
-                        aria-label={`Remove administrator role from ${operator.email}`}
-                      >
-                        Remove administrator
-                      </Button>
-                    ) : (
-                      <Button
-                        size="sm"
-                        variant="outline-primary"
-                        disabled={changeRole.isPending}
-                        onClick={() => void change(operator, 'admin')}
-                        aria-label={`Make ${operator.email} an administrator`}
-                      >
-                        Make administrator
-                      </Button>
+                    {operator.deactivatedAt === null ? null : (
+                      <Badge bg="secondary" className="ms-2">
+                        Deactivated
+                      </Badge>
                     )}
+                  </td>
+                  <td data-label="Role">
+                    {operator.role === 'admin' ? 'Administrator' : 'Operator'}
+                  </td>
+                  <td className="text-end">
+                    <div className="d-flex flex-wrap gap-2 justify-content-end">
+                      {operator.deactivatedAt === null ? null : (
+                        // No session to end and no link to give: only the way back.
+                        <Button
+                          size="sm"
+                          variant="outline-secondary"
+                          disabled={reactivate.isPending}
+                          onClick={() => void reactivateOperator(operator)}
+                          aria-label={`Reactivate ${operator.email}`}
+                        >
+                          Reactivate
+                        </Button>
+                      )}
+                      {operator.id === currentOperatorId ||
+                      operator.deactivatedAt !== null ? null : (
+                        <>
+                          <Button
+                            size="sm"
+                            variant="outline-secondary"
+                            onClick={() => askForResetLink(operator)}
+                            aria-label={`Password reset link for ${operator.email}`}
+                          >
+                            Reset link
+                          </Button>
+                          <Button
+                            size="sm"
+                            variant="outline-danger"
+                            onClick={() => ending.ask(operator)}
+                            aria-label={`Sign out ${operator.email}`}
+                          >
+                            Sign out
+                          </Button>
+                          <Button
+                            size="sm"
+                            variant="outline-danger"
+                            onClick={() => deactivating.ask(operator)}
+                            aria-label={`Deactivate ${operator.email}`}
+                          >
+                            Deactivate
+                          </Button>
+                        </>
+                      )}
+                      {operator.role === 'admin' ? (
+                        <Button
+                          size="sm"
+                          variant="outline-secondary"
+                          disabled={changeRole.isPending}
+                          onClick={() => void change(operator, 'operator')}
+                          aria-label={`Remove administrator role from ${operator.email}`}
+                        >
+                          Remove administrator
+                        </Button>
+                      ) : (
+                        <Button
+                          size="sm"
+                          variant="outline-secondary"
+                          disabled={changeRole.isPending}
+                          onClick={() => void change(operator, 'admin')}
+                          aria-label={`Make ${operator.email} an administrator`}
+                        >
+                          Make administrator
+                        </Button>
+                      )}
+                    </div>
                   </td>
                 </tr>
               ))}
             </tbody>
           </Table>
         ) : null}
+        <div className="mt-3">
+          <Button variant="outline-danger" onClick={() => ending.ask('everyone')}>
+            Sign out every operator
+          </Button>
+          <p className="form-text mb-0">
+            Ends every session but this one, on every device, for instance after a device was lost
+            or a password was shared.
+          </p>
+        </div>
       </Card.Body>
+      <EndSessionsDialog
+        target={ending.target}
+        show={ending.open}
+        busy={endSessions.isPending}
+        onCancel={ending.close}
+        onConfirm={() => void confirmEnding()}
+        onExited={ending.exited}
+      />
+      <DeactivateDialog
+        operator={deactivating.target}
+        show={deactivating.open}
+        busy={deactivate.isPending}
+        onCancel={deactivating.close}
+        onConfirm={() => void confirmDeactivation()}
+        onExited={deactivating.exited}
+      />
+      <ResetLinkDialog
+        operator={resetFor.target}
+        show={resetFor.open}
+        link={resetLink}
+        busy={issueResetLink.isPending}
+        onIssue={() => void issueLink()}
+        onClose={resetFor.close}
+        onExited={() => {
+          resetFor.exited();
+          // Shown once: closing the dialog forgets the link.
+          setResetLink(null);
+        }}
+      />
     </Card>
   );
 }

@@ -15,6 +15,7 @@ import { PageCard } from '../../components/page-card.tsx';
 import { failureText, messages } from '../../lib/messages.ts';
 import { useSession } from '../../lib/session.ts';
 import { useChangeSettings, useSettings } from '../../lib/settings-service.ts';
+import { AccountPanel } from './account-panel.tsx';
 import { OperatorsPanel } from './operators-panel.tsx';
 
 const SETTING_LABELS: Record<keyof Settings, string> = {
@@ -89,6 +90,7 @@ export function SettingsPage() {
           ) : null}
         </Form>
       </PageCard>
+      {session.data ? <AccountPanel email={session.data.email} /> : null}
       {isAdministrator && session.data ? (
         <OperatorsPanel currentOperatorId={session.data.id} />
       ) : null}

@@ -1,25 +1,33 @@
-import type { ReactNode } from 'react';
+import { type ReactNode, useId } from 'react';
 import Button from 'react-bootstrap/Button';
 import Modal from 'react-bootstrap/Modal';
 
-/** "Are you sure ?" before a delete: what will go, then Cancel or Delete. */
-export function DeleteDialog({
+/** "Are you sure?" before something that cannot be taken back: what happens, then Cancel or go. */
+export function ConfirmDialog({
   show,
   busy,
+  title,
+  confirmLabel,
   onCancel,
   onConfirm,
+  onExited,
   children,
 }: {
   show: boolean;
   busy: boolean;
+  title: ReactNode;
+  confirmLabel: string;
   onCancel(): void;
   onConfirm(): void;
+  /** Once it has faded out: what it is about can go then, not before (the title would flicker). */
+  onExited?: () => void;
   children: ReactNode;
 }) {
+  const titleId = useId();
   return (
-    <Modal show={show} onHide={onCancel} centered aria-labelledby="delete-dialog-title">
+    <Modal show={show} onHide={onCancel} onExited={onExited} centered aria-labelledby={titleId}>
       <Modal.Header closeButton>
-        <Modal.Title id="delete-dialog-title">Are you sure ?</Modal.Title>
+        <Modal.Title id={titleId}>{title}</Modal.Title>
       </Modal.Header>
       <Modal.Body>{children}</Modal.Body>
       <Modal.Footer>
@@ -27,7 +35,7 @@ export function DeleteDialog({
           Cancel
         </Button>
         <Button variant="danger" onClick={onConfirm} disabled={busy}>
-          Delete
+          {confirmLabel}
         </Button>
       </Modal.Footer>
     </Modal>

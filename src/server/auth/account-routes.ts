@@ -1,0 +1,237 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import {
+  accountSessionListSchema,
+  accountSessionsEndedSchema,
+  EMAIL_TAKEN_MESSAGE,
+  emailChangedSchema,
+  emailChangeSchema,
+  passwordChangedSchema,
+  passwordChangeSchema,
+  SAME_PASSWORD_MESSAGE,
+  sessionsEndSchema,
+  signedOutEverywhereSchema,
+  WRONG_CURRENT_PASSWORD_MESSAGE,
+} from '../../shared/account-schema.ts';
+import { apiErrorSchema } from '../../shared/api-error.ts';
+import { apiPaths } from '../../shared/paths.ts';
+import type { Config } from '../config.ts';
+import type { Database } from '../db/database.ts';
+import { HttpError } from '../http/errors.ts';
+import type { EventBus } from '../live/event-bus.ts';
+import {
+  activeSessionsOf,
+  changeEmail,
+  passwordHashOf,
+  replacePassword,
+} from './account-repository.ts';
+import { refuseUnlessAllowed } from './auth-routes.ts';
+import { endSessions } from './end-sessions.ts';
+import { assertAcceptablePassword, hashPassword, verifyPassword } from './password.ts';
+import { createRateLimiter, refundRateLimit } from './rate-limiter.ts';
+import { type Operator, requireSession, type SessionReader, sessionCookieName } from './session.ts';
+import { describeUserAgent } from './user-agent.ts';
+
+interface AccountRoutesOptions {
+  config: Config;
+  database: Database;
+  readSession: SessionReader;
+  bus: EventBus;
+}
+
+const errors = { '4xx': apiErrorSchema };
+
+/**
+ * The signed-in operator's own account: a new password or e-mail address (each with the
+ * current password), their active sessions (listed, and ended with the current password),
+ * and "sign out everywhere". Behind the session check and, for the POSTs, the origin rule
+ * (http/security.ts).
+ */
+export async function registerAccountRoutes(
+  app: FastifyInstance,
+  { config, database, readSession, bus }: AccountRoutesOptions,
+): Promise<void> {
+  const consume = createRateLimiter(database);
+  const cookieName = sessionCookieName(config);
+
+  /** The cookie is worth nothing once its session ended; the browser may as well forget it. */
+  function expireCookie(reply: FastifyReply): void {
+    const secure = config.secureCookies ? '; Secure' : '';
+    reply.header(
+      'set-cookie',
+      `${cookieName}=; Max-Age=0; Path=/; HttpOnly; SameSite=Lax${secure}`,
+    );
+  }
+
+  /**
+   * The current password, checked as sign-in checks one (argon2id), so that a signed-in
+   * screen left unattended does not give the account away. Wrong ones are limited per
+   * operator (config.account.wrongPasswordsPerOperator); a right one takes its count back.
+   */
+  async function checkCurrentPassword(
+    operator: Operator,
+    given: string,
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ): Promise<void> {
+    const key = `account:password:${operator.id}`;
+    const verdict = await consume(key, config.account.wrongPasswordsPerOperator);
+    refuseUnlessAllowed(verdict, reply);
+    const hash = await passwordHashOf(database, operator.id);
+    if (!hash || !(await verifyPassword({ hash, password: given }))) {
+      request.log.warn({ operatorId: operator.id }, 'a wrong current password was given');
+      throw new HttpError(400, WRONG_CURRENT_PASSWORD_MESSAGE, {
+        currentPassword: WRONG_CURRENT_PASSWORD_MESSAGE,
+      });
+    }
+    await refundRateLimit(database, key, verdict.windowStart);
+  }
+
+  await app.register(async (scope) => {
+    requireSession(scope, readSession);
+    const routes = scope.withTypeProvider<ZodTypeProvider>();
+
+    routes.post(
+      apiPaths.accountPassword,
+      {
+        schema: {
+          tags: ['Auth'],
+          summary:
+            "Change one's password (the current one required); every other session of the account ends",
+          body: passwordChangeSchema,
+          response: { 200: passwordChangedSchema, ...errors },
+        },
+      },
+      async (request, reply) => {
+        const operator = request.operator;
+        const { currentPassword, newPassword } = request.body;
+        if (newPassword === currentPassword) {
+          throw new HttpError(400, SAME_PASSWORD_MESSAGE, { newPassword: SAME_PASSWORD_MESSAGE });
+        }
+        assertAcceptablePassword(newPassword, { email: operator.email }, 'newPassword');
+        await checkCurrentPassword(operator, currentPassword, request, reply);
+        const replaced = await replacePassword(database, bus, {
+          userId: operator.id,
+          hash: await hashPassword(newPassword),
+          keepSessionId: operator.sessionId,
+        });
+        // A sign-in that checked the old password while it changed may have made a session
+        // since: it ends too.
+        const late = await endSessions(database, bus, {
+          userId: operator.id,
+          exceptSessionId: operator.sessionId,
+        });
+        const revoked = replaced + late;
+        request.log.info(
+          { operatorId: operator.id, revoked },
+          'an operator changed their password',
+        );
+        return { revoked };
+      },
+    );
+
+    routes.post(
+      apiPaths.accountEmail,
+      {
+        schema: {
+          tags: ['Auth'],
+          summary: "Change one's e-mail address (the current password required)",
+          body: emailChangeSchema,
+          response: { 200: emailChangedSchema, ...errors },
+        },
+      },
+      async (request, reply) => {
+        const operator = request.operator;
+        const email = request.body.email.toLowerCase();
+        await checkCurrentPassword(operator, request.body.currentPassword, request, reply);
+        if (email === operator.email) {
+          return { user: { id: operator.id, email, role: operator.role } };
+        }
+        const outcome = await changeEmail(database, bus, { userId: operator.id, email });
+        if (outcome.kind === 'taken') {
+          throw new HttpError(409, EMAIL_TAKEN_MESSAGE, { email: EMAIL_TAKEN_MESSAGE });
+        }
+        request.log.info({ operatorId: operator.id }, 'an operator changed their e-mail address');
+        return { user: outcome.operator };
+      },
+    );
+
+    routes.post(
+      apiPaths.accountSignOutEverywhere,
+      {
+        schema: {
+          tags: ['Auth'],
+          summary:
+            "End every session of one's account, this one included, closing their live sockets",
+          response: { 200: signedOutEverywhereSchema, ...errors },
+        },
+      },
+      async (request, reply) => {
+        const operator = request.operator;
+        const revoked = await endSessions(database, bus, { userId: operator.id });
+        expireCookie(reply);
+        request.log.info({ operatorId: operator.id, revoked }, 'an operator signed out everywhere');
+        return { revoked };
+      },
+    );
+
+    routes.get(
+      apiPaths.accountSessions,
+      {
+        schema: {
+          tags: ['Auth'],
+          summary:
+            "One's active sessions, newest first: device, address, sign-in and last use (never a token)",
+          response: { 200: accountSessionListSchema, ...errors },
+        },
+      },
+      async (request) => {
+        const operator = request.operator;
+        const sessions = await activeSessionsOf(database, operator.id, {
+          now: Date.now(),
+          maxAgeSeconds: config.sessions.maxAgeSeconds,
+        });
+        return {
+          items: sessions.map(({ userAgent, ...session }) => ({
+            ...session,
+            current: session.id === operator.sessionId,
+            device: describeUserAgent(userAgent),
+          })),
+        };
+      },
+    );
+
+    routes.post(
+      apiPaths.accountSessionsEnd,
+      {
+        schema: {
+          tags: ['Auth'],
+          summary:
+            "End some of one's sessions, or all but this one (the current password required), closing their live sockets",
+          body: sessionsEndSchema,
+          response: { 200: accountSessionsEndedSchema, ...errors },
+        },
+      },
+      async (request, reply) => {
+        const operator = request.operator;
+        const { currentPassword, sessionIds, allOthers } = request.body;
+        await checkCurrentPassword(operator, currentPassword, request, reply);
+        // Only the operator's own sessions match: another operator's id ends nothing.
+        const revoked = await endSessions(
+          database,
+          bus,
+          allOthers
+            ? { userId: operator.id, exceptSessionId: operator.sessionId }
+            : { userId: operator.id, sessionIds: sessionIds ?? [] },
+        );
+        const signedOut = !allOthers && (sessionIds ?? []).includes(operator.sessionId);
+        if (signedOut) expireCookie(reply);
+        request.log.info(
+          { operatorId: operator.id, revoked, allOthers: Boolean(allOthers), signedOut },
+          'an operator ended some of their sessions',
+        );
+        return { revoked, signedOut };
+      },
+    );
+  });
+}

@@ -1,0 +1,109 @@
+import { APIError } from 'better-auth/api';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import * as z from 'zod/mini';
+import { apiErrorSchema } from '../../shared/api-error.ts';
+import { ACCOUNT_DEACTIVATED_MESSAGE } from '../../shared/operator-list-schema.ts';
+import {
+  passwordResetSchema,
+  RESET_LINK_INVALID_MESSAGE,
+  resetLinkCheckSchema,
+  resetLinkHolderSchema,
+} from '../../shared/password-reset-schema.ts';
+import { apiPaths } from '../../shared/paths.ts';
+import type { Database } from '../db/database.ts';
+import { HttpError } from '../http/errors.ts';
+import { PUBLIC_ROUTE } from '../http/openapi.ts';
+import type { EventBus } from '../live/event-bus.ts';
+import { isDeactivated } from '../operators/operators-repository.ts';
+import type { Auth } from './auth.ts';
+import { endSessionsWithin, sessionIdsOf } from './end-sessions.ts';
+import { assertAcceptablePassword } from './password.ts';
+import { findResetLink, withdrawResetLinksWithin } from './reset-links.ts';
+
+interface PasswordResetRoutesOptions {
+  database: Database;
+  auth: Auth;
+  bus: EventBus;
+}
+
+const errors = { '4xx': apiErrorSchema };
+
+/**
+ * The reset page's two calls, open to anyone holding a link (the token is the credential:
+ * 143 random bits, one use, one hour). They wrap better-auth's reset rather than expose its
+ * endpoint (docs/decisions/0003-auth-endpoints-allowlist.md), so that the password rules
+ * and the error shape are the API's own.
+ */
+export async function registerPasswordResetRoutes(
+  app: FastifyInstance,
+  { database, auth, bus }: PasswordResetRoutesOptions,
+): Promise<void> {
+  const routes = app.withTypeProvider<ZodTypeProvider>();
+
+  async function holderOf(token: string) {
+    const holder = await findResetLink(auth, token);
+    if (!holder) throw new HttpError(400, RESET_LINK_INVALID_MESSAGE);
+    // Deactivating withdraws the operator's links; this also stops one issued in a race
+    // with it (or by the reset-link command), so a new password is no way back in.
+    if (await isDeactivated(database.db, holder.userId)) {
+      throw new HttpError(400, ACCOUNT_DEACTIVATED_MESSAGE);
+    }
+    return holder;
+  }
+
+  routes.post(
+    apiPaths.passwordResetCheck,
+    {
+      schema: {
+        ...PUBLIC_ROUTE,
+        tags: ['Auth'],
+        summary: 'Whether a reset link still works, and whose it is',
+        body: resetLinkCheckSchema,
+        response: { 200: resetLinkHolderSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const { email, expiresAt } = await holderOf(request.body.token);
+      return { email, expiresAt };
+    },
+  );
+
+  routes.post(
+    apiPaths.passwordReset,
+    {
+      schema: {
+        ...PUBLIC_ROUTE,
+        tags: ['Auth'],
+        summary: 'Set a new password with a reset link; every session of the account ends',
+        body: passwordResetSchema,
+        response: { 200: z.object({ success: z.boolean() }), ...errors },
+      },
+    },
+    async (request) => {
+      const { token, password } = request.body;
+      const holder = await holderOf(token);
+      assertAcceptablePassword(password, { email: holder.email });
+      // Read first: better-auth deletes these rows, and their live sockets must close too.
+      const sessionIds = await sessionIdsOf(database, holder.userId);
+      try {
+        // Spends the token (once, even against a concurrent use), then revokes the sessions
+        // and stores the new password's hash (revokeSessionsOnPasswordReset).
+        await auth.api.resetPassword({ body: { token, newPassword: password } });
+      } catch (error) {
+        if (error instanceof APIError && error.statusCode < 500) {
+          throw new HttpError(400, RESET_LINK_INVALID_MESSAGE);
+        }
+        throw error;
+      }
+      // Their sockets close on every instance; a session that slipped in since ends too, and
+      // so do the operator's other links.
+      if (sessionIds.length > 0) await bus.publish({ kind: 'sessions-ended', sessionIds });
+      await database.write(async (trx, write) => {
+        await endSessionsWithin(trx, write, bus, { userId: holder.userId });
+        await withdrawResetLinksWithin(trx, holder.userId);
+      });
+      return { success: true };
+    },
+  );
+}

@@ -1,0 +1,302 @@
+import fc from 'fast-check';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import {
+  cookieHeader,
+  describeRequest,
+  endsSessions,
+  genericHostileRequests,
+  type HostileAnswer,
+  type HostileContext,
+  type HostileRequest,
+  hostileRequestsByRoute,
+  problemsWith,
+  SESSION_ENDING_ROUTES,
+} from '../../../tests/hostile/hostile-requests.ts';
+import { MAX_LIST_OFFSET } from '../../shared/client-schema.ts';
+import { dateIn } from '../ledger/panel-date.ts';
+import {
+  type SignedUp,
+  setPanelSettings,
+  signIn,
+  signUp,
+  startTestApp,
+  TEST_ORIGIN,
+  type TestApp,
+} from '../test-support.ts';
+
+/*
+ * Property-based: every route gets requests with hostile bodies, query strings, path ids,
+ * headers, cookies and CSV files, and each answer must be a 4xx in the API's error shape (or
+ * a success), never a 5xx, a stack or SQL text; a refusal must store nothing, and nothing the
+ * operator sends may change another operator's data. The long run is `npm run fuzz`.
+ */
+
+/** Requests per route; HOSTILE_RUNS raises it for a longer local run. */
+const RUNS = Number(process.env.HOSTILE_RUNS ?? 20);
+
+let t: TestApp;
+let operator: SignedUp;
+let other: SignedUp;
+let context: HostileContext;
+const served: string[] = [];
+const exercised = new Map<string, number>();
+const cookies: Record<'operator' | 'admin', string> = { operator: '', admin: '' };
+
+async function signedIn(cookie: string): Promise<boolean> {
+  const response = await t.app.inject({
+    method: 'GET',
+    url: '/api/auth/get-session',
+    headers: { cookie },
+  });
+  return response.statusCode === 200 && response.json() !== null;
+}
+
+/** After a sign-out that succeeded: a new session for each identity whose session it ended. */
+async function renewEndedSessions(): Promise<void> {
+  if (!(await signedIn(cookies.operator))) cookies.operator = await signIn(t.app, operator.email);
+  if (!(await signedIn(cookies.admin))) cookies.admin = await signIn(t.app, t.admin.email);
+}
+
+async function addClient(who: SignedUp, fname: string, balance: string): Promise<string> {
+  const response = await t.app.inject({
+    method: 'POST',
+    url: '/api/clients',
+    headers: { cookie: who.cookie },
+    payload: {
+      fname,
+      lname: 'Hostile',
+      email: `${fname.toLowerCase()}-${who.userId}@example.com`,
+      phone: `98765${String(Math.floor(Math.random() * 100_000)).padStart(5, '0')}`,
+      balance,
+    },
+  });
+  if (response.statusCode !== 201) throw new Error(`add client: ${response.body}`);
+  return response.json().id;
+}
+
+beforeAll(async () => {
+  t = await startTestApp(
+    {},
+    {
+      onRoute: (route) => {
+        for (const method of [route.method].flat()) served.push(`${method} ${route.url}`);
+      },
+    },
+  );
+  // Balances as sent, so that entries and totals have something to get wrong.
+  await setPanelSettings(t, { disableBalanceOnAdd: false, disableBalanceOnEdit: false });
+  operator = await signUp(t.app);
+  other = await signUp(t.app);
+  cookies.operator = operator.cookie;
+  cookies.admin = t.admin.cookie;
+  const own = [
+    await addClient(operator, 'Asha', '100.50'),
+    await addClient(operator, 'Ravi', '-20.00'),
+    await addClient(operator, 'Meera', '0'),
+  ];
+  const others = [await addClient(other, 'Other', '999.99'), await addClient(other, 'Else', '5')];
+  context = {
+    origin: TEST_ORIGIN,
+    today: dateIn(t.config.timeZone),
+    operatorEmail: operator.email,
+    ownClientIds: own,
+    otherClientIds: others,
+    operatorIds: [t.admin.userId, operator.userId, other.userId],
+  };
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+function json(rows: unknown): string {
+  return JSON.stringify(rows, (_key, value) =>
+    typeof value === 'bigint' ? value.toString() : value,
+  );
+}
+
+/** Everything a request could store: every operator's clients, ledger and totals, the panel. */
+async function snapshot(): Promise<{ all: string; other: string }> {
+  const db = t.database.db;
+  const [clients, entries, totals, deltas, deleted, settings, users] = await Promise.all([
+    db.selectFrom('clients').selectAll().orderBy('seq').execute(),
+    db.selectFrom('ledger_entries').selectAll().orderBy('seq').execute(),
+    db.selectFrom('owner_totals').selectAll().orderBy('owner_id').execute(),
+    db
+      .selectFrom('owner_daily_deltas')
+      .selectAll()
+      .orderBy('owner_id')
+      .orderBy('on_date')
+      .execute(),
+    db.selectFrom('deleted_clients').selectAll().orderBy('client_id').execute(),
+    db.selectFrom('settings').selectAll().execute(),
+    db
+      .selectFrom('user')
+      .select(['id', 'email', 'role', sql<string>`"name"`.as('name')])
+      .orderBy('id')
+      .execute(),
+  ]);
+  const ofOther = (rows: readonly { owner_id: string }[]) =>
+    rows.filter((row) => row.owner_id === other.userId);
+  return {
+    all: json({ clients, entries, totals, deltas, deleted, settings, users }),
+    other: json([clients, entries, totals, deltas, deleted].map((rows) => ofOther(rows))),
+  };
+}
+
+async function send(request: HostileRequest): Promise<HostileAnswer> {
+  const real = request.identity === 'none' ? undefined : cookies[request.identity];
+  const cookie = cookieHeader(request, real);
+  const response = await t.app.inject({
+    method: request.method as 'GET',
+    url: request.url,
+    headers: { ...request.headers, ...(cookie === undefined ? {} : { cookie }) },
+    ...(request.body === undefined ? {} : { payload: request.body }),
+  });
+  return { status: response.statusCode, headers: response.headers, body: response.rawPayload };
+}
+
+/** Sends one hostile request and lists what is wrong with the outcome. */
+async function check(request: HostileRequest): Promise<string[]> {
+  const before = await snapshot();
+  const answer = await send(request);
+  exercised.set(request.route, (exercised.get(request.route) ?? 0) + 1);
+  const after = await snapshot();
+  const problems = problemsWith(request, answer);
+  if (answer.status >= 400 && after.all !== before.all) {
+    problems.push(`a refusal (${answer.status}) stored something`);
+  }
+  if (after.other !== before.other) problems.push("another operator's data changed");
+  // A safe method never changes data, even when it succeeds (ASVS 3.5.3).
+  if ((request.method === 'GET' || request.method === 'HEAD') && after.all !== before.all) {
+    problems.push(`a ${request.method} (${answer.status}) stored something`);
+  }
+  if (answer.status === 201 && request.route === 'POST /api/clients') {
+    context.ownClientIds.push(JSON.parse(answer.body.toString()).id);
+  }
+  if (endsSessions(request, answer)) await renewEndedSessions();
+  return problems;
+}
+
+async function holdsFor(arbitrary: fc.Arbitrary<HostileRequest>, numRuns = RUNS): Promise<void> {
+  await fc.assert(
+    fc.asyncProperty(arbitrary, async (request) => {
+      expect(await check(request), describeRequest(request)).toEqual([]);
+    }),
+    { numRuns },
+  );
+}
+
+// The names only: the arbitraries are built once the app and its ids exist.
+const ROUTES = [
+  ...hostileRequestsByRoute({
+    origin: TEST_ORIGIN,
+    today: '2024-01-01',
+    operatorEmail: 'x@example.com',
+    ownClientIds: [],
+    otherClientIds: [],
+    operatorIds: [],
+  }).keys(),
+];
+
+describe('hostile input', () => {
+  test.each(ROUTES)(
+    '%s answers hostile input with a 4xx in the error shape, storing nothing',
+    async (route) => {
+      const arbitrary = hostileRequestsByRoute(context, { maxRows: 12 }).get(route);
+      if (!arbitrary) throw new Error(`no generator for ${route}`);
+      // Each success there costs a sign-in (an argon2 hash) to carry on: fewer of them.
+      await holdsFor(arbitrary, SESSION_ENDING_ROUTES.has(route) ? Math.ceil(RUNS / 2) : RUNS);
+    },
+  );
+
+  test('routes the generators do not know yet get generic hostile input', async () => {
+    for (const arbitrary of genericHostileRequests(context, served)) await holdsFor(arbitrary);
+  });
+
+  test('the checks catch a 5xx, a refusal outside the error shape and a leaked internal', () => {
+    const request: HostileRequest = {
+      route: 'GET /api/clients',
+      method: 'GET',
+      url: '/api/clients',
+      identity: 'operator',
+      cookieStyle: 'plain',
+      cookieJunk: '',
+      headers: {},
+    };
+    const answer = (status: number, body: string, type = 'application/json; charset=utf-8') => ({
+      status,
+      headers: { 'content-type': type },
+      body: Buffer.from(body),
+    });
+    expect(problemsWith(request, answer(400, '{"message":"Some fields are not valid"}'))).toEqual(
+      [],
+    );
+    expect(problemsWith(request, answer(500, '{"message":"Something went wrong"}'))).toHaveLength(
+      1,
+    );
+    expect(problemsWith(request, answer(400, 'Bad Request', 'text/html'))).toHaveLength(1);
+    expect(problemsWith(request, answer(404, '{"error":"Not Found"}'))).toHaveLength(1);
+    expect(
+      problemsWith(request, answer(400, '{"message":"x","fieldErrors":{"a":1}}')),
+    ).toHaveLength(1);
+    const leaks = [
+      '{"message":"SqliteError: no such table: clients"}',
+      '{"message":"duplicate key value violates unique constraint \\"clients_pkey\\""}',
+      '{"message":"boom\\n    at listClients (/app/src/server/clients/clients-repository.ts:12:3)"}',
+      '{"items":[],"note":"invalid input syntax for type bigint"}',
+    ];
+    for (const body of leaks) {
+      expect(problemsWith(request, answer(400, body)), body).not.toEqual([]);
+    }
+  });
+
+  test('every route the app serves was sent hostile input', () => {
+    const missed = served.filter((route) => !exercised.has(route));
+    expect(missed).toEqual([]);
+  });
+});
+
+// Each of these was found by the generators above (or the fuzz) and fixed at its cause.
+describe('hostile inputs that once failed', () => {
+  test('a list offset past what the databases take is refused with a 400, not a 500', async () => {
+    const list = (offset: string) =>
+      t.app.inject({
+        method: 'GET',
+        url: `/api/clients?offset=${offset}`,
+        headers: { cookie: cookies.operator },
+      });
+    for (const offset of ['99999999999999999999', '1e21', String(MAX_LIST_OFFSET + 1)]) {
+      const response = await list(offset);
+      expect(response.statusCode, offset).toBe(400);
+      expect(response.json().fieldErrors).toEqual({
+        offset: `offset must be at most ${MAX_LIST_OFFSET}`,
+      });
+    }
+    const deepest = await list(String(MAX_LIST_OFFSET));
+    expect(deepest.statusCode).toBe(200);
+    expect(deepest.json().items).toEqual([]);
+  });
+
+  test('a restore or a payment for an id with a NUL byte is a 404, not a 500', async () => {
+    // PostgreSQL refuses text holding NUL outright; ids are checked before any query.
+    const id = `${context.ownClientIds[0]}\u0000`;
+    const send = (method: 'POST', url: string, payload?: object) =>
+      t.app.inject({
+        method,
+        url,
+        headers: { cookie: cookies.operator },
+        ...(payload ? { payload } : {}),
+      });
+    const one = await send('POST', `/api/clients/${encodeURIComponent(id)}/restore`);
+    expect(one.statusCode).toBe(404);
+    const many = await send('POST', '/api/clients/restore', { ids: [id] });
+    expect(many.statusCode).toBe(200);
+    expect(many.json()).toEqual({ restored: [] });
+    const payment = await send('POST', `/api/clients/${encodeURIComponent(id)}/entries`, {
+      kind: 'payment',
+      amount: '1.00',
+    });
+    expect(payment.statusCode).toBe(404);
+  });
+});
