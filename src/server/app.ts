@@ -13,6 +13,7 @@ import { type Auth, createAuth } from './auth/auth.ts';
 import { registerAuthRoutes } from './auth/auth-routes.ts';
 import { registerPasswordResetRoutes } from './auth/password-reset-routes.ts';
 import { createSessionReader, decorateOperator } from './auth/session.ts';
+import { registerTwoFactorRoutes } from './auth/two-factor-routes.ts';
 import { registerClientsImportRoutes } from './clients/clients-import-routes.ts';
 import { registerClientsRoutes } from './clients/clients-routes.ts';
 import type { Config } from './config.ts';
@@ -145,8 +146,9 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     auth,
     publicUrl: config.publicUrl,
   });
-  await registerPasswordResetRoutes(app, { database, auth, bus });
+  await registerPasswordResetRoutes(app, { config, database, auth, bus });
   await registerAccountRoutes(app, { config, database, readSession, bus });
+  await registerTwoFactorRoutes(app, { config, database, auth, readSession });
   await registerClientsRoutes(app, { config, database, readSession, bus });
   await registerClientsImportRoutes(app, { config, database, readSession, bus });
   await registerLedgerRoutes(app, { config, database, readSession, bus });

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import * as z from 'zod/mini';
+import { checkBreachedPasswordFile } from './auth/breached-passwords.ts';
 import { isTimeZone } from './ledger/panel-date.ts';
 
 export type DatabaseConfig =
@@ -96,6 +97,11 @@ export interface Config {
     signUpPerEmail: RateLimitRule;
   };
   account: AccountLimits;
+  /**
+   * Have I Been Pwned's Pwned Passwords (SHA-1, ordered by hash), downloaded by whoever runs
+   * the panel: new passwords found in it are refused. Null: only the built-in common list.
+   */
+  breachedPasswordsFile: string | null;
 }
 
 /** The signed-in operator's own account calls (auth/account-routes.ts). */
@@ -277,6 +283,15 @@ function parseTrustProxy(raw: string): false | number | string[] {
  * Parses and validates the environment once; a bad value throws a ConfigError naming it.
  * `stdoutIsTty` decides the default log format.
  */
+function parseBreachedPasswordsFile(env: NodeJS.ProcessEnv): string | null {
+  const given = env.BREACHED_PASSWORDS_FILE?.trim();
+  if (!given) return null;
+  const file = path.resolve(given);
+  const problem = checkBreachedPasswordFile(file);
+  if (problem) throw new ConfigError('BREACHED_PASSWORDS_FILE', `${problem} (got "${given}")`);
+  return file;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, stdoutIsTty = false): Config {
   const port = readVariable(env, 'PORT', portSchema, '3000');
   const host = readVariable(env, 'HOST', z.string().check(z.minLength(1)), '127.0.0.1');
@@ -345,6 +360,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, stdoutIsTty = f
     countSchema.check(z.minimum(1, 'must be 1 or more')),
     '20',
   );
+  const breachedPasswordsFile = parseBreachedPasswordsFile(env);
   const authSecret = resolveAuthSecret(env, database, dataDir);
   const acceptedOrigins = [publicUrl.origin];
   if (LOOPBACK_HOSTS.has(host) || LOOPBACK_HOSTS.has(publicUrl.hostname)) {
@@ -390,5 +406,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, stdoutIsTty = f
     },
     // Someone at an unattended, signed-in screen gets 5 guesses at the password per 15 minutes.
     account: { wrongPasswordsPerOperator: { max: 5, windowSeconds: 900 } },
+    breachedPasswordsFile,
   };
 }

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -95,6 +95,7 @@ export function testConfig({ rateLimits, ...overrides }: TestConfigOverrides = {
     },
     sessions: sessionLimits(30, 12),
     account: { wrongPasswordsPerOperator: { max: 1000, windowSeconds: 900 } },
+    breachedPasswordsFile: null,
     rateLimits: {
       signInPerIp: { max: 1000, windowSeconds: 600 },
       signInPerIpAndEmail: { max: 1000, windowSeconds: 600 },
@@ -293,4 +294,22 @@ export function closeCode(tab: { closed: Promise<number> }, ms = 2000): Promise<
       setTimeout(() => fail(new Error(`the socket is still open after ${ms} ms`)), ms).unref(),
     ),
   ]);
+}
+
+/**
+ * The code an authenticator app shows for a base32 secret, `stepsAhead` 30-second steps from
+ * now: RFC 6238 written out here with node:crypto, apart from the library under test.
+ */
+export function authenticatorCode(secret: string, stepsAhead = 0): string {
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
+  let bits = '';
+  for (const letter of secret.replace(/=+$/, '').toUpperCase()) {
+    bits += alphabet.indexOf(letter).toString(2).padStart(5, '0');
+  }
+  const key = Buffer.from((bits.match(/.{8}/g) ?? []).map((byte) => Number.parseInt(byte, 2)));
+  const counter = Buffer.alloc(8);
+  counter.writeBigUInt64BE(BigInt(Math.floor(Date.now() / 30_000) + stepsAhead));
+  const digest = createHmac('sha1', key).update(counter).digest();
+  const offset = (digest.at(-1) ?? 0) & 15;
+  return String((digest.readUInt32BE(offset) & 0x7fffffff) % 1_000_000).padStart(6, '0');
 }

@@ -39,6 +39,9 @@ export const signUpSchema = z.object({
 });
 export type SignUpInput = z.infer<typeof signUpSchema>;
 
+export const BREACHED_PASSWORD_MESSAGE =
+  'This password has appeared in a data breach, so others may try it; choose another';
+
 export const COMMON_PASSWORD_MESSAGE =
   'This password is one of the most common passwords; choose another';
 

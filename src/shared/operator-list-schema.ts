@@ -12,6 +12,8 @@ import { operatorSchema } from './operator-schema.ts';
  */
 export const operatorListItemSchema = z.extend(operatorSchema, {
   deactivatedAt: z.nullable(z.string()),
+  /** Whether signing in asks them for a code from an authenticator app as well. */
+  twoFactorEnabled: z.boolean(),
 });
 export type OperatorListItem = z.infer<typeof operatorListItemSchema>;
 

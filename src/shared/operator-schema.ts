@@ -21,8 +21,15 @@ export type OperatorSummary = z.infer<typeof operatorSchema>;
 
 export const roleChangeSchema = z.strictObject({ role: operatorRoleSchema });
 
-/** What sign-up, sign-in and get-session answer about who is signed in (no token ever). */
-export const sessionAnswerSchema = z.object({ user: operatorSchema });
+/**
+ * What sign-up, sign-in and get-session answer about who is signed in (no token ever).
+ * `twoFactorSetupRequired` is there only when the administrator requires two-factor sign-in
+ * and this operator has not turned it on: until they do, only that setup is open to them.
+ */
+export const sessionAnswerSchema = z.object({
+  user: operatorSchema,
+  twoFactorSetupRequired: z.optional(z.literal(true)),
+});
 export type SessionAnswer = z.infer<typeof sessionAnswerSchema>;
 
 export const LAST_ADMINISTRATOR_MESSAGE =

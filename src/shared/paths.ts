@@ -2,6 +2,7 @@
 export const paths = {
   home: '/',
   login: '/login',
+  loginCode: '/login/code',
   register: '/register',
   dashboard: '/dashboard',
   clients: '/clients',
@@ -16,7 +17,7 @@ export const paths = {
 /** Every page the web app has, as patterns; any other path is a "Page not found". */
 const APP_PAGES = [
   /^\/$/,
-  /^\/(login|register|dashboard|clients|settings|reset-password)$/,
+  /^\/(login|login\/code|register|dashboard|clients|settings|reset-password)$/,
   /^\/client\/add$/,
   /^\/client\/edit\/[^/]+$/,
   /^\/client\/[^/]+$/,
@@ -30,6 +31,7 @@ export function isAppPage(pathname: string): boolean {
 export const apiPaths = {
   health: '/api/health',
   settings: '/api/settings',
+  settingsSecurity: '/api/settings/security',
   clients: '/api/clients',
   clientsExport: '/api/clients/export',
   clientsImport: '/api/clients/import',
@@ -48,6 +50,8 @@ export const apiPaths = {
   operatorResetLink: (id: string) => `/api/operators/${encodeURIComponent(id)}/reset-link`,
   operatorDeactivate: (id: string) => `/api/operators/${encodeURIComponent(id)}/deactivate`,
   operatorReactivate: (id: string) => `/api/operators/${encodeURIComponent(id)}/reactivate`,
+  operatorTwoFactorDisable: (id: string) =>
+    `/api/operators/${encodeURIComponent(id)}/two-factor/disable`,
   passwordResetCheck: '/api/password-reset/check',
   passwordReset: '/api/password-reset',
   accountPassword: '/api/account/password',
@@ -55,9 +59,15 @@ export const apiPaths = {
   accountSignOutEverywhere: '/api/account/sign-out-everywhere',
   accountSessions: '/api/account/sessions',
   accountSessionsEnd: '/api/account/sessions/end',
+  accountTwoFactor: '/api/account/two-factor',
+  accountTwoFactorSetup: '/api/account/two-factor/setup',
+  accountTwoFactorConfirm: '/api/account/two-factor/confirm',
+  accountTwoFactorDisable: '/api/account/two-factor/disable',
+  accountTwoFactorBackupCodes: '/api/account/two-factor/backup-codes',
   live: '/api/live',
   signUp: '/api/auth/sign-up/email',
   signIn: '/api/auth/sign-in/email',
+  signInSecondFactor: '/api/auth/sign-in/second-factor',
   signOut: '/api/auth/sign-out',
   session: '/api/auth/get-session',
 } as const;

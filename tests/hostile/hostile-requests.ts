@@ -1332,6 +1332,22 @@ function routeSpecs(context: HostileContext): RouteSpec[] {
     },
     { requiredKeys: [] },
   );
+  const codeValue = fc.oneof(
+    fc.constantFrom(
+      '123456',
+      '000000',
+      ' 12 34 56 ',
+      '1234567',
+      '12345',
+      'abcd-efgh-jkmn-pqrs-tvwx-yz01',
+      'ABCD EFGH',
+      '',
+      '-'.repeat(64),
+      '9'.repeat(65),
+    ),
+    fc.string({ maxLength: 80 }),
+    hostileValue,
+  );
   const specs: RouteSpec[] = [
     { method: 'GET', url: '/api/health', access: 'public' },
     { method: 'GET', url: '/api/openapi.json', access: 'public' },
@@ -1386,6 +1402,46 @@ function routeSpecs(context: HostileContext): RouteSpec[] {
         allOthers: fc.oneof(fc.constant(true), fc.boolean(), hostileValue),
       },
     },
+    // Two-factor sign-in: never the operator's own password, so nothing is set up or turned
+    // off; without a challenge cookie no code signs anyone in.
+    {
+      method: 'POST',
+      url: '/api/auth/sign-in/second-factor',
+      access: 'public',
+      body: { code: codeValue },
+    },
+    { method: 'GET', url: '/api/account/two-factor', access: 'operator' },
+    {
+      method: 'POST',
+      url: '/api/account/two-factor/setup',
+      access: 'operator',
+      body: { currentPassword: notTheirPassword },
+    },
+    {
+      method: 'POST',
+      url: '/api/account/two-factor/confirm',
+      access: 'operator',
+      body: { code: codeValue },
+    },
+    {
+      method: 'POST',
+      url: '/api/account/two-factor/backup-codes',
+      access: 'operator',
+      body: { currentPassword: notTheirPassword },
+    },
+    {
+      method: 'POST',
+      url: '/api/account/two-factor/disable',
+      access: 'operator',
+      body: { currentPassword: notTheirPassword },
+    },
+    {
+      method: 'POST',
+      url: '/api/operators/:id/two-factor/disable',
+      access: 'admin',
+      params: { id: operatorId },
+      validParams: { id: validOperatorId },
+    },
     { method: 'GET', url: '/api/settings', access: 'public' },
     {
       method: 'PUT',
@@ -1400,6 +1456,14 @@ function routeSpecs(context: HostileContext): RouteSpec[] {
         disableBalanceOnAdd: fc.oneof(fc.boolean(), hostileValue),
         disableBalanceOnEdit: fc.oneof(fc.boolean(), hostileValue),
       },
+    },
+    { method: 'GET', url: '/api/settings/security', access: 'admin' },
+    // The hostile administrator has no second factor: requiring one is refused (409).
+    {
+      method: 'PUT',
+      url: '/api/settings/security',
+      access: 'admin',
+      body: { requireTwoFactor: fc.oneof(fc.boolean(), hostileValue) },
     },
     { method: 'GET', url: '/api/operators', access: 'admin' },
     {

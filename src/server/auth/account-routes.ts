@@ -27,7 +27,7 @@ import {
 } from './account-repository.ts';
 import { refuseUnlessAllowed } from './auth-routes.ts';
 import { endSessions } from './end-sessions.ts';
-import { assertAcceptablePassword, hashPassword, verifyPassword } from './password.ts';
+import { assertAcceptableNewPassword, hashPassword, verifyPassword } from './password.ts';
 import { createRateLimiter, refundRateLimit } from './rate-limiter.ts';
 import { type Operator, requireSession, type SessionReader, sessionCookieName } from './session.ts';
 import { describeUserAgent } from './user-agent.ts';
@@ -42,33 +42,13 @@ interface AccountRoutesOptions {
 const errors = { '4xx': apiErrorSchema };
 
 /**
- * The signed-in operator's own account: a new password or e-mail address (each with the
- * current password), their active sessions (listed, and ended with the current password),
- * and "sign out everywhere". Behind the session check and, for the POSTs, the origin rule
- * (http/security.ts).
+ * The current password, checked as sign-in checks one (argon2id), so that a signed-in
+ * screen left unattended does not give the account away. Wrong ones are limited per
+ * operator (config.account.wrongPasswordsPerOperator); a right one takes its count back.
  */
-export async function registerAccountRoutes(
-  app: FastifyInstance,
-  { config, database, readSession, bus }: AccountRoutesOptions,
-): Promise<void> {
+export function createCurrentPasswordCheck(config: Config, database: Database) {
   const consume = createRateLimiter(database);
-  const cookieName = sessionCookieName(config);
-
-  /** The cookie is worth nothing once its session ended; the browser may as well forget it. */
-  function expireCookie(reply: FastifyReply): void {
-    const secure = config.secureCookies ? '; Secure' : '';
-    reply.header(
-      'set-cookie',
-      `${cookieName}=; Max-Age=0; Path=/; HttpOnly; SameSite=Lax${secure}`,
-    );
-  }
-
-  /**
-   * The current password, checked as sign-in checks one (argon2id), so that a signed-in
-   * screen left unattended does not give the account away. Wrong ones are limited per
-   * operator (config.account.wrongPasswordsPerOperator); a right one takes its count back.
-   */
-  async function checkCurrentPassword(
+  return async function checkCurrentPassword(
     operator: Operator,
     given: string,
     request: FastifyRequest,
@@ -85,6 +65,29 @@ export async function registerAccountRoutes(
       });
     }
     await refundRateLimit(database, key, verdict.windowStart);
+  };
+}
+
+/**
+ * The signed-in operator's own account: a new password or e-mail address (each with the
+ * current password), their active sessions (listed, and ended with the current password),
+ * and "sign out everywhere". Behind the session check and, for the POSTs, the origin rule
+ * (http/security.ts).
+ */
+export async function registerAccountRoutes(
+  app: FastifyInstance,
+  { config, database, readSession, bus }: AccountRoutesOptions,
+): Promise<void> {
+  const checkCurrentPassword = createCurrentPasswordCheck(config, database);
+  const cookieName = sessionCookieName(config);
+
+  /** The cookie is worth nothing once its session ended; the browser may as well forget it. */
+  function expireCookie(reply: FastifyReply): void {
+    const secure = config.secureCookies ? '; Secure' : '';
+    reply.header(
+      'set-cookie',
+      `${cookieName}=; Max-Age=0; Path=/; HttpOnly; SameSite=Lax${secure}`,
+    );
   }
 
   await app.register(async (scope) => {
@@ -108,7 +111,12 @@ export async function registerAccountRoutes(
         if (newPassword === currentPassword) {
           throw new HttpError(400, SAME_PASSWORD_MESSAGE, { newPassword: SAME_PASSWORD_MESSAGE });
         }
-        assertAcceptablePassword(newPassword, { email: operator.email }, 'newPassword');
+        await assertAcceptableNewPassword(
+          config.breachedPasswordsFile,
+          newPassword,
+          { email: operator.email },
+          'newPassword',
+        );
         await checkCurrentPassword(operator, currentPassword, request, reply);
         const replaced = await replacePassword(database, bus, {
           userId: operator.id,

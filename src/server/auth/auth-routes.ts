@@ -1,4 +1,3 @@
-import { fromNodeHeaders } from 'better-auth/node';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import * as z from 'zod/mini';
@@ -11,24 +10,31 @@ import {
   sessionAnswerSchema,
 } from '../../shared/operator-schema.ts';
 import { apiPaths } from '../../shared/paths.ts';
+import {
+  SIGN_IN_AGAIN_MESSAGE,
+  secondFactorRequiredSchema,
+  secondFactorSchema,
+} from '../../shared/two-factor-schema.ts';
 import type { Config, RateLimitRule } from '../config.ts';
-import { DATABASE_UNAVAILABLE_MESSAGE, databaseAnswers } from '../db/availability.ts';
 import type { Database } from '../db/database.ts';
 import { HttpError } from '../http/errors.ts';
 import { OPTIONAL_SESSION, PUBLIC_ROUTE, validatedByHandler } from '../http/openapi.ts';
 import type { EventBus } from '../live/event-bus.ts';
 import { claimFirstAdministrator } from '../operators/operators-repository.ts';
 import { getSettings } from '../settings/settings-repository.ts';
-import { type Auth, CLIENT_IP_HEADER } from './auth.ts';
+import type { Auth } from './auth.ts';
+import { createAuthBridge } from './auth-bridge.ts';
 import { endSessions } from './end-sessions.ts';
-import { assertAcceptablePassword } from './password.ts';
+import { assertAcceptableNewPassword } from './password.ts';
 import {
   addressGroupOf,
   createRateLimiter,
   createSignInGuard,
   type RateLimitVerdict,
 } from './rate-limiter.ts';
+import { createSecondFactorCheck } from './second-factor.ts';
 import type { SessionReader } from './session.ts';
+import { withTwoFactorSetupFlag } from './two-factor.ts';
 
 export const REGISTRATIONS_CLOSED_MESSAGE = 'Registrations are closed';
 export const TOO_MANY_ATTEMPTS_MESSAGE = 'Too many attempts. Please wait and try again.';
@@ -41,14 +47,14 @@ interface AuthRoutesOptions {
   bus: EventBus;
 }
 
-interface AuthAnswer {
-  status: number;
-  body: unknown;
-}
-
 const authUserSchema = z.object({
   user: z.object({ id: z.string(), email: z.string(), role: z.nullish(z.string()) }),
 });
+
+/** better-auth's answer to a right password when the account has two-factor sign-in on. */
+function secondFactorAsked(body: unknown): boolean {
+  return (body as { twoFactorRedirect?: unknown } | null)?.twoFactorRedirect === true;
+}
 
 /** Only who is signed in goes back to the browser: never the session token in a body. */
 function toSessionAnswer(body: unknown): { user: OperatorSummary } | null {
@@ -85,58 +91,11 @@ export async function registerAuthRoutes(
   const consume = createRateLimiter(database);
   const beginSignIn = createSignInGuard(database, config.rateLimits);
   const routes = app.withTypeProvider<ZodTypeProvider>();
+  const { callAuth, refusal } = createAuthBridge(config, database, auth);
+  const secondFactor = createSecondFactorCheck({ config, database, auth, callAuth, refusal });
 
   async function limit(key: string, rule: RateLimitRule, reply: FastifyReply): Promise<void> {
     refuseUnlessAllowed(await consume(key, rule), reply);
-  }
-
-  /**
-   * Hands the request to better-auth as a fetch Request (on the public URL, whatever Host the
-   * request named) and passes on its cookies; its JSON answer is returned for shaping.
-   */
-  async function callAuth(
-    request: FastifyRequest,
-    reply: FastifyReply,
-    body?: unknown,
-  ): Promise<AuthAnswer> {
-    const headers = fromNodeHeaders(request.headers);
-    headers.delete('content-length');
-    headers.set(CLIENT_IP_HEADER, request.ip);
-    if (body !== undefined) headers.set('content-type', 'application/json');
-    const response = await auth.handler(
-      new Request(new URL(request.url, config.publicUrl), {
-        method: request.method,
-        headers,
-        body: body === undefined ? undefined : JSON.stringify(body),
-      }),
-    );
-    const cookies = response.headers.getSetCookie();
-    if (cookies.length > 0) reply.header('set-cookie', cookies);
-    const text = await response.text();
-    let parsed: unknown = null;
-    try {
-      parsed = text ? JSON.parse(text) : null;
-    } catch {
-      parsed = null;
-    }
-    return { status: response.status, body: parsed };
-  }
-
-  /**
-   * better-auth's refusals keep their status and message, in the API's one error shape.
-   * Its own failures hide their cause; one that coincides with an unreachable database is
-   * that (503), anything else a server error.
-   */
-  async function refusal(answer: AuthAnswer): Promise<never> {
-    const message =
-      (answer.body as { message?: unknown } | null)?.message ?? 'The request was refused';
-    if (answer.status >= 500) {
-      if (!(await databaseAnswers(database))) {
-        throw new HttpError(503, DATABASE_UNAVAILABLE_MESSAGE);
-      }
-      throw new Error(`auth failed with ${answer.status}: ${message}`);
-    }
-    throw new HttpError(answer.status, String(message));
   }
 
   /**
@@ -172,7 +131,9 @@ export async function registerAuthRoutes(
       const settings = await getSettings(database.db);
       if (!settings.allowRegistrations) throw new HttpError(403, REGISTRATIONS_CLOSED_MESSAGE);
       const input = parseBody(signUpSchema, request.body);
-      assertAcceptablePassword(input.password, { email: input.email });
+      await assertAcceptableNewPassword(config.breachedPasswordsFile, input.password, {
+        email: input.email,
+      });
       const email = input.email.toLowerCase();
       await limit(`sign-up:email:${email}`, config.rateLimits.signUpPerEmail, reply);
       const answer = await callAuth(request, reply, {
@@ -187,7 +148,7 @@ export async function registerAuthRoutes(
       if (await database.write((trx) => claimFirstAdministrator(trx, user.id))) {
         user.role = 'admin';
       }
-      return { user };
+      return withTwoFactorSetupFlag(database, { user });
     },
   );
 
@@ -198,9 +159,13 @@ export async function registerAuthRoutes(
       schema: {
         ...PUBLIC_ROUTE,
         tags: ['Auth'],
-        summary: 'Sign in with e-mail and password',
+        summary:
+          'Sign in with e-mail and password; an account with two-factor sign-in answers secondFactorRequired',
         body: signInSchema,
-        response: sessionResponses,
+        response: {
+          200: z.union([sessionAnswerSchema, secondFactorRequiredSchema]),
+          '4xx': apiErrorSchema,
+        },
       },
     },
     async (request, reply) => {
@@ -212,9 +177,44 @@ export async function registerAuthRoutes(
       // Past this point a wrong password and an unknown e-mail do the same work: one argon2id
       // computation in better-auth (a verify, or a hash of the password given) and no writes.
       const answer = await callAuth(request, reply, { email, password: input.password });
+      if (answer.status === 200 && secondFactorAsked(answer.body)) {
+        // The password was right: no session yet, only the challenge cookie for the code.
+        await attempt.succeeded();
+        return { secondFactorRequired: true as const };
+      }
       const session = answer.status === 200 ? toSessionAnswer(answer.body) : null;
       if (!session) return refusal(answer);
       await attempt.succeeded();
+      await endReplacedSession(request);
+      return withTwoFactorSetupFlag(database, session);
+    },
+  );
+
+  routes.post(
+    apiPaths.signInSecondFactor,
+    {
+      validatorCompiler: validatedByHandler,
+      schema: {
+        ...PUBLIC_ROUTE,
+        tags: ['Auth'],
+        summary:
+          'Sign in, second step: a code from the authenticator app, or a backup code (after a sign-in that answered secondFactorRequired)',
+        body: secondFactorSchema,
+        response: sessionResponses,
+      },
+    },
+    async (request, reply) => {
+      await limit(
+        `second-factor:ip:${addressGroupOf(request.ip)}`,
+        config.rateLimits.signInPerIp,
+        reply,
+      );
+      const { code } = parseBody(secondFactorSchema, request.body);
+      const userId = await secondFactor.challengedUser(request);
+      if (!userId) throw new HttpError(401, SIGN_IN_AGAIN_MESSAGE);
+      const answer = await secondFactor.verify(request, reply, userId, code);
+      const session = toSessionAnswer(answer.body);
+      if (!session) return refusal(answer);
       await endReplacedSession(request);
       return session;
     },
@@ -255,7 +255,8 @@ export async function registerAuthRoutes(
     async (request, reply) => {
       const answer = await callAuth(request, reply);
       if (answer.status !== 200) return refusal(answer);
-      return toSessionAnswer(answer.body);
+      const session = toSessionAnswer(answer.body);
+      return session && withTwoFactorSetupFlag(database, session);
     },
   );
 }

@@ -12,6 +12,7 @@ import {
   RESET_LINK_LIFETIME_SECONDS,
 } from './reset-links.ts';
 import { cookiePrefix, firstSessionEnd } from './session.ts';
+import { twoFactorPlugin } from './two-factor.ts';
 
 /** The header through which the Fastify layer tells better-auth the client's address. */
 export const CLIENT_IP_HEADER = 'x-client-panel-ip';
@@ -74,6 +75,9 @@ export function createAuth(config: Config, database: Database) {
     // Sign-in and sign-up are limited per IP and per e-mail by our own limiter
     // (auth/rate-limiter.ts), which also sends the standard Retry-After header.
     rateLimit: { enabled: false },
+    // TOTP and backup codes (docs/decisions/0026-two-factor-sign-in.md). Its endpoints are
+    // reached only through our routes (auth/two-factor-routes.ts), as every auth path is.
+    plugins: [twoFactorPlugin()],
     telemetry: { enabled: false },
     logger: { level: 'error' },
     advanced: {

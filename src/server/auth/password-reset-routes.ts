@@ -11,6 +11,7 @@ import {
   resetLinkHolderSchema,
 } from '../../shared/password-reset-schema.ts';
 import { apiPaths } from '../../shared/paths.ts';
+import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import { HttpError } from '../http/errors.ts';
 import { PUBLIC_ROUTE } from '../http/openapi.ts';
@@ -18,10 +19,11 @@ import type { EventBus } from '../live/event-bus.ts';
 import { isDeactivated } from '../operators/operators-repository.ts';
 import type { Auth } from './auth.ts';
 import { endSessionsWithin, sessionIdsOf } from './end-sessions.ts';
-import { assertAcceptablePassword } from './password.ts';
+import { assertAcceptableNewPassword } from './password.ts';
 import { findResetLink, withdrawResetLinksWithin } from './reset-links.ts';
 
 interface PasswordResetRoutesOptions {
+  config: Config;
   database: Database;
   auth: Auth;
   bus: EventBus;
@@ -37,7 +39,7 @@ const errors = { '4xx': apiErrorSchema };
  */
 export async function registerPasswordResetRoutes(
   app: FastifyInstance,
-  { database, auth, bus }: PasswordResetRoutesOptions,
+  { config, database, auth, bus }: PasswordResetRoutesOptions,
 ): Promise<void> {
   const routes = app.withTypeProvider<ZodTypeProvider>();
 
@@ -83,7 +85,9 @@ export async function registerPasswordResetRoutes(
     async (request) => {
       const { token, password } = request.body;
       const holder = await holderOf(token);
-      assertAcceptablePassword(password, { email: holder.email });
+      await assertAcceptableNewPassword(config.breachedPasswordsFile, password, {
+        email: holder.email,
+      });
       // Read first: better-auth deletes these rows, and their live sockets must close too.
       const sessionIds = await sessionIdsOf(database, holder.userId);
       try {

@@ -1,11 +1,13 @@
 import { hash, verify } from '@node-rs/argon2';
 import { dictionary } from '@zxcvbn-ts/language-common';
 import {
+  BREACHED_PASSWORD_MESSAGE,
   COMMON_PASSWORD_MESSAGE,
   CONTEXT_PASSWORD_MESSAGE,
   PASSWORD_MIN_LENGTH,
 } from '../../shared/auth-schema.ts';
 import { HttpError } from '../http/errors.ts';
+import { type BreachedPasswordList, openBreachedPasswordList } from './breached-passwords.ts';
 
 /** OWASP's first recommended argon2id profile: 19 MiB of memory, 2 passes, 1 lane. */
 // Algorithm.Argon2id is a const enum, which isolated-module builds cannot read: its value is 2.
@@ -137,4 +139,29 @@ export function assertAcceptablePassword(
 ): void {
   const problem = passwordProblem(password, person);
   if (problem) throw new HttpError(400, problem, { [field]: problem });
+}
+
+/** One open list per file, for the life of the process. */
+const breachedLists = new Map<string, BreachedPasswordList>();
+
+/**
+ * assertAcceptablePassword, then, when the panel has Have I Been Pwned's Pwned Passwords
+ * (BREACHED_PASSWORDS_FILE), whether the password is in it (ASVS 6.2.12).
+ */
+export async function assertAcceptableNewPassword(
+  breachedPasswordsFile: string | null,
+  password: string,
+  person: { email?: string | undefined } = {},
+  field = 'password',
+): Promise<void> {
+  assertAcceptablePassword(password, person, field);
+  if (!breachedPasswordsFile) return;
+  let list = breachedLists.get(breachedPasswordsFile);
+  if (!list) {
+    list = openBreachedPasswordList(breachedPasswordsFile);
+    breachedLists.set(breachedPasswordsFile, list);
+  }
+  if (await list.contains(password)) {
+    throw new HttpError(400, BREACHED_PASSWORD_MESSAGE, { [field]: BREACHED_PASSWORD_MESSAGE });
+  }
 }

@@ -13,6 +13,7 @@ const alice: Operator = {
   email: 'alice@example.com',
   role: 'operator',
   sessionId: 's1',
+  twoFactorSetupRequired: false,
 };
 
 async function appWithRoutes() {

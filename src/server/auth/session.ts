@@ -5,6 +5,7 @@ import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify
 import { sql } from 'kysely';
 import { type OperatorRole, operatorRoleOf } from '../../shared/operator-schema.ts';
 import { UNATTENDED_HEADER } from '../../shared/session-use.ts';
+import { TWO_FACTOR_SETUP_REQUIRED_MESSAGE } from '../../shared/two-factor-schema.ts';
 import type { Config, SessionLimits } from '../config.ts';
 import { compiledQuery } from '../db/compiled-queries.ts';
 import { type Database, storedDate } from '../db/database.ts';
@@ -16,6 +17,11 @@ export interface Operator {
   role: OperatorRole;
   /** The session this request signed in with: its live sockets close when it ends. */
   sessionId: string;
+  /**
+   * The administrator requires two-factor sign-in and this operator has not turned it on:
+   * only that setup is open to them (requireSession's `beforeTwoFactorSetup`).
+   */
+  twoFactorSetupRequired: boolean;
 }
 
 export interface ReadOptions {
@@ -65,9 +71,13 @@ const sessionOperatorQuery = compiledQuery(
       sessionId: string;
       expiresAt: string | Date;
       createdAt: string | Date;
+      twoFactorEnabled: number | boolean | null;
+      requireTwoFactor: number | string | null;
     }>`
       SELECT u.id AS id, u.email AS email, u.role AS role, s.id AS "sessionId",
-        s."expiresAt" AS "expiresAt", s."createdAt" AS "createdAt"
+        s."expiresAt" AS "expiresAt", s."createdAt" AS "createdAt",
+        u."twoFactorEnabled" AS "twoFactorEnabled",
+        (SELECT require_two_factor FROM settings WHERE id = 1) AS "requireTwoFactor"
       FROM session s JOIN "user" u ON u.id = s."userId"
       WHERE s.token = ${p.token} AND s."expiresAt" > ${p.now} AND s."createdAt" > ${p.bornAfter}
         AND NOT EXISTS (SELECT 1 FROM operator_deactivations d WHERE d.user_id = u.id)`,
@@ -175,6 +185,7 @@ export function createSessionReader(
       email: row.email,
       role: operatorRoleOf(row.role),
       sessionId: row.sessionId,
+      twoFactorSetupRequired: Number(row.requireTwoFactor ?? 0) !== 0 && !row.twoFactorEnabled,
     };
   };
 }
@@ -224,10 +235,13 @@ export function decorateOperator(app: FastifyInstance): void {
 export function requireSession(
   scope: FastifyInstance,
   readSession: SessionReader,
-  options: { administrator?: boolean; use?: boolean } = {},
+  options: { administrator?: boolean; use?: boolean; beforeTwoFactorSetup?: boolean } = {},
 ): void {
   scope.addHook('preValidation', async (request) => {
     const operator = await requireOperator(readSession, request, { use: options.use ?? true });
+    if (operator.twoFactorSetupRequired && !options.beforeTwoFactorSetup) {
+      throw new HttpError(403, TWO_FACTOR_SETUP_REQUIRED_MESSAGE);
+    }
     if (options.administrator && operator.role !== 'admin') {
       throw new HttpError(403, ADMINISTRATORS_ONLY_MESSAGE);
     }

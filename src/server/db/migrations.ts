@@ -207,6 +207,16 @@ function appMigrations(options: MigrationOptions): Record<string, Migration> {
           .execute();
       },
     },
+    '0011_require_two_factor': {
+      async up(db: Kysely<unknown>) {
+        // The administrator's policy (docs/decisions/0026-two-factor-sign-in.md); off, as a
+        // new panel must be usable with a password alone.
+        await db.schema
+          .alterTable('settings')
+          .addColumn('require_two_factor', 'integer', (c) => c.notNull().defaultTo(0))
+          .execute();
+      },
+    },
   };
 }
 

@@ -16,6 +16,8 @@ export interface SettingsTable {
   disable_balance_on_edit: IntColumn;
   /** 1 once the panel's first account has been made its administrator. */
   admin_claimed: IntColumn;
+  /** 1 when every operator must sign in with a second factor (docs/decisions/0026). */
+  require_two_factor: IntColumn;
   updated_at: string;
 }
 
@@ -65,6 +67,8 @@ export interface UserTable {
   name: string;
   emailVerified: Generated<number | boolean>;
   role: ColumnType<string | null, string | undefined, string>;
+  /** better-auth's two-factor plugin: whether sign-in asks for a second factor. */
+  twoFactorEnabled: ColumnType<number | boolean | null, never, number | boolean>;
   createdAt: Date | string;
   updatedAt: Date | string;
 }
@@ -99,6 +103,19 @@ export interface VerificationTable {
   identifier: string;
   value: string;
   expiresAt: AuthDate;
+}
+
+/**
+ * better-auth's two-factor plugin: one row per operator who began a setup. `verified` once a
+ * code confirmed it; `secret` is encrypted with the auth secret, `backupCodes` is a JSON list
+ * of SHA-256 digests (auth/two-factor.ts).
+ */
+export interface TwoFactorTable {
+  id: string;
+  userId: string;
+  secret: string;
+  backupCodes: string;
+  verified: number | boolean | null;
 }
 
 /** Operators who may not sign in (and whose sessions ended) until reactivated. */
@@ -159,4 +176,5 @@ export interface DatabaseSchema {
   session: SessionTable;
   account: AccountTable;
   verification: VerificationTable;
+  twoFactor: TwoFactorTable;
 }

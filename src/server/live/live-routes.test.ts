@@ -211,6 +211,31 @@ describe('live channel', () => {
     bobTab.socket.close();
   });
 
+  test('once the administrator requires two-factor sign-in, the sockets of an operator without it close at the next heartbeat', async () => {
+    const alice = await signUp(t.app);
+    const bob = await signUp(t.app);
+    const aliceTab = await connect(alice.cookie);
+    const bobTab = await connect(bob.cookie);
+    // Bob has it on; Alice does not.
+    await sql`UPDATE "user" SET "twoFactorEnabled" = ${t.database.dialect === 'sqlite' ? 1 : true}
+      WHERE id = ${bob.userId}`.execute(t.database.db);
+    const closed = new Promise<number>((resolve) =>
+      aliceTab.socket.once('close', (code) => resolve(code)),
+    );
+    await sql`UPDATE settings SET require_two_factor = 1`.execute(t.database.db);
+    try {
+      // Bounded, so that the policy is always switched back for the tests after this one.
+      const timedOut = new Promise<number>((resolve) => setTimeout(() => resolve(-1), 5000));
+      expect(await Promise.race([closed, timedOut])).toBe(4401);
+      // A heartbeat later Bob's is still open.
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(bobTab.socket.readyState).toBe(WebSocket.OPEN);
+    } finally {
+      await sql`UPDATE settings SET require_two_factor = 0`.execute(t.database.db);
+      bobTab.socket.close();
+    }
+  });
+
   test('sockets of an ended session in later heartbeat slices close at the same heartbeat', async () => {
     // One socket a slice: the session's read is answered before the next sockets' turn.
     const sliced = await startTestApp(

@@ -153,7 +153,8 @@ export async function registerLiveRoutes(
       // A socket outliving its session (expired, or revoked where no event said so) closes.
       readSession(live.headers)
         .then((operator) => {
-          if (operator?.sessionId === live.sessionId) return;
+          // Held to the two-factor setup by the administrator's policy: no more events either.
+          if (operator?.sessionId === live.sessionId && !operator.twoFactorSetupRequired) return;
           checked.ended = true;
           for (const each of checked.group) if (sockets.has(each)) endSession(each);
         })

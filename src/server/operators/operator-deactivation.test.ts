@@ -95,6 +95,7 @@ describe('deactivating an operator', () => {
       id: alice.userId,
       email: alice.email,
       role: 'operator',
+      twoFactorEnabled: false,
       deactivatedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
       revoked: 2,
     });
@@ -163,6 +164,7 @@ describe('deactivating an operator', () => {
       id: dave.userId,
       email: dave.email,
       role: 'operator',
+      twoFactorEnabled: false,
       deactivatedAt: null,
     });
     expect((await listed(dave.userId))?.deactivatedAt).toBeNull();

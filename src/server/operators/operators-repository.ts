@@ -75,8 +75,13 @@ function toListItem(row: {
   email: string;
   role: string | null;
   deactivatedAt: string | null;
+  twoFactorEnabled: number | boolean | null;
 }): OperatorListItem {
-  return { ...toOperator(row), deactivatedAt: row.deactivatedAt };
+  return {
+    ...toOperator(row),
+    deactivatedAt: row.deactivatedAt,
+    twoFactorEnabled: Boolean(row.twoFactorEnabled),
+  };
 }
 
 /** Operators with whether, and since when, they are deactivated. */
@@ -84,7 +89,13 @@ function operatorsWithState(db: Kysely<DatabaseSchema> | WriteTransaction) {
   return db
     .selectFrom('user')
     .leftJoin('operator_deactivations as d', 'd.user_id', 'user.id')
-    .select(['user.id', 'user.email', 'user.role', 'd.deactivated_at as deactivatedAt']);
+    .select([
+      'user.id',
+      'user.email',
+      'user.role',
+      'user.twoFactorEnabled',
+      'd.deactivated_at as deactivatedAt',
+    ]);
 }
 
 export async function listOperators(db: Kysely<DatabaseSchema>): Promise<OperatorListItem[]> {
@@ -221,12 +232,18 @@ export async function reactivateOperator(
   userId: string,
 ): Promise<OperatorListItem | null> {
   if (!isOperatorId(userId)) return null;
-  const target = await trx
-    .selectFrom('user')
-    .select(['id', 'email', 'role'])
-    .where('id', '=', userId)
-    .executeTakeFirst();
+  const target = await operatorsWithState(trx).where('user.id', '=', userId).executeTakeFirst();
   if (!target) return null;
   await trx.deleteFrom('operator_deactivations').where('user_id', '=', userId).execute();
   return toListItem({ ...target, deactivatedAt: null });
+}
+
+/** The operator as the administrator's list shows them; null: no such operator. */
+export async function findListedOperator(
+  db: Kysely<DatabaseSchema> | WriteTransaction,
+  userId: string,
+): Promise<OperatorListItem | null> {
+  if (!isOperatorId(userId)) return null;
+  const row = await operatorsWithState(db).where('user.id', '=', userId).executeTakeFirst();
+  return row ? toListItem(row) : null;
 }

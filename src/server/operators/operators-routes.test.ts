@@ -65,6 +65,7 @@ describe('the administrator', () => {
       id: other.userId,
       email: other.email,
       role: 'operator',
+      twoFactorEnabled: false,
       deactivatedAt: null,
     });
     const refused = await t.app.inject({

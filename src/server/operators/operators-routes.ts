@@ -20,12 +20,14 @@ import type { Auth } from '../auth/auth.ts';
 import { endSessions, endSessionsWithin } from '../auth/end-sessions.ts';
 import { issueResetLink, withdrawResetLinksWithin } from '../auth/reset-links.ts';
 import { requireSession, type SessionReader } from '../auth/session.ts';
+import { removeTwoFactor } from '../auth/two-factor.ts';
 import type { Database } from '../db/database.ts';
 import { HttpError } from '../http/errors.ts';
 import type { EventBus } from '../live/event-bus.ts';
 import {
   changeRole,
   deactivateOperator,
+  findListedOperator,
   findOperator,
   isDeactivated,
   listOperators,
@@ -46,6 +48,9 @@ const errors = { '4xx': apiErrorSchema };
 export const OPERATOR_NOT_FOUND_MESSAGE = 'Operator not found';
 export const RESET_LINK_FOR_DEACTIVATED_MESSAGE =
   'This operator is deactivated: reactivate them before issuing a reset link';
+
+export const TWO_FACTOR_OFF_SELF_MESSAGE =
+  'Turn off your own two-factor sign-in in your account settings, with your password';
 
 /**
  * Who may change the panel: administrators see every operator, grant or remove the role,
@@ -240,6 +245,38 @@ export async function registerOperatorsRoutes(
           { operatorId: id, by: request.operator.id },
           'an administrator reactivated an operator',
         );
+        return operator;
+      },
+    );
+
+    // For an operator who lost both their authenticator and their backup codes: the
+    // administrator, who knows them, stands in for the factor (ASVS 6.4.4), as for reset links.
+    routes.post(
+      '/api/operators/:id/two-factor/disable',
+      {
+        schema: {
+          tags: ['Operators'],
+          summary:
+            "Turn off an operator's two-factor sign-in, when they lost their authenticator and backup codes (administrator)",
+          params: z.object({ id: z.string() }),
+          response: { 200: operatorListItemSchema, ...errors },
+        },
+      },
+      async (request) => {
+        const { id } = request.params;
+        // One's own needs the password, in the account settings: a session alone is not enough.
+        if (id === request.operator.id) throw new HttpError(409, TWO_FACTOR_OFF_SELF_MESSAGE);
+        if (!(await findListedOperator(database.db, id))) {
+          throw new HttpError(404, OPERATOR_NOT_FOUND_MESSAGE);
+        }
+        if (await removeTwoFactor(database, id)) {
+          request.log.info(
+            { operatorId: id, by: request.operator.id },
+            "an administrator turned off an operator's two-factor sign-in",
+          );
+        }
+        const operator = await findListedOperator(database.db, id);
+        if (!operator) throw new HttpError(404, OPERATOR_NOT_FOUND_MESSAGE);
         return operator;
       },
     );

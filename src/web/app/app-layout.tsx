@@ -5,9 +5,9 @@ import { Outlet, useLocation, useNavigate } from 'react-router';
 import { paths } from '../../shared/paths.ts';
 import { FlashMessages, useFlash } from '../components/flash-messages.tsx';
 import { Navbar } from '../components/navbar.tsx';
-import { failureText, messages } from '../lib/messages.ts';
 import { forgetSignedInData, useSession, useSignOut } from '../lib/session.ts';
 import { useSettings } from '../lib/settings-service.ts';
+import { FAILURE_SECONDS, failureText, loggedOut } from '../lib/shell-messages.ts';
 import { useTheme } from '../lib/theme.ts';
 import { useLiveSync } from './live-sync.tsx';
 
@@ -66,10 +66,10 @@ export function AppLayout() {
   async function logout() {
     try {
       await signOut.mutateAsync();
-      flash.success(messages.loggedOut.text, messages.loggedOut.seconds);
+      flash.success(loggedOut.text, loggedOut.seconds);
       navigate(paths.login);
     } catch (error) {
-      flash.failure(failureText('Logout failed', error), messages.failureSeconds);
+      flash.failure(failureText('Logout failed', error), FAILURE_SECONDS);
     }
   }
 

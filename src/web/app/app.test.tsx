@@ -190,7 +190,11 @@ describe('settings service', () => {
       },
       'GET /api/operators': () => ({
         status: 200,
-        body: { items: [{ ...signedIn.user, deactivatedAt: null }] },
+        body: { items: [{ ...signedIn.user, deactivatedAt: null, twoFactorEnabled: false }] },
+      }),
+      'GET /api/account/two-factor': () => ({
+        status: 200,
+        body: { enabled: false, backupCodesLeft: 0 },
       }),
     });
     renderApp('/settings');
@@ -269,13 +273,29 @@ describe('who may change the panel', () => {
 
   test('the administrator makes another operator an administrator', async () => {
     let others = [
-      { id: 'u1', email: 'op@example.com', role: 'admin', deactivatedAt: null },
-      { id: 'u2', email: 'helper@example.com', role: 'operator', deactivatedAt: null },
+      {
+        id: 'u1',
+        email: 'op@example.com',
+        role: 'admin',
+        deactivatedAt: null,
+        twoFactorEnabled: false,
+      },
+      {
+        id: 'u2',
+        email: 'helper@example.com',
+        role: 'operator',
+        deactivatedAt: null,
+        twoFactorEnabled: false,
+      },
     ];
     const { calls } = mockApi({
       'GET /api/auth/get-session': () => ({ status: 200, body: signedIn }),
       'GET /api/settings': () => ({ status: 200, body: openSettings }),
       'GET /api/operators': () => ({ status: 200, body: { items: others } }),
+      'GET /api/account/two-factor': () => ({
+        status: 200,
+        body: { enabled: false, backupCodesLeft: 0 },
+      }),
       'PUT /api/operators/u2/role': (init) => {
         const { role } = JSON.parse(String(init?.body));
         others = others.map((o) => (o.id === 'u2' ? { ...o, role } : o));

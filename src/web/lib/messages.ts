@@ -1,9 +1,11 @@
-/** The product's messages and how long each stays on screen (product.md §2). */
+import { FAILURE_SECONDS } from './shell-messages.ts';
+
+/**
+ * The pages' messages and how long each stays on screen (product.md §2); the sign-in and
+ * registration pages' own are in features/auth/auth-messages.ts, the app shell's in
+ * shell-messages.ts.
+ */
 export const messages = {
-  registered: { text: 'You are now registered and logged in', seconds: 4 },
-  registerFailedSeconds: 4,
-  loggedIn: { text: 'Logged in Success !!', seconds: 4 },
-  loginFailedSeconds: 5,
   clientAdded: { text: 'Client Added Successfully !!', seconds: 3 },
   clientEdited: { text: 'Updated Successfully', seconds: 3 },
   balanceUpdated: { text: 'Balance Updated', seconds: 4 },
@@ -18,12 +20,9 @@ export const messages = {
   paymentRecorded: { text: 'Payment recorded', seconds: 4 },
   chargeAdded: { text: 'Charge added', seconds: 4 },
   settingsSaved: { text: 'Settings saved', seconds: 4 },
-  loggedOut: { text: 'Logged Out !!', seconds: 4 },
   /** Failures the original never showed stay long enough to read, and can be closed. */
-  failureSeconds: 8,
+  failureSeconds: FAILURE_SECONDS,
 } as const;
 
-/** "What failed: why", for the red message of a failed request. */
-export function failureText(what: string, error: unknown): string {
-  return `${what}: ${error instanceof Error ? error.message : 'unknown error'}`;
-}
+// The pages take it from here, with the rest of what they say.
+export { failureText } from './shell-messages.ts';

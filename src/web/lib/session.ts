@@ -1,11 +1,6 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import * as z from 'zod/mini';
-import type { SignInInput, SignUpInput } from '../../shared/auth-schema.ts';
-import {
-  type OperatorSummary,
-  type SessionAnswer,
-  sessionAnswerSchema,
-} from '../../shared/operator-schema.ts';
+import { type OperatorSummary, sessionAnswerSchema } from '../../shared/operator-schema.ts';
 import { apiPaths } from '../../shared/paths.ts';
 import { api } from './api-client.ts';
 
@@ -26,30 +21,6 @@ export const sessionQuery = queryOptions({
 
 export function useSession() {
   return useQuery(sessionQuery);
-}
-
-function useSessionMutation<Input>(send: (input: Input) => Promise<SessionAnswer>) {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: send,
-    onSuccess: (answer) => {
-      // Another operator's data must never linger in the cache.
-      queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== 'settings' });
-      queryClient.setQueryData(sessionQueryKey, answer.user);
-    },
-  });
-}
-
-export function useSignIn() {
-  return useSessionMutation((input: SignInInput) =>
-    api.post(apiPaths.signIn, sessionAnswerSchema, input),
-  );
-}
-
-export function useSignUp() {
-  return useSessionMutation((input: SignUpInput) =>
-    api.post(apiPaths.signUp, sessionAnswerSchema, input),
-  );
 }
 
 export function useSignOut() {

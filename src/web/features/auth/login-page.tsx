@@ -10,8 +10,8 @@ import { useFlash } from '../../components/flash-messages.tsx';
 import { FormField } from '../../components/form-field.tsx';
 import { usePageTitle } from '../../components/page-title.ts';
 import { applyServerErrors } from '../../lib/form-errors.ts';
-import { messages } from '../../lib/messages.ts';
-import { useSignIn } from '../../lib/session.ts';
+import { authMessages } from './auth-messages.ts';
+import { useSignIn } from './sign-in-api.ts';
 
 export function LoginPage() {
   usePageTitle('Login');
@@ -27,12 +27,17 @@ export function LoginPage() {
 
   const onSubmit = form.handleSubmit(async (values) => {
     try {
-      await signIn.mutateAsync(values);
-      flash.success(messages.loggedIn.text, messages.loggedIn.seconds);
+      const answer = await signIn.mutateAsync(values);
+      // The password was right; the account asks for a code as well before it signs in.
+      if ('secondFactorRequired' in answer) {
+        navigate(paths.loginCode);
+        return;
+      }
+      flash.success(authMessages.loggedIn.text, authMessages.loggedIn.seconds);
       navigate(paths.dashboard);
     } catch (error) {
       const message = applyServerErrors(error, form.setError, ['email', 'password']);
-      flash.failure(message, messages.loginFailedSeconds);
+      flash.failure(message, authMessages.loginFailedSeconds);
     }
   });
 

@@ -14,8 +14,8 @@ import { useFlash } from '../../components/flash-messages.tsx';
 import { FormField } from '../../components/form-field.tsx';
 import { usePageTitle } from '../../components/page-title.ts';
 import { applyServerErrors } from '../../lib/form-errors.ts';
-import { messages } from '../../lib/messages.ts';
-import { useSignUp } from '../../lib/session.ts';
+import { authMessages } from './auth-messages.ts';
+import { useSignUp } from './sign-in-api.ts';
 
 export function RegisterPage() {
   usePageTitle('Register');
@@ -33,11 +33,11 @@ export function RegisterPage() {
   const onSubmit = form.handleSubmit(async (values) => {
     try {
       await signUp.mutateAsync(values);
-      flash.success(messages.registered.text, messages.registered.seconds);
+      flash.success(authMessages.registered.text, authMessages.registered.seconds);
       navigate(paths.dashboard);
     } catch (error) {
       const message = applyServerErrors(error, form.setError, ['email', 'password']);
-      flash.failure(message, messages.registerFailedSeconds);
+      flash.failure(message, authMessages.registerFailedSeconds);
     }
   });
 

@@ -16,6 +16,7 @@ import {
 stubLiveSocketInEachTest();
 
 const operator = { user: { ...signedIn.user, role: 'operator' } };
+const twoFactorOff = { enabled: false, backupCodesLeft: 0 };
 
 const thisBrowser: AccountSession = {
   id: 'session-here',
@@ -40,6 +41,7 @@ function answers(extra: Parameters<typeof mockApi>[0]) {
     'GET /api/auth/get-session': () => ({ status: 200, body: operator }),
     'GET /api/settings': () => ({ status: 200, body: openSettings }),
     'GET /api/account/sessions': () => ({ status: 200, body: { items: [phone, thisBrowser] } }),
+    'GET /api/account/two-factor': () => ({ status: 200, body: twoFactorOff }),
     ...extra,
   });
 }
@@ -113,6 +115,7 @@ describe('the account section of the settings page', () => {
       'GET /api/auth/get-session': () => ({ status: 200, body: signedOut ? null : operator }),
       'GET /api/settings': () => ({ status: 200, body: openSettings }),
       'GET /api/account/sessions': () => ({ status: 200, body: { items: [thisBrowser] } }),
+      'GET /api/account/two-factor': () => ({ status: 200, body: twoFactorOff }),
       'POST /api/account/sign-out-everywhere': () => {
         signedOut = true;
         return { status: 200, body: { revoked: 3 } };
@@ -226,6 +229,7 @@ describe('the signed-in sessions of the account section', () => {
       'GET /api/auth/get-session': () => ({ status: 200, body: signedOut ? null : operator }),
       'GET /api/settings': () => ({ status: 200, body: openSettings }),
       'GET /api/account/sessions': () => ({ status: 200, body: { items: [phone, thisBrowser] } }),
+      'GET /api/account/two-factor': () => ({ status: 200, body: twoFactorOff }),
       'POST /api/account/sessions/end': () => {
         signedOut = true;
         return { status: 200, body: { revoked: 1, signedOut: true } };
@@ -250,8 +254,9 @@ describe('the signed-in sessions of the account section', () => {
       'GET /api/settings': () => ({ status: 200, body: openSettings }),
       'GET /api/operators': () => ({
         status: 200,
-        body: { items: [{ ...signedIn.user, deactivatedAt: null }] },
+        body: { items: [{ ...signedIn.user, deactivatedAt: null, twoFactorEnabled: false }] },
       }),
+      'GET /api/account/two-factor': () => ({ status: 200, body: twoFactorOff }),
       // The administrator's phone is one of the sessions the call ends.
       'GET /api/account/sessions': () => ({
         status: 200,

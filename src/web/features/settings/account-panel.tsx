@@ -21,6 +21,7 @@ import { applyServerErrors } from '../../lib/form-errors.ts';
 import { failureText, messages } from '../../lib/messages.ts';
 import { useChangeEmail, useChangePassword, useSignOutEverywhere } from './account-api.ts';
 import { SignedInSessions } from './account-sessions.tsx';
+import { TwoFactorPanel } from './two-factor-panel.tsx';
 
 function passwordChangedText(revoked: number): string {
   return revoked === 0
@@ -202,7 +203,10 @@ function SignOutEverywhere() {
   );
 }
 
-/** The signed-in operator's own account: e-mail address, password, and its sessions. */
+/**
+ * The signed-in operator's own account: e-mail address, password, two-factor sign-in, and its
+ * sessions.
+ */
 export function AccountPanel({ email }: { email: string }) {
   return (
     <Card className="mt-4">
@@ -212,6 +216,7 @@ export function AccountPanel({ email }: { email: string }) {
       <Card.Body>
         <EmailForm email={email} />
         <PasswordForm email={email} />
+        <TwoFactorPanel email={email} />
         <SignedInSessions email={email} />
         <SignOutEverywhere />
       </Card.Body>

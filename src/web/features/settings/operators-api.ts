@@ -71,3 +71,16 @@ export function useReactivateOperator() {
     onSettled: () => queryClient.invalidateQueries({ queryKey: operatorsQueryKey }),
   });
 }
+
+/**
+ * Turns off an operator's two-factor sign-in, for one who lost both the phone with the app and
+ * their backup codes: they sign in with their password alone until they turn it on again.
+ */
+export function useDisableOperatorTwoFactor() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (operatorId: string) =>
+      api.post(apiPaths.operatorTwoFactorDisable(operatorId), operatorListItemSchema),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: operatorsQueryKey }),
+  });
+}

@@ -6,6 +6,7 @@ import Table from 'react-bootstrap/Table';
 import type { OperatorListItem } from '../../../shared/operator-list-schema.ts';
 import type { OperatorSummary } from '../../../shared/operator-schema.ts';
 import type { ResetLink } from '../../../shared/password-reset-schema.ts';
+import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { useFlash } from '../../components/flash-messages.tsx';
 import { LoadFailed, Loading } from '../../components/loading.tsx';
 import { ACCOUNT_MESSAGE_SECONDS, sessionsText } from '../../lib/account-messages.ts';
@@ -20,6 +21,7 @@ import {
 import {
   useChangeRole,
   useDeactivateOperator,
+  useDisableOperatorTwoFactor,
   useEndSessions,
   useIssueResetLink,
   useOperators,
@@ -47,8 +49,9 @@ function deactivatedText(email: string, revoked: number): string {
 
 /**
  * The administrator's list of operators: the administrator role given or taken, sessions
- * ended (one operator's, or everyone's), reset links for forgotten passwords, and accounts
- * deactivated (someone who left) or reactivated.
+ * ended (one operator's, or everyone's), reset links for forgotten passwords, two-factor
+ * sign-in turned off for a lost phone, and accounts deactivated (someone who left) or
+ * reactivated.
  */
 export function OperatorsPanel({ currentOperatorId }: { currentOperatorId: string }) {
   const operators = useOperators(true);
@@ -62,6 +65,8 @@ export function OperatorsPanel({ currentOperatorId }: { currentOperatorId: strin
   const resetFor = useDialogFor<OperatorSummary>();
   const [resetLink, setResetLink] = useState<ResetLink | null>(null);
   const deactivating = useDialogFor<OperatorSummary>();
+  const disableTwoFactor = useDisableOperatorTwoFactor();
+  const turningOffTwoFactor = useDialogFor<OperatorSummary>();
 
   function askForResetLink(operator: OperatorSummary) {
     setResetLink(null);
@@ -104,6 +109,22 @@ export function OperatorsPanel({ currentOperatorId }: { currentOperatorId: strin
     }
   }
 
+  async function confirmTwoFactorOff() {
+    if (!turningOffTwoFactor.target) return;
+    const { id, email } = turningOffTwoFactor.target;
+    try {
+      await disableTwoFactor.mutateAsync(id);
+      flash.success(`Two-factor sign-in is off for ${email}`, ACCOUNT_MESSAGE_SECONDS);
+    } catch (error) {
+      flash.failure(
+        failureText(`Two-factor sign-in was not turned off for ${email}`, error),
+        messages.failureSeconds,
+      );
+    } finally {
+      turningOffTwoFactor.close();
+    }
+  }
+
   async function reactivateOperator(operator: OperatorListItem) {
     try {
       await reactivate.mutateAsync(operator.id);
@@ -141,8 +162,9 @@ export function OperatorsPanel({ currentOperatorId }: { currentOperatorId: strin
       <Card.Body>
         <p className="text-body-secondary">
           Administrators change the panel&apos;s settings and who else is an administrator, sign
-          operators out, give an operator who forgot their password a link to choose a new one, and
-          deactivate the account of someone who left.
+          operators out, give an operator who forgot their password a link to choose a new one, turn
+          off two-factor sign-in for one who lost their phone and backup codes, and deactivate the
+          account of someone who left.
         </p>
         {operators.isPending ? <Loading /> : null}
         {operators.isError ? (
@@ -169,6 +191,11 @@ export function OperatorsPanel({ currentOperatorId }: { currentOperatorId: strin
                   <td>
                     {operator.email}
                     {operator.id === currentOperatorId ? ' (you)' : ''}
+                    {operator.twoFactorEnabled ? (
+                      <Badge bg="success" className="ms-2">
+                        Two-factor
+                      </Badge>
+                    ) : null}
                     {operator.deactivatedAt === null ? null : (
                       <Badge bg="secondary" className="ms-2">
                         Deactivated
@@ -221,6 +248,17 @@ export function OperatorsPanel({ currentOperatorId }: { currentOperatorId: strin
                           </Button>
                         </>
                       )}
+                      {/* One's own is turned off in the account section, with the password. */}
+                      {operator.twoFactorEnabled && operator.id !== currentOperatorId ? (
+                        <Button
+                          size="sm"
+                          variant="outline-danger"
+                          onClick={() => turningOffTwoFactor.ask(operator)}
+                          aria-label={`Turn off two-factor sign-in for ${operator.email}`}
+                        >
+                          Turn off two-factor
+                        </Button>
+                      ) : null}
                       {operator.role === 'admin' ? (
                         <Button
                           size="sm"
@@ -275,6 +313,25 @@ export function OperatorsPanel({ currentOperatorId }: { currentOperatorId: strin
         onConfirm={() => void confirmDeactivation()}
         onExited={deactivating.exited}
       />
+      <ConfirmDialog
+        show={turningOffTwoFactor.open}
+        busy={disableTwoFactor.isPending}
+        title={`Turn off two-factor sign-in for ${turningOffTwoFactor.target?.email ?? ''}?`}
+        confirmLabel="Turn off two-factor"
+        onCancel={turningOffTwoFactor.close}
+        onConfirm={() => void confirmTwoFactorOff()}
+        onExited={turningOffTwoFactor.exited}
+      >
+        <p>
+          For an operator who lost both the phone with their authenticator app and their backup
+          codes: they then sign in with their password alone, and can turn two-factor sign-in on
+          again from their settings.
+        </p>
+        <p className="mb-0">
+          Be sure it is them who asks: with it off, their password is all it takes to sign in as
+          them.
+        </p>
+      </ConfirmDialog>
       <ResetLinkDialog
         operator={resetFor.target}
         show={resetFor.open}

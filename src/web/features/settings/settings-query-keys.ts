@@ -3,3 +3,4 @@
 // ends the administrator's other sessions too).
 export const operatorsQueryKey = ['operators'] as const;
 export const accountSessionsQueryKey = ['account', 'sessions'] as const;
+export const twoFactorQueryKey = ['account', 'two-factor'] as const;

@@ -1,0 +1,78 @@
+import { fromNodeHeaders } from 'better-auth/node';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Config } from '../config.ts';
+import { DATABASE_UNAVAILABLE_MESSAGE, databaseAnswers } from '../db/availability.ts';
+import type { Database } from '../db/database.ts';
+import { HttpError } from '../http/errors.ts';
+import { AUTH_BASE_PATH, type Auth, CLIENT_IP_HEADER } from './auth.ts';
+
+export interface AuthAnswer {
+  status: number;
+  body: unknown;
+}
+
+/** better-auth's error code of a refusal ("INVALID_CODE"), if it gave one. */
+export function authErrorCode(answer: AuthAnswer): string | undefined {
+  const code = (answer.body as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? code : undefined;
+}
+
+/**
+ * Our routes' one way into better-auth: its own paths are not routed
+ * (docs/decisions/0003-auth-endpoints-allowlist.md).
+ */
+export function createAuthBridge(config: Config, database: Database, auth: Auth) {
+  /**
+   * Hands the request to better-auth as a fetch Request (on the public URL, whatever Host the
+   * request named) and passes on its cookies; its JSON answer is returned for shaping. `path`
+   * names a better-auth endpoint other than the route's own ("/two-factor/verify-totp").
+   */
+  async function callAuth(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    body?: unknown,
+    path?: string,
+  ): Promise<AuthAnswer> {
+    const headers = fromNodeHeaders(request.headers);
+    headers.delete('content-length');
+    headers.set(CLIENT_IP_HEADER, request.ip);
+    if (body !== undefined) headers.set('content-type', 'application/json');
+    const url = new URL(path ? `${AUTH_BASE_PATH}${path}` : request.url, config.publicUrl);
+    const response = await auth.handler(
+      new Request(url, {
+        method: body === undefined && !path ? request.method : 'POST',
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+      }),
+    );
+    const cookies = response.headers.getSetCookie();
+    if (cookies.length > 0) reply.header('set-cookie', cookies);
+    const text = await response.text();
+    let parsed: unknown = null;
+    try {
+      parsed = text ? JSON.parse(text) : null;
+    } catch {
+      parsed = null;
+    }
+    return { status: response.status, body: parsed };
+  }
+
+  /**
+   * better-auth's refusals keep their status and message, in the API's one error shape.
+   * Its own failures hide their cause; one that coincides with an unreachable database is
+   * that (503), anything else a server error.
+   */
+  async function refusal(answer: AuthAnswer): Promise<never> {
+    const message =
+      (answer.body as { message?: unknown } | null)?.message ?? 'The request was refused';
+    if (answer.status >= 500) {
+      if (!(await databaseAnswers(database))) {
+        throw new HttpError(503, DATABASE_UNAVAILABLE_MESSAGE);
+      }
+      throw new Error(`auth failed with ${answer.status}: ${message}`);
+    }
+    throw new HttpError(answer.status, String(message));
+  }
+
+  return { callAuth, refusal };
+}

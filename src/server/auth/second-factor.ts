@@ -1,0 +1,112 @@
+import { parse as parseCookies } from 'cookie';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import {
+  CODE_ALREADY_USED_MESSAGE,
+  isTotpCode,
+  normaliseCode,
+  SIGN_IN_AGAIN_MESSAGE,
+  TOTP_PERIOD_SECONDS,
+  WRONG_CODE_MESSAGE,
+} from '../../shared/two-factor-schema.ts';
+import type { Config } from '../config.ts';
+import type { Database } from '../db/database.ts';
+import { HttpError } from '../http/errors.ts';
+import type { Auth } from './auth.ts';
+import { type AuthAnswer, authErrorCode, type createAuthBridge } from './auth-bridge.ts';
+import { createRateLimiter, refundRateLimit } from './rate-limiter.ts';
+import { cookiePrefix, verifySessionCookie } from './session.ts';
+import { backupCodeDigest } from './two-factor.ts';
+
+type Bridge = ReturnType<typeof createAuthBridge>;
+
+export const TOO_MANY_WRONG_CODES_MESSAGE =
+  'Too many wrong codes: two-factor sign-in is locked for 15 minutes';
+/** better-auth's lock after 10 wrong codes in a row for one account (its default). */
+const ACCOUNT_LOCK_SECONDS = 15 * 60;
+
+/**
+ * An authenticator app's code is accepted in its own 30-second step and the one either side
+ * (better-auth's window of 1), so for up to 90 seconds: that long, a code once used is
+ * refused (ASVS 6.5.1), even to the same operator on another device.
+ */
+export const USED_CODE_RULE = { max: 1, windowSeconds: 3 * TOTP_PERIOD_SECONDS };
+
+interface SecondFactorOptions {
+  config: Config;
+  database: Database;
+  auth: Auth;
+  callAuth: Bridge['callAuth'];
+  refusal: Bridge['refusal'];
+}
+
+/**
+ * Checks a second factor through better-auth's two-factor plugin: at sign-in (its challenge
+ * cookie names the operator) and when a setup is confirmed (the session does). The plugin
+ * limits wrong codes (5 per sign-in, then the password again; 10 in a row lock the account's
+ * two-factor sign-in for 15 minutes); this adds the single use of app codes, and sends
+ * backup codes as the digests they are stored as.
+ */
+export function createSecondFactorCheck({
+  config,
+  database,
+  auth,
+  callAuth,
+  refusal,
+}: SecondFactorOptions) {
+  const consume = createRateLimiter(database);
+  const challengeCookie = `${cookiePrefix(config)}.two_factor`;
+
+  /** The operator whose password was right, while their sign-in waits for a code. */
+  async function challengedUser(request: FastifyRequest): Promise<string | null> {
+    const signed = request.headers.cookie
+      ? parseCookies(request.headers.cookie)[challengeCookie]
+      : undefined;
+    const identifier = signed ? verifySessionCookie(signed, config.authSecret) : null;
+    if (!identifier) return null;
+    const context = await auth.$context;
+    const challenge = await context.internalAdapter.findVerificationValue(identifier);
+    if (!challenge || new Date(challenge.expiresAt).getTime() <= Date.now()) return null;
+    return challenge.value;
+  }
+
+  async function verify(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    userId: string,
+    code: string,
+  ): Promise<AuthAnswer> {
+    const fromApp = isTotpCode(code);
+    const given = fromApp ? normaliseCode(code) : backupCodeDigest(code);
+    const usedKey = `second-factor:used:${userId}:${given}`;
+    // Claimed before it is checked, so that two uses at the same moment cannot both pass.
+    const claim = fromApp ? await consume(usedKey, USED_CODE_RULE) : undefined;
+    if (claim && !claim.allowed) {
+      throw new HttpError(400, CODE_ALREADY_USED_MESSAGE, { code: CODE_ALREADY_USED_MESSAGE });
+    }
+    const answer = await callAuth(
+      request,
+      reply,
+      { code: given },
+      fromApp ? '/two-factor/verify-totp' : '/two-factor/verify-backup-code',
+    );
+    if (answer.status === 200) return answer;
+    if (claim) await refundRateLimit(database, usedKey, claim.windowStart);
+    switch (authErrorCode(answer)) {
+      case 'INVALID_CODE':
+      case 'INVALID_BACKUP_CODE':
+        throw new HttpError(400, WRONG_CODE_MESSAGE, { code: WRONG_CODE_MESSAGE });
+      case 'INVALID_TWO_FACTOR_COOKIE':
+      case 'TOO_MANY_ATTEMPTS_REQUEST_NEW_CODE':
+      case 'TOTP_NOT_ENABLED':
+      case 'BACKUP_CODES_NOT_ENABLED':
+        throw new HttpError(401, SIGN_IN_AGAIN_MESSAGE);
+      case 'ACCOUNT_TEMPORARILY_LOCKED':
+        reply.header('retry-after', String(ACCOUNT_LOCK_SECONDS));
+        throw new HttpError(429, TOO_MANY_WRONG_CODES_MESSAGE);
+      default:
+        return refusal(answer);
+    }
+  }
+
+  return { challengedUser, verify };
+}

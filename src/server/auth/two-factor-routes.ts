@@ -1,0 +1,288 @@
+import { createOTP } from '@better-auth/utils/otp';
+import { symmetricDecrypt } from 'better-auth/crypto';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { apiErrorSchema } from '../../shared/api-error.ts';
+import { apiPaths } from '../../shared/paths.ts';
+import {
+  BACKUP_CODE_COUNT,
+  backupCodesSchema,
+  CODE_ALREADY_USED_MESSAGE,
+  isTotpCode,
+  normaliseCode,
+  REQUIRE_OWN_FIRST_MESSAGE,
+  securityPolicySchema,
+  TOTP_DIGITS,
+  TOTP_PERIOD_SECONDS,
+  twoFactorConfirmSchema,
+  twoFactorPasswordSchema,
+  twoFactorSetupSchema,
+  twoFactorStatusSchema,
+  WRONG_CODE_MESSAGE,
+} from '../../shared/two-factor-schema.ts';
+import type { Config } from '../config.ts';
+import type { Database } from '../db/database.ts';
+import { HttpError } from '../http/errors.ts';
+import { createCurrentPasswordCheck } from './account-routes.ts';
+import type { Auth } from './auth.ts';
+import { createAuthBridge } from './auth-bridge.ts';
+import { refuseUnlessAllowed } from './auth-routes.ts';
+import { createRateLimiter, refundRateLimit } from './rate-limiter.ts';
+import { USED_CODE_RULE } from './second-factor.ts';
+import { requireSession, type SessionReader } from './session.ts';
+import {
+  backupCodeDigest,
+  newBackupCode,
+  removeTwoFactor,
+  requiresTwoFactor,
+  saveTwoFactorRequirement,
+  twoFactorStatusOf,
+} from './two-factor.ts';
+
+interface TwoFactorRoutesOptions {
+  config: Config;
+  database: Database;
+  auth: Auth;
+  readSession: SessionReader;
+}
+
+export const ALREADY_ON_MESSAGE = 'Two-factor sign-in is already on';
+export const NOT_ON_MESSAGE = 'Two-factor sign-in is not on';
+export const NO_SETUP_MESSAGE = 'Start the setup first: the code must come from its secret';
+export const REQUIRED_BY_POLICY_MESSAGE =
+  'Your administrator requires two-factor sign-in: it cannot be turned off';
+export const APP_CODE_MESSAGE = 'Enter the 6-digit code from your authenticator app';
+
+/** Wrong confirmation codes per operator: the setup's secret is theirs already, but no guessing. */
+const CONFIRM_RULE = { max: 10, windowSeconds: 10 * 60 };
+
+const errors = { '4xx': apiErrorSchema };
+
+/**
+ * The signed-in operator's two-factor sign-in (docs/decisions/0026-two-factor-sign-in.md):
+ * its state, a setup (the password again; better-auth's plugin makes and encrypts the secret),
+ * its confirmation with a code from the app, new backup codes, and turning it off (the
+ * password again). Confirming and turning off write the rows themselves: the plugin would
+ * replace the session, closing the tab's live channel with it.
+ */
+export async function registerTwoFactorRoutes(
+  app: FastifyInstance,
+  { config, database, auth, readSession }: TwoFactorRoutesOptions,
+): Promise<void> {
+  const checkCurrentPassword = createCurrentPasswordCheck(config, database);
+  const { callAuth, refusal } = createAuthBridge(config, database, auth);
+  const consume = createRateLimiter(database);
+  const truthy = database.dialect === 'sqlite' ? 1 : true;
+
+  async function pendingSetupOf(userId: string) {
+    return database.db
+      .selectFrom('twoFactor')
+      .select(['id', 'secret', 'verified'])
+      .where('userId', '=', userId)
+      .executeTakeFirst();
+  }
+
+  await app.register(async (scope) => {
+    // Open to an operator whom the administrator's policy holds until they turn it on.
+    requireSession(scope, readSession, { beforeTwoFactorSetup: true });
+    const routes = scope.withTypeProvider<ZodTypeProvider>();
+
+    routes.get(
+      apiPaths.accountTwoFactor,
+      {
+        schema: {
+          tags: ['Auth'],
+          summary: "One's two-factor sign-in: on or off, and how many backup codes are left",
+          response: { 200: twoFactorStatusSchema, ...errors },
+        },
+      },
+      async (request) => twoFactorStatusOf(database, request.operator.id),
+    );
+
+    routes.post(
+      apiPaths.accountTwoFactorSetup,
+      {
+        schema: {
+          tags: ['Auth'],
+          summary:
+            'Begin turning on two-factor sign-in (the current password required): a new secret for the authenticator app, and backup codes; on once confirmed',
+          body: twoFactorPasswordSchema,
+          response: { 200: twoFactorSetupSchema, ...errors },
+        },
+      },
+      async (request, reply) => {
+        const operator = request.operator;
+        await checkCurrentPassword(operator, request.body.currentPassword, request, reply);
+        if ((await twoFactorStatusOf(database, operator.id)).enabled) {
+          throw new HttpError(409, ALREADY_ON_MESSAGE);
+        }
+        const answer = await callAuth(
+          request,
+          reply,
+          { password: request.body.currentPassword, method: 'totp' },
+          '/two-factor/enable',
+        );
+        const body = answer.body as { totpURI?: unknown; backupCodes?: unknown } | null;
+        if (answer.status !== 200 || typeof body?.totpURI !== 'string') return refusal(answer);
+        const secret = new URL(body.totpURI).searchParams.get('secret') ?? '';
+        request.log.info({ operatorId: operator.id }, 'an operator began a two-factor setup');
+        return {
+          uri: body.totpURI,
+          secret,
+          backupCodes: Array.isArray(body.backupCodes) ? body.backupCodes.map(String) : [],
+        };
+      },
+    );
+
+    routes.post(
+      apiPaths.accountTwoFactorConfirm,
+      {
+        schema: {
+          tags: ['Auth'],
+          summary:
+            'Turn two-factor sign-in on: a code from the authenticator app confirms the setup',
+          body: twoFactorConfirmSchema,
+          response: { 200: twoFactorStatusSchema, ...errors },
+        },
+      },
+      async (request, reply) => {
+        const operator = request.operator;
+        const { code } = request.body;
+        if (!isTotpCode(code))
+          throw new HttpError(400, APP_CODE_MESSAGE, { code: APP_CODE_MESSAGE });
+        const attemptKey = `two-factor:confirm:${operator.id}`;
+        const attempt = await consume(attemptKey, CONFIRM_RULE);
+        refuseUnlessAllowed(attempt, reply);
+        const setup = await pendingSetupOf(operator.id);
+        if ((await twoFactorStatusOf(database, operator.id)).enabled) {
+          throw new HttpError(409, ALREADY_ON_MESSAGE);
+        }
+        if (!setup) throw new HttpError(409, NO_SETUP_MESSAGE);
+        const context = await auth.$context;
+        const secret = await symmetricDecrypt({ key: context.secretConfig, data: setup.secret });
+        const given = normaliseCode(code);
+        const right = await createOTP(secret, {
+          digits: TOTP_DIGITS,
+          period: TOTP_PERIOD_SECONDS,
+        }).verify(given);
+        if (!right) throw new HttpError(400, WRONG_CODE_MESSAGE, { code: WRONG_CODE_MESSAGE });
+        // The code that turned it on cannot also sign in while it is still valid.
+        const used = await consume(`second-factor:used:${operator.id}:${given}`, USED_CODE_RULE);
+        if (!used.allowed) {
+          throw new HttpError(400, CODE_ALREADY_USED_MESSAGE, { code: CODE_ALREADY_USED_MESSAGE });
+        }
+        await database.write(async (trx) => {
+          await trx
+            .updateTable('twoFactor')
+            .set({ verified: truthy })
+            .where('id', '=', setup.id)
+            .execute();
+          await trx
+            .updateTable('user')
+            .set({ twoFactorEnabled: truthy })
+            .where('id', '=', operator.id)
+            .execute();
+        });
+        await refundRateLimit(database, attemptKey, attempt.windowStart);
+        request.log.info({ operatorId: operator.id }, 'an operator turned on two-factor sign-in');
+        return twoFactorStatusOf(database, operator.id);
+      },
+    );
+
+    routes.post(
+      apiPaths.accountTwoFactorBackupCodes,
+      {
+        schema: {
+          tags: ['Auth'],
+          summary: 'New backup codes (the current password required); the old ones stop working',
+          body: twoFactorPasswordSchema,
+          response: { 200: backupCodesSchema, ...errors },
+        },
+      },
+      async (request, reply) => {
+        const operator = request.operator;
+        await checkCurrentPassword(operator, request.body.currentPassword, request, reply);
+        const backupCodes = Array.from({ length: BACKUP_CODE_COUNT }, newBackupCode);
+        const replaced = await database.write(async (trx) => {
+          const result = await trx
+            .updateTable('twoFactor')
+            .set({ backupCodes: JSON.stringify(backupCodes.map(backupCodeDigest)) })
+            .where('userId', '=', operator.id)
+            .where('verified', '=', truthy)
+            .executeTakeFirst();
+          return Number(result.numUpdatedRows) > 0;
+        });
+        if (!replaced) throw new HttpError(409, NOT_ON_MESSAGE);
+        request.log.info({ operatorId: operator.id }, 'an operator made new backup codes');
+        return { backupCodes };
+      },
+    );
+
+    routes.post(
+      apiPaths.accountTwoFactorDisable,
+      {
+        schema: {
+          tags: ['Auth'],
+          summary: 'Turn two-factor sign-in off (the current password required)',
+          body: twoFactorPasswordSchema,
+          response: { 200: twoFactorStatusSchema, ...errors },
+        },
+      },
+      async (request, reply) => {
+        const operator = request.operator;
+        await checkCurrentPassword(operator, request.body.currentPassword, request, reply);
+        if (await requiresTwoFactor(database)) throw new HttpError(409, REQUIRED_BY_POLICY_MESSAGE);
+        if (await removeTwoFactor(database, operator.id)) {
+          request.log.info(
+            { operatorId: operator.id },
+            'an operator turned off two-factor sign-in',
+          );
+        }
+        return twoFactorStatusOf(database, operator.id);
+      },
+    );
+  });
+
+  await app.register(async (scope) => {
+    requireSession(scope, readSession, { administrator: true });
+    const routes = scope.withTypeProvider<ZodTypeProvider>();
+
+    routes.get(
+      apiPaths.settingsSecurity,
+      {
+        schema: {
+          tags: ['Settings'],
+          summary: 'Whether every operator must sign in with a second factor (administrator)',
+          response: { 200: securityPolicySchema, ...errors },
+        },
+      },
+      async () => ({ requireTwoFactor: await requiresTwoFactor(database) }),
+    );
+
+    routes.put(
+      apiPaths.settingsSecurity,
+      {
+        schema: {
+          tags: ['Settings'],
+          summary:
+            'Require two-factor sign-in of every operator, or not (administrator; their own must be on first)',
+          body: securityPolicySchema,
+          response: { 200: securityPolicySchema, ...errors },
+        },
+      },
+      async (request) => {
+        const { requireTwoFactor } = request.body;
+        // Else the administrator would lock themselves out of everything but the setup.
+        if (requireTwoFactor && !(await twoFactorStatusOf(database, request.operator.id)).enabled) {
+          throw new HttpError(409, REQUIRE_OWN_FIRST_MESSAGE);
+        }
+        await saveTwoFactorRequirement(database, requireTwoFactor);
+        request.log.info(
+          { by: request.operator.id, requireTwoFactor },
+          'an administrator changed the two-factor policy',
+        );
+        return { requireTwoFactor };
+      },
+    );
+  });
+}

@@ -1,0 +1,131 @@
+import { createHash, randomInt } from 'node:crypto';
+import { twoFactor } from 'better-auth/plugins/two-factor';
+import type { TwoFactorStatus } from '../../shared/two-factor-schema.ts';
+import {
+  BACKUP_CODE_COUNT,
+  normaliseCode,
+  TOTP_DIGITS,
+  TOTP_PERIOD_SECONDS,
+} from '../../shared/two-factor-schema.ts';
+import type { Database } from '../db/database.ts';
+
+/** How long the step between a right password and its code may take. */
+export const SECOND_FACTOR_WINDOW_SECONDS = 5 * 60;
+
+/**
+ * A backup code: 24 characters of a 32-letter alphabet without look-alikes (0/o, 1/l/i, u),
+ * 120 random bits from the CSPRNG, read in groups of four. Past 112 bits a plain SHA-256
+ * digest may store it (ASVS 6.5.2): nothing so long can be guessed from the digest.
+ */
+const BACKUP_ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
+const BACKUP_CODE_LENGTH = 24;
+
+export function newBackupCode(): string {
+  const letters = Array.from(
+    { length: BACKUP_CODE_LENGTH },
+    () => BACKUP_ALPHABET[randomInt(BACKUP_ALPHABET.length)],
+  ).join('');
+  return letters.match(/.{4}/g)?.join('-') ?? letters;
+}
+
+/** What is stored of a backup code, and what is compared when one is given. */
+export function backupCodeDigest(code: string): string {
+  return createHash('sha256').update(normaliseCode(code)).digest('hex');
+}
+
+const DIGEST = /^[0-9a-f]{64}$/;
+
+/**
+ * The plugin hands its "encrypt" the codes as JSON: the new ones when a set is made, the
+ * digests left when one was used. Either way digests are stored; "decrypt" gives the digests
+ * back, and the sign-in route sends the digest of the code typed (two-factor-routes.ts).
+ */
+const backupCodeStore = {
+  encrypt: async (json: string) =>
+    JSON.stringify(
+      (JSON.parse(json) as string[]).map((code) =>
+        DIGEST.test(code) ? code : backupCodeDigest(code),
+      ),
+    ),
+  decrypt: async (stored: string) => stored,
+};
+
+export function twoFactorPlugin() {
+  return twoFactor({
+    issuer: 'Client Panel',
+    totpOptions: { digits: TOTP_DIGITS, period: TOTP_PERIOD_SECONDS },
+    backupCodeOptions: {
+      amount: BACKUP_CODE_COUNT,
+      customBackupCodesGenerate: () => Array.from({ length: BACKUP_CODE_COUNT }, newBackupCode),
+      storeBackupCodes: backupCodeStore,
+    },
+    twoFactorCookieMaxAge: SECOND_FACTOR_WINDOW_SECONDS,
+  });
+}
+
+/** The operator's two-factor sign-in: on once a code confirmed the setup. */
+export async function twoFactorStatusOf(
+  database: Database,
+  userId: string,
+): Promise<TwoFactorStatus> {
+  const row = await database.db
+    .selectFrom('user')
+    .leftJoin('twoFactor', 'twoFactor.userId', 'user.id')
+    .select(['user.twoFactorEnabled', 'twoFactor.backupCodes'])
+    .where('user.id', '=', userId)
+    .executeTakeFirst();
+  // The plugin sets the user's flag only once a code confirmed the setup.
+  const enabled = Boolean(row?.twoFactorEnabled);
+  const codes = enabled && row?.backupCodes ? (JSON.parse(row.backupCodes) as unknown[]) : [];
+  return { enabled, backupCodesLeft: codes.length };
+}
+
+/** Turns two-factor sign-in off: the secret and the backup codes go. */
+export async function removeTwoFactor(database: Database, userId: string): Promise<boolean> {
+  return database.write(async (trx) => {
+    const removed = await trx
+      .deleteFrom('twoFactor')
+      .where('userId', '=', userId)
+      .executeTakeFirst();
+    const updated = await trx
+      .updateTable('user')
+      .set({ twoFactorEnabled: database.dialect === 'sqlite' ? 0 : false })
+      .where('id', '=', userId)
+      .where('twoFactorEnabled', '=', database.dialect === 'sqlite' ? 1 : true)
+      .executeTakeFirst();
+    return Number(removed.numDeletedRows) > 0 || Number(updated.numUpdatedRows) > 0;
+  });
+}
+
+/** Whether the administrator requires two-factor sign-in of every operator. */
+export async function requiresTwoFactor(database: Database): Promise<boolean> {
+  const row = await database.db
+    .selectFrom('settings')
+    .select('require_two_factor')
+    .where('id', '=', 1)
+    .executeTakeFirst();
+  return Number(row?.require_two_factor ?? 0) !== 0;
+}
+
+export async function saveTwoFactorRequirement(database: Database, required: boolean) {
+  await database.write((trx) =>
+    trx
+      .updateTable('settings')
+      .set({ require_two_factor: required ? 1 : 0, updated_at: new Date().toISOString() })
+      .where('id', '=', 1)
+      .execute(),
+  );
+}
+
+/**
+ * A session answer, marked when the operator must turn on two-factor sign-in before anything
+ * else (the administrator requires it and theirs is off).
+ */
+export async function withTwoFactorSetupFlag<T extends { user: { id: string } }>(
+  database: Database,
+  answer: T,
+): Promise<T & { twoFactorSetupRequired?: true }> {
+  if (!(await requiresTwoFactor(database))) return answer;
+  if ((await twoFactorStatusOf(database, answer.user.id)).enabled) return answer;
+  return { ...answer, twoFactorSetupRequired: true };
+}

@@ -1,0 +1,9 @@
+// What the sign-in, registration and code pages say, and how long (product.md §2). Apart from
+// lib/messages.ts: only those lazily loaded pages need it, and the app shell that every page
+// loads is at its size budget (docs/decisions/0013-bundle-budgets.md).
+export const authMessages = {
+  registered: { text: 'You are now registered and logged in', seconds: 4 },
+  registerFailedSeconds: 4,
+  loggedIn: { text: 'Logged in Success !!', seconds: 4 },
+  loginFailedSeconds: 5,
+} as const;

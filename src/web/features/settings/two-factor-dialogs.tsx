@@ -1,0 +1,398 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { type ReactNode, useId, useMemo, useState } from 'react';
+import Alert from 'react-bootstrap/Alert';
+import Button from 'react-bootstrap/Button';
+import Form from 'react-bootstrap/Form';
+import Modal from 'react-bootstrap/Modal';
+import { useForm } from 'react-hook-form';
+import { renderSVG } from 'uqr';
+import {
+  type TwoFactorConfirmInput,
+  type TwoFactorPasswordInput,
+  type TwoFactorSetup,
+  twoFactorConfirmSchema,
+  twoFactorPasswordSchema,
+} from '../../../shared/two-factor-schema.ts';
+import { FormField, UsernameHint } from '../../components/form-field.tsx';
+import { ApiError } from '../../lib/api-client.ts';
+import { applyServerErrors } from '../../lib/form-errors.ts';
+import {
+  useBeginTwoFactorSetup,
+  useConfirmTwoFactor,
+  useDisableTwoFactor,
+  useNewBackupCodes,
+} from './two-factor-api.ts';
+
+/** What the dialogs have in common: shown, closed, and told when they have faded out. */
+interface DialogProps {
+  show: boolean;
+  email: string;
+  onCancel(): void;
+  /** Once it has faded out: what it showed (a secret, backup codes) goes with it. */
+  onExited(): void;
+}
+
+/** A refusal that is not about the field (too many attempts, no network): the dialog stays open. */
+function Failure({ text }: { text: string | null }) {
+  return text ? (
+    <Alert variant="danger" className="mb-0">
+      {text}
+    </Alert>
+  ) : null;
+}
+
+/**
+ * The current password, asked for before two-factor sign-in is set up, turned off or given
+ * new backup codes: a screen left signed in is not enough for any of them.
+ */
+function PasswordStep({
+  id,
+  titleId,
+  title,
+  email,
+  submitLabel,
+  danger = false,
+  onCancel,
+  onSubmit,
+  children,
+}: {
+  id: string;
+  titleId: string;
+  title: string;
+  email: string;
+  submitLabel: string;
+  danger?: boolean;
+  onCancel(): void;
+  onSubmit(input: TwoFactorPasswordInput): Promise<void>;
+  children: ReactNode;
+}) {
+  const [failure, setFailure] = useState<string | null>(null);
+  const form = useForm<TwoFactorPasswordInput>({
+    resolver: zodResolver(twoFactorPasswordSchema),
+    defaultValues: { currentPassword: '' },
+  });
+  const { errors, isSubmitting } = form.formState;
+
+  const submit = form.handleSubmit(async (values) => {
+    setFailure(null);
+    try {
+      await onSubmit(values);
+    } catch (error) {
+      const message = applyServerErrors(error, form.setError, ['currentPassword']);
+      if (!(error instanceof ApiError && error.fieldErrors.currentPassword)) setFailure(message);
+    }
+  });
+
+  return (
+    <Form noValidate onSubmit={submit} aria-labelledby={titleId}>
+      <Modal.Header closeButton={!isSubmitting}>
+        <Modal.Title id={titleId}>{title}</Modal.Title>
+      </Modal.Header>
+      <Modal.Body>
+        {children}
+        <UsernameHint email={email} />
+        <FormField
+          id={id}
+          label="Current password"
+          type="password"
+          autoComplete="current-password"
+          registration={form.register('currentPassword')}
+          error={errors.currentPassword?.message}
+        />
+        <Failure text={failure} />
+      </Modal.Body>
+      <Modal.Footer>
+        <Button variant="secondary" onClick={onCancel} disabled={isSubmitting}>
+          Cancel
+        </Button>
+        <Button type="submit" variant={danger ? 'danger' : 'primary'} disabled={isSubmitting}>
+          {submitLabel}
+        </Button>
+      </Modal.Footer>
+    </Form>
+  );
+}
+
+const BACKUP_CODES_FILE = 'client-panel-backup-codes.txt';
+
+/** Backup codes, shown once: to copy, download or write down. */
+function BackupCodes({ codes, step = '' }: { codes: readonly string[]; step?: string }) {
+  const listId = useId();
+  const [copied, setCopied] = useState<'copied' | 'failed' | null>(null);
+  const text = `${codes.join('\n')}\n`;
+
+  async function copy() {
+    try {
+      await navigator.clipboard.writeText(text);
+      setCopied('copied');
+    } catch {
+      // No clipboard here (plain http away from localhost, or refused).
+      setCopied('failed');
+    }
+  }
+
+  return (
+    <>
+      <p id={listId}>
+        {step}Backup codes: each signs you in once without the app, should you lose your phone. Keep
+        them somewhere safe, such as a password manager or on paper: they are not shown again.
+      </p>
+      <ul className="list-unstyled row row-cols-1 row-cols-sm-2 mb-2" aria-labelledby={listId}>
+        {codes.map((code) => (
+          <li key={code} className="col">
+            <code>{code}</code>
+          </li>
+        ))}
+      </ul>
+      <div className="d-flex flex-wrap gap-2">
+        <Button size="sm" variant="outline-secondary" onClick={() => void copy()}>
+          Copy the codes
+        </Button>
+        <a
+          className="btn btn-sm btn-outline-secondary"
+          href={`data:text/plain;charset=utf-8,${encodeURIComponent(text)}`}
+          download={BACKUP_CODES_FILE}
+        >
+          Download the codes
+        </a>
+      </div>
+      <p className="mt-2 mb-0" aria-live="polite">
+        {copied === 'copied' ? 'Codes copied.' : null}
+        {copied === 'failed' ? 'They could not be copied here: download or write them down.' : null}
+      </p>
+    </>
+  );
+}
+
+/** The secret as the app takes it: a QR code of its otpauth:// URI, drawn here as an SVG. */
+function QrCode({ uri }: { uri: string }) {
+  // A quiet zone of 4 modules, as the standard asks, for cameras to find the code.
+  const src = useMemo(
+    () => `data:image/svg+xml;charset=utf-8,${encodeURIComponent(renderSVG(uri, { border: 4 }))}`,
+    [uri],
+  );
+  return (
+    <img
+      src={src}
+      alt="QR code for your authenticator app"
+      width={200}
+      height={200}
+      className="d-block mx-auto mb-3"
+    />
+  );
+}
+
+/** The setup begun: the app gets the secret, the operator keeps the backup codes, a code confirms. */
+function ConfirmStep({
+  titleId,
+  setup,
+  onCancel,
+  onConfirmed,
+}: {
+  titleId: string;
+  setup: TwoFactorSetup;
+  onCancel(): void;
+  onConfirmed(): void;
+}) {
+  const confirm = useConfirmTwoFactor();
+  const [failure, setFailure] = useState<string | null>(null);
+  const form = useForm<TwoFactorConfirmInput>({
+    resolver: zodResolver(twoFactorConfirmSchema),
+    defaultValues: { code: '' },
+  });
+  const { errors, isSubmitting } = form.formState;
+
+  const submit = form.handleSubmit(async (values) => {
+    setFailure(null);
+    try {
+      await confirm.mutateAsync(values);
+      onConfirmed();
+    } catch (error) {
+      const message = applyServerErrors(error, form.setError, ['code']);
+      if (!(error instanceof ApiError && error.fieldErrors.code)) setFailure(message);
+    }
+  });
+
+  return (
+    <Form noValidate onSubmit={submit} aria-labelledby={titleId}>
+      <Modal.Header closeButton={!isSubmitting}>
+        <Modal.Title id={titleId}>Turn on two-factor sign-in</Modal.Title>
+      </Modal.Header>
+      <Modal.Body>
+        <p>
+          1. Scan this QR code with an authenticator app on your phone (such as Google
+          Authenticator, Microsoft Authenticator or 1Password):
+        </p>
+        <QrCode uri={setup.uri} />
+        <Form.Group className="mb-3" controlId="two-factor-secret">
+          <Form.Label>Or type this key into the app</Form.Label>
+          <Form.Control
+            readOnly
+            value={setup.secret}
+            onFocus={(event) => event.currentTarget.select()}
+          />
+        </Form.Group>
+        <BackupCodes codes={setup.backupCodes} step="2. " />
+        <hr />
+        <p>3. Enter the code the app shows now: two-factor sign-in is on once it matches.</p>
+        <FormField
+          id="two-factor-confirm-code"
+          label="Code from the app"
+          autoComplete="one-time-code"
+          inputMode="numeric"
+          registration={form.register('code')}
+          error={errors.code?.message}
+        />
+        <Failure text={failure} />
+      </Modal.Body>
+      <Modal.Footer>
+        <Button variant="secondary" onClick={onCancel} disabled={isSubmitting}>
+          Cancel
+        </Button>
+        <Button type="submit" variant="primary" disabled={isSubmitting}>
+          Turn on
+        </Button>
+      </Modal.Footer>
+    </Form>
+  );
+}
+
+/**
+ * Turning two-factor sign-in on: the password, then the secret for the app and the backup
+ * codes, then a code from the app. Cancelled before the code, nothing changes.
+ */
+export function SetupDialog({ onTurnedOn, ...dialog }: DialogProps & { onTurnedOn(): void }) {
+  const titleId = useId();
+  const begin = useBeginTwoFactorSetup();
+  const [setup, setSetup] = useState<TwoFactorSetup | null>(null);
+  // Once the secret and the codes are shown, neither a stray click beside the dialog nor
+  // Escape may close it (they are shown once): only Cancel or the close button.
+  const guarded = setup !== null || begin.isPending;
+  return (
+    <Modal
+      show={dialog.show}
+      onHide={begin.isPending ? () => {} : dialog.onCancel}
+      onExited={() => {
+        setSetup(null);
+        dialog.onExited();
+      }}
+      backdrop={guarded ? 'static' : true}
+      keyboard={!guarded}
+      centered
+      // Wide enough for the backup codes in two columns.
+      size={setup ? 'lg' : undefined}
+      aria-labelledby={titleId}
+    >
+      {setup ? (
+        <ConfirmStep
+          titleId={titleId}
+          setup={setup}
+          onCancel={dialog.onCancel}
+          onConfirmed={onTurnedOn}
+        />
+      ) : (
+        <PasswordStep
+          id="two-factor-setup-password"
+          titleId={titleId}
+          title="Turn on two-factor sign-in"
+          email={dialog.email}
+          submitLabel="Continue"
+          onCancel={dialog.onCancel}
+          onSubmit={async (input) => setSetup(await begin.mutateAsync(input))}
+        >
+          <p>
+            Your password first. Then you add the panel to an authenticator app on your phone, keep
+            a set of backup codes, and enter a code from the app to turn it on.
+          </p>
+        </PasswordStep>
+      )}
+    </Modal>
+  );
+}
+
+/** New backup codes, with the password: the old ones stop working, the new ones are shown once. */
+export function NewBackupCodesDialog(dialog: DialogProps) {
+  const titleId = useId();
+  const newCodes = useNewBackupCodes();
+  const [codes, setCodes] = useState<string[] | null>(null);
+  const guarded = codes !== null || newCodes.isPending;
+  return (
+    <Modal
+      show={dialog.show}
+      onHide={newCodes.isPending ? () => {} : dialog.onCancel}
+      onExited={() => {
+        setCodes(null);
+        dialog.onExited();
+      }}
+      backdrop={guarded ? 'static' : true}
+      keyboard={!guarded}
+      centered
+      size={codes ? 'lg' : undefined}
+      aria-labelledby={titleId}
+    >
+      {codes ? (
+        <>
+          <Modal.Header closeButton>
+            <Modal.Title id={titleId}>Your new backup codes</Modal.Title>
+          </Modal.Header>
+          <Modal.Body>
+            <BackupCodes codes={codes} />
+          </Modal.Body>
+          <Modal.Footer>
+            <Button variant="primary" onClick={dialog.onCancel}>
+              Done
+            </Button>
+          </Modal.Footer>
+        </>
+      ) : (
+        <PasswordStep
+          id="two-factor-codes-password"
+          titleId={titleId}
+          title="New backup codes?"
+          email={dialog.email}
+          submitLabel="Make new backup codes"
+          onCancel={dialog.onCancel}
+          onSubmit={async (input) => setCodes((await newCodes.mutateAsync(input)).backupCodes)}
+        >
+          <p>You get ten new backup codes, and every one you have now stops working.</p>
+        </PasswordStep>
+      )}
+    </Modal>
+  );
+}
+
+/** Turning two-factor sign-in off, with the password. */
+export function TurnOffDialog({ onTurnedOff, ...dialog }: DialogProps & { onTurnedOff(): void }) {
+  const titleId = useId();
+  const disable = useDisableTwoFactor();
+  return (
+    <Modal
+      show={dialog.show}
+      onHide={disable.isPending ? () => {} : dialog.onCancel}
+      onExited={dialog.onExited}
+      backdrop={disable.isPending ? 'static' : true}
+      keyboard={!disable.isPending}
+      centered
+      aria-labelledby={titleId}
+    >
+      <PasswordStep
+        id="two-factor-off-password"
+        titleId={titleId}
+        title="Turn off two-factor sign-in?"
+        email={dialog.email}
+        submitLabel="Turn off"
+        danger
+        onCancel={dialog.onCancel}
+        onSubmit={async (input) => {
+          await disable.mutateAsync(input);
+          onTurnedOff();
+        }}
+      >
+        <p>
+          Signing in then asks for your password alone, and your backup codes stop working. You can
+          turn it on again at any time, with a new secret for the app.
+        </p>
+      </PasswordStep>
+    </Modal>
+  );
+}

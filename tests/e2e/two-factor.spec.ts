@@ -1,0 +1,202 @@
+import { createHmac } from 'node:crypto';
+import type { Page } from '@playwright/test';
+import { expectAccessible } from './accessibility.ts';
+import { ADMIN, expect, login, logout, PASSWORD, register, test } from './fixtures.ts';
+
+const WRONG_CODE = 'This code is not right: check it and try again';
+const BASE32 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
+
+/** The key an authenticator app reads from the base32 text the setup shows. */
+function base32Bytes(text: string): Buffer {
+  const bytes: number[] = [];
+  let bits = 0;
+  let value = 0;
+  for (const char of text.replace(/[\s=]/g, '').toUpperCase()) {
+    const digit = BASE32.indexOf(char);
+    if (digit < 0) throw new Error(`not base32: ${char}`);
+    value = ((value << 5) | digit) & 0xffff;
+    bits += 5;
+    if (bits >= 8) {
+      bits -= 8;
+      bytes.push((value >> bits) & 0xff);
+    }
+  }
+  return Buffer.from(bytes);
+}
+
+/** What an authenticator app shows at a moment: RFC 6238, HMAC-SHA-1, 6 digits, 30 s steps. */
+function totp(secret: string, at = Date.now()): string {
+  const counter = Buffer.alloc(8);
+  counter.writeBigUInt64BE(BigInt(Math.floor(at / 30_000)));
+  const digest = createHmac('sha1', base32Bytes(secret)).update(counter).digest();
+  const offset = (digest.at(-1) ?? 0) & 0x0f;
+  return String((digest.readUInt32BE(offset) & 0x7fffffff) % 1_000_000).padStart(6, '0');
+}
+
+/** A code the app never shows now, nor 30 seconds either side. */
+function wrongCode(secret: string): string {
+  const now = Date.now();
+  const near = new Set([-30_000, 0, 30_000].map((shift) => totp(secret, now + shift)));
+  for (let candidate = 0; ; candidate += 1) {
+    const code = String(candidate).padStart(6, '0');
+    if (!near.has(code)) return code;
+  }
+}
+
+function twoFactorSection(page: Page) {
+  return page.getByRole('region', { name: 'Two-factor sign-in' });
+}
+
+async function openSettings(page: Page) {
+  await page.getByRole('link', { name: 'Settings' }).click();
+  await expect(twoFactorSection(page)).toBeVisible();
+}
+
+/** Turns two-factor sign-in on from the settings page: its secret and backup codes. */
+async function turnOn(page: Page): Promise<{ secret: string; backupCodes: string[] }> {
+  await openSettings(page);
+  await twoFactorSection(page).getByRole('button', { name: 'Turn on two-factor sign-in' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Turn on two-factor sign-in' });
+  await dialog.getByLabel('Current password').fill(PASSWORD);
+  await dialog.getByRole('button', { name: 'Continue' }).click();
+  await expect(
+    dialog.getByRole('img', { name: 'QR code for your authenticator app' }),
+  ).toBeVisible();
+  const secret = await dialog.getByLabel('Or type this key into the app').inputValue();
+  const backupCodes = await dialog
+    .getByRole('list', { name: /Backup codes/ })
+    .getByRole('listitem')
+    .allTextContents();
+  expect(backupCodes).toHaveLength(10);
+  await dialog.getByLabel('Code from the app').fill(totp(secret));
+  await dialog.getByRole('button', { name: 'Turn on' }).click();
+  await expect(
+    page.getByRole('status').filter({ hasText: 'Two-factor sign-in is on' }),
+  ).toBeVisible();
+  await expect(dialog).toBeHidden();
+  return { secret, backupCodes };
+}
+
+/** Password, then a code on the code page. */
+async function signInWithCode(page: Page, email: string, code: string) {
+  await login(page, email, PASSWORD);
+  await expect(page).toHaveURL(/\/login\/code$/);
+  await page.getByLabel('Authentication code').fill(code);
+  await page.getByRole('button', { name: 'Verify' }).click();
+}
+
+test('an operator turns on two-factor sign-in: then signing in takes a code from the app, or a backup code once; turned off, the password alone', async ({
+  page,
+  consoleErrors,
+}) => {
+  consoleErrors.allow(/status of 400/);
+  const email = await register(page);
+  await openSettings(page);
+  await expect(twoFactorSection(page)).toContainText('Off.');
+  await twoFactorSection(page).getByRole('button', { name: 'Turn on two-factor sign-in' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Turn on two-factor sign-in' });
+  await dialog.getByLabel('Current password').fill('not my password');
+  await dialog.getByRole('button', { name: 'Continue' }).click();
+  await expect(dialog.getByText('This is not your current password')).toBeVisible();
+  await dialog.getByLabel('Current password').fill(PASSWORD);
+  await dialog.getByRole('button', { name: 'Continue' }).click();
+
+  await expect(
+    dialog.getByRole('img', { name: 'QR code for your authenticator app' }),
+  ).toBeVisible();
+  const secret = await dialog.getByLabel('Or type this key into the app').inputValue();
+  expect(secret).toMatch(/^[A-Z2-7]+=*$/);
+  const backupCodes = await dialog
+    .getByRole('list', { name: /Backup codes/ })
+    .getByRole('listitem')
+    .allTextContents();
+  expect(backupCodes).toHaveLength(10);
+  await expectAccessible(page, 'the two-factor setup dialog');
+
+  // A wrong code turns nothing on.
+  await dialog.getByLabel('Code from the app').fill(wrongCode(secret));
+  await dialog.getByRole('button', { name: 'Turn on' }).click();
+  await expect(dialog.getByText(WRONG_CODE)).toBeVisible();
+  await expectAccessible(page, 'the two-factor setup dialog with a wrong code');
+  await dialog.getByLabel('Code from the app').fill(totp(secret));
+  await dialog.getByRole('button', { name: 'Turn on' }).click();
+  await expect(
+    page.getByRole('status').filter({ hasText: 'Two-factor sign-in is on' }),
+  ).toBeVisible();
+  await expect(dialog).toBeHidden();
+  await expect(twoFactorSection(page)).toContainText('You have 10 backup codes left.');
+
+  // The password alone no longer signs in: the code page asks for the app's code. The code
+  // that turned it on is used up, so the app's next one (accepted a step early) signs in.
+  await logout(page);
+  await login(page, email, PASSWORD);
+  await expect(page).toHaveURL(/\/login\/code$/);
+  await expect(page.getByRole('heading', { name: 'Two-factor sign-in' })).toBeVisible();
+  await expect(page.getByTestId('navbar-email')).toHaveCount(0);
+  await expectAccessible(page, 'the code page');
+  await page.getByLabel('Authentication code').fill(totp(secret, Date.now() + 30_000));
+  await page.getByRole('button', { name: 'Verify' }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await expect(page.getByTestId('navbar-email')).toHaveText(email);
+
+  // A backup code signs in once, and never again.
+  await logout(page);
+  await signInWithCode(page, email, backupCodes[0] ?? '');
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await logout(page);
+  await signInWithCode(page, email, backupCodes[0] ?? '');
+  await expect(page.getByText(WRONG_CODE)).toBeVisible();
+  await expect(page).toHaveURL(/\/login\/code$/);
+  await expectAccessible(page, 'the code page with a wrong code');
+  await page.getByLabel('Authentication code').fill(backupCodes[1] ?? '');
+  await page.getByRole('button', { name: 'Verify' }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+
+  // Turned off, with the password: the password alone signs in again.
+  await openSettings(page);
+  await expect(twoFactorSection(page)).toContainText('You have 8 backup codes left.');
+  await twoFactorSection(page).getByRole('button', { name: 'Turn off two-factor sign-in' }).click();
+  const off = page.getByRole('dialog', { name: 'Turn off two-factor sign-in?' });
+  await expectAccessible(page, 'the turn-off dialog');
+  await off.getByLabel('Current password').fill(PASSWORD);
+  await off.getByRole('button', { name: 'Turn off' }).click();
+  await expect(
+    page.getByRole('status').filter({ hasText: 'Two-factor sign-in is off' }),
+  ).toBeVisible();
+  await expect(twoFactorSection(page)).toContainText('Off.');
+  await logout(page);
+  await login(page, email, PASSWORD);
+  await expect(page).toHaveURL(/\/dashboard$/);
+});
+
+test('an administrator turns off two-factor sign-in for an operator who lost their phone', async ({
+  browser,
+  page,
+}) => {
+  const email = await register(page);
+  await turnOn(page);
+  await logout(page);
+
+  const context = await browser.newContext({ colorScheme: 'dark' });
+  const admin = await context.newPage();
+  await login(admin, ADMIN.email, ADMIN.password);
+  await expect(admin).toHaveURL(/\/dashboard$/);
+  await admin.getByRole('link', { name: 'Settings' }).click();
+  const operators = admin.getByRole('table', { name: 'Operators' });
+  const row = operators.getByRole('row').filter({ hasText: email });
+  await expect(row.getByText('Two-factor', { exact: true })).toBeVisible();
+  await row.getByRole('button', { name: `Turn off two-factor sign-in for ${email}` }).click();
+  const dialog = admin.getByRole('dialog', { name: `Turn off two-factor sign-in for ${email}?` });
+  await expect(dialog).toContainText('lost both the phone');
+  await expectAccessible(admin, 'the administrator turn-off dialog (dark theme)');
+  await dialog.getByRole('button', { name: 'Turn off two-factor' }).click();
+  await expect(
+    admin.getByRole('status').filter({ hasText: `Two-factor sign-in is off for ${email}` }),
+  ).toBeVisible();
+  await expect(row.getByText('Two-factor', { exact: true })).toHaveCount(0);
+  await context.close();
+
+  // The operator signs in with the password alone again.
+  await login(page, email, PASSWORD);
+  await expect(page).toHaveURL(/\/dashboard$/);
+});
