@@ -31,6 +31,11 @@ const ACCOUNT_LOCK_SECONDS = 15 * 60;
  */
 export const USED_CODE_RULE = { max: 1, windowSeconds: 3 * TOTP_PERIOD_SECONDS };
 
+/** The rate_limits key that marks an app code as used by one operator. */
+export function usedCodeKey(userId: string, code: string): string {
+  return `second-factor:used:${userId}:${code}`;
+}
+
 interface SecondFactorOptions {
   config: Config;
   database: Database;
@@ -77,7 +82,7 @@ export function createSecondFactorCheck({
   ): Promise<AuthAnswer> {
     const fromApp = isTotpCode(code);
     const given = fromApp ? normaliseCode(code) : backupCodeDigest(code);
-    const usedKey = `second-factor:used:${userId}:${given}`;
+    const usedKey = usedCodeKey(userId, given);
     // Claimed before it is checked, so that two uses at the same moment cannot both pass.
     const claim = fromApp ? await consume(usedKey, USED_CODE_RULE) : undefined;
     if (claim && !claim.allowed) {

@@ -28,7 +28,7 @@ import type { Auth } from './auth.ts';
 import { createAuthBridge } from './auth-bridge.ts';
 import { refuseUnlessAllowed } from './auth-routes.ts';
 import { createRateLimiter, refundRateLimit } from './rate-limiter.ts';
-import { USED_CODE_RULE } from './second-factor.ts';
+import { USED_CODE_RULE, usedCodeKey } from './second-factor.ts';
 import { requireSession, type SessionReader } from './session.ts';
 import {
   backupCodeDigest,
@@ -167,7 +167,7 @@ export async function registerTwoFactorRoutes(
         }).verify(given);
         if (!right) throw new HttpError(400, WRONG_CODE_MESSAGE, { code: WRONG_CODE_MESSAGE });
         // The code that turned it on cannot also sign in while it is still valid.
-        const used = await consume(`second-factor:used:${operator.id}:${given}`, USED_CODE_RULE);
+        const used = await consume(usedCodeKey(operator.id, given), USED_CODE_RULE);
         if (!used.allowed) {
           throw new HttpError(400, CODE_ALREADY_USED_MESSAGE, { code: CODE_ALREADY_USED_MESSAGE });
         }
