@@ -4,6 +4,8 @@ import { expectAccessible } from './accessibility.ts';
 import { ADMIN, expect, login, logout, PASSWORD, register, test } from './fixtures.ts';
 
 const WRONG_CODE = 'This code is not right: check it and try again';
+const REQUIRE_OWN_FIRST = 'Turn on your own two-factor sign-in first, in your account settings';
+const REQUIRED_SWITCH = 'Require two-factor sign-in for every operator';
 const BASE32 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
 
 /** The key an authenticator app reads from the base32 text the setup shows. */
@@ -52,12 +54,13 @@ async function openSettings(page: Page) {
   await expect(twoFactorSection(page)).toBeVisible();
 }
 
-/** Turns two-factor sign-in on from the settings page: its secret and backup codes. */
-async function turnOn(page: Page): Promise<{ secret: string; backupCodes: string[] }> {
-  await openSettings(page);
-  await twoFactorSection(page).getByRole('button', { name: 'Turn on two-factor sign-in' }).click();
+/** The setup dialog, once open: the password, then a code from the app. Its secret and codes. */
+async function setUp(
+  page: Page,
+  password = PASSWORD,
+): Promise<{ secret: string; backupCodes: string[] }> {
   const dialog = page.getByRole('dialog', { name: 'Turn on two-factor sign-in' });
-  await dialog.getByLabel('Current password').fill(PASSWORD);
+  await dialog.getByLabel('Current password').fill(password);
   await dialog.getByRole('button', { name: 'Continue' }).click();
   await expect(
     dialog.getByRole('img', { name: 'QR code for your authenticator app' }),
@@ -75,6 +78,16 @@ async function turnOn(page: Page): Promise<{ secret: string; backupCodes: string
   ).toBeVisible();
   await expect(dialog).toBeHidden();
   return { secret, backupCodes };
+}
+
+/** Turns two-factor sign-in on from the settings page: its secret and backup codes. */
+async function turnOn(
+  page: Page,
+  password = PASSWORD,
+): Promise<{ secret: string; backupCodes: string[] }> {
+  await openSettings(page);
+  await twoFactorSection(page).getByRole('button', { name: 'Turn on two-factor sign-in' }).click();
+  return setUp(page, password);
 }
 
 /** Password, then a code on the code page. */
@@ -199,4 +212,84 @@ test('an administrator turns off two-factor sign-in for an operator who lost the
   // The operator signs in with the password alone again.
   await login(page, email, PASSWORD);
   await expect(page).toHaveURL(/\/dashboard$/);
+});
+
+test('an administrator requires two-factor sign-in of every operator: one without it is offered only its setup, then the panel', async ({
+  browser,
+  page,
+  consoleErrors,
+}) => {
+  consoleErrors.allow(/status of 409/);
+  const email = await register(page);
+  await logout(page);
+
+  const context = await browser.newContext();
+  try {
+    const admin = await context.newPage();
+    await login(admin, ADMIN.email, ADMIN.password);
+    await expect(admin).toHaveURL(/\/dashboard$/);
+    await admin.getByRole('link', { name: 'Settings' }).click();
+    const required = admin.getByRole('switch', { name: REQUIRED_SWITCH });
+    await expect(required).not.toBeChecked();
+
+    // Not without the administrator's own: they would be held to the setup themselves.
+    await required.click();
+    await expect(admin.getByRole('alert').filter({ hasText: REQUIRE_OWN_FIRST })).toBeVisible();
+    await expect(required).not.toBeChecked();
+    await expectAccessible(admin, 'the security settings with a refusal');
+    await turnOn(admin, ADMIN.password);
+    await expect(admin.getByText(REQUIRE_OWN_FIRST)).toHaveCount(0);
+    await required.click();
+    await expect(
+      admin
+        .getByRole('status')
+        .filter({ hasText: 'Two-factor sign-in is now required of every operator' }),
+    ).toBeVisible();
+    await expect(required).toBeChecked();
+
+    // The operator's password still signs in, but only the setup is open, wherever they go.
+    await login(page, email, PASSWORD);
+    await expect(page).toHaveURL(/\/settings$/);
+    const main = page.getByRole('main');
+    await expect(main.getByRole('heading', { name: 'Turn on two-factor sign-in' })).toBeVisible();
+    await expect(main).toContainText('Your administrator requires two-factor sign-in');
+    await expect(page.getByRole('heading', { name: 'Edit Settings' })).toHaveCount(0);
+    await expect(page.getByRole('navigation').getByRole('link', { name: 'Dashboard' })).toHaveCount(
+      0,
+    );
+    await expectAccessible(page, 'the two-factor setup an administrator requires');
+    await page.goto('/clients');
+    await expect(page).toHaveURL(/\/settings$/);
+    await main.getByRole('button', { name: 'Turn on two-factor sign-in' }).click();
+    await setUp(page);
+    await expect(page).toHaveURL(/\/dashboard$/);
+    await expect(page.getByRole('heading', { name: 'Clients' })).toBeVisible();
+    await expect(
+      page.getByRole('navigation').getByRole('link', { name: 'Dashboard' }),
+    ).toBeVisible();
+
+    // As it was for the specs after this one: not required, and the administrator's own off.
+    await required.click();
+    await expect(
+      admin.getByRole('status').filter({ hasText: 'Two-factor sign-in is no longer required' }),
+    ).toBeVisible();
+    await expect(required).not.toBeChecked();
+    await twoFactorSection(admin)
+      .getByRole('button', { name: 'Turn off two-factor sign-in' })
+      .click();
+    const off = admin.getByRole('dialog', { name: 'Turn off two-factor sign-in?' });
+    await off.getByLabel('Current password').fill(ADMIN.password);
+    await off.getByRole('button', { name: 'Turn off' }).click();
+    await expect(
+      admin.getByRole('status').filter({ hasText: 'Two-factor sign-in is off' }),
+    ).toBeVisible();
+  } finally {
+    // Every spec shares this panel and its administrator: whatever failed above, neither the
+    // requirement nor the administrator's own two-factor sign-in may outlive this test.
+    await context.request.put('/api/settings/security', { data: { requireTwoFactor: false } });
+    await context.request.post('/api/account/two-factor/disable', {
+      data: { currentPassword: ADMIN.password },
+    });
+    await context.close();
+  }
 });

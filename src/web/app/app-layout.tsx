@@ -55,7 +55,9 @@ export function AppLayout() {
   const navigate = useNavigate();
   const { theme, toggle } = useTheme();
   const queryClient = useQueryClient();
-  useLiveSync(session.data?.id ?? null);
+  // Until they turn on the two-factor sign-in the administrator requires, an operator has only
+  // its setup: no live channel (the server refuses it), no other page in the navbar.
+  useLiveSync(session.data?.twoFactorSetupRequired ? null : (session.data?.id ?? null));
   useFocusOnNavigation();
   // Runs after the commit that left the signed-in pages, so no page still watches the data.
   const signedOut = session.data === null;
@@ -81,6 +83,7 @@ export function AppLayout() {
       <Navbar
         email={session.data?.email ?? null}
         role={session.data?.role ?? null}
+        setupOnly={session.data?.twoFactorSetupRequired}
         allowRegistrations={settings.data?.allowRegistrations ?? false}
         theme={theme}
         onToggleTheme={toggle}

@@ -184,6 +184,7 @@ describe('settings service', () => {
     mockApi({
       'GET /api/auth/get-session': () => ({ status: 200, body: signedIn }),
       'GET /api/settings': () => ({ status: 200, body: saved }),
+      'GET /api/settings/security': () => ({ status: 200, body: { requireTwoFactor: false } }),
       'PUT /api/settings': (init) => {
         saved = JSON.parse(String(init?.body));
         return { status: 200, body: saved };
@@ -291,6 +292,7 @@ describe('who may change the panel', () => {
     const { calls } = mockApi({
       'GET /api/auth/get-session': () => ({ status: 200, body: signedIn }),
       'GET /api/settings': () => ({ status: 200, body: openSettings }),
+      'GET /api/settings/security': () => ({ status: 200, body: { requireTwoFactor: false } }),
       'GET /api/operators': () => ({ status: 200, body: { items: others } }),
       'GET /api/account/two-factor': () => ({
         status: 200,

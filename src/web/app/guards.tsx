@@ -16,6 +16,9 @@ export function RequireSignedIn() {
   }
   if (!session.data)
     return <Navigate to={paths.login} replace state={{ from: location.pathname }} />;
+  // Until they turn on two-factor sign-in, the settings page offers them that alone.
+  if (session.data.twoFactorSetupRequired && location.pathname !== paths.settings)
+    return <Navigate to={paths.settings} replace />;
   return <Outlet />;
 }
 

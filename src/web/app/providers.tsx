@@ -1,10 +1,14 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { FlashProvider } from '../components/flash-messages.tsx';
 import { ApiError } from '../lib/api-client.ts';
+import { rereadSessionOnRefusal } from '../lib/session.ts';
 
 export function createQueryClient(): QueryClient {
-  return new QueryClient({
+  const onError = (error: Error): void => rereadSessionOnRefusal(client, error);
+  const client = new QueryClient({
+    queryCache: new QueryCache({ onError }),
+    mutationCache: new MutationCache({ onError }),
     defaultOptions: {
       queries: {
         // A refusal (4xx) will not change on retry; a failed network or server may.
@@ -14,6 +18,7 @@ export function createQueryClient(): QueryClient {
       },
     },
   });
+  return client;
 }
 
 export function Providers({ client, children }: { client: QueryClient; children: ReactNode }) {

@@ -53,7 +53,8 @@ function prefetchList(queryClient: QueryClient | undefined) {
   return async ({ request }: LoaderFunctionArgs) => {
     if (!queryClient) return null;
     const user = await queryClient.ensureQueryData(sessionQuery).catch(() => null);
-    if (user) {
+    // Refused until the operator turns on the two-factor sign-in the administrator requires.
+    if (user && !user.twoFactorSetupRequired) {
       const view = viewFromParams(new URL(request.url).searchParams);
       void queryClient.prefetchQuery(clientListQuery(listParams(view)));
     }

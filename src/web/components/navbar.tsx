@@ -11,6 +11,8 @@ interface NavbarProps {
   /** The signed-in operator's e-mail; null when signed out. */
   email: string | null;
   role: OperatorRole | null;
+  /** Signed in, but only the two-factor setup is open to them: no page to go to. */
+  setupOnly: boolean | undefined;
   allowRegistrations: boolean;
   theme: Theme;
   onToggleTheme(): void;
@@ -30,6 +32,7 @@ function ThemeToggle({ theme, onToggle }: { theme: Theme; onToggle(): void }) {
 export function Navbar({
   email,
   role,
+  setupOnly,
   allowRegistrations,
   theme,
   onToggleTheme,
@@ -46,9 +49,11 @@ export function Navbar({
           {email ? (
             <>
               <Nav className="me-auto">
-                <Nav.Link as={NavLink} to={paths.dashboard}>
-                  Dashboard
-                </Nav.Link>
+                {setupOnly ? null : (
+                  <Nav.Link as={NavLink} to={paths.dashboard}>
+                    Dashboard
+                  </Nav.Link>
+                )}
               </Nav>
               <Nav>
                 <BootstrapNavbar.Text className="me-3" data-testid="navbar-email">
@@ -59,9 +64,11 @@ export function Navbar({
                     </Badge>
                   ) : null}
                 </BootstrapNavbar.Text>
-                <Nav.Link as={NavLink} to={paths.settings}>
-                  Settings
-                </Nav.Link>
+                {setupOnly ? null : (
+                  <Nav.Link as={NavLink} to={paths.settings}>
+                    Settings
+                  </Nav.Link>
+                )}
                 <ThemeToggle theme={theme} onToggle={onToggleTheme} />
                 <Nav.Link as="button" type="button" onClick={onLogout}>
                   Logout

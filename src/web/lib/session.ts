@@ -1,11 +1,29 @@
-import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  type QueryClient,
+  queryOptions,
+  useMutation,
+  useQuery,
+  useQueryClient,
+} from '@tanstack/react-query';
 import * as z from 'zod/mini';
-import { type OperatorSummary, sessionAnswerSchema } from '../../shared/operator-schema.ts';
+import {
+  type OperatorSummary,
+  type SessionAnswer,
+  sessionAnswerSchema,
+} from '../../shared/operator-schema.ts';
 import { apiPaths } from '../../shared/paths.ts';
-import { api } from './api-client.ts';
+import { ApiError, api } from './api-client.ts';
 
-/** The signed-in operator: id, e-mail and role. */
-export type SessionUser = OperatorSummary;
+/**
+ * The signed-in operator: id, e-mail and role, and `twoFactorSetupRequired` while the
+ * administrator requires two-factor sign-in and theirs is off (only its setup is open to them).
+ */
+export type SessionUser = OperatorSummary & Pick<SessionAnswer, 'twoFactorSetupRequired'>;
+
+/** The session answer as the app keeps it: the operator, with the flag beside them. */
+export function sessionUserOf(answer: SessionAnswer): SessionUser {
+  return { ...answer.user, twoFactorSetupRequired: answer.twoFactorSetupRequired };
+}
 
 export const sessionQueryKey = ['session'] as const;
 
@@ -14,7 +32,7 @@ export const sessionQuery = queryOptions({
   queryKey: sessionQueryKey,
   queryFn: async () => {
     const answer = await api.get(apiPaths.session, z.nullable(sessionAnswerSchema));
-    return answer ? answer.user : null;
+    return answer && sessionUserOf(answer);
   },
   staleTime: 60_000,
 });
@@ -49,4 +67,14 @@ export function forgetSignedInData(queryClient: ReturnType<typeof useQueryClient
   queryClient.removeQueries({
     predicate: (q) => q.queryKey[0] !== 'settings' && q.queryKey[0] !== sessionQueryKey[0],
   });
+}
+
+/**
+ * A 403 means what this operator may do has changed since the session was read (their role,
+ * or the administrator now requires two-factor sign-in): the session, read again, says what.
+ */
+export function rereadSessionOnRefusal(queryClient: QueryClient, error: Error): void {
+  if (error instanceof ApiError && error.status === 403) {
+    void queryClient.invalidateQueries({ queryKey: sessionQueryKey });
+  }
 }

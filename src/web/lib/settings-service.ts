@@ -1,4 +1,4 @@
-import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiPaths } from '../../shared/paths.ts';
 import { type Settings, settingsSchema } from '../../shared/settings-schema.ts';
 import { api } from './api-client.ts';
@@ -26,17 +26,15 @@ export function cacheSettings(settings: Settings): void {
   }
 }
 
-/** The settings service of the original: the server decides, localStorage mirrors. */
+/**
+ * The settings service of the original: the server decides, localStorage mirrors. Changing
+ * them is the settings page's own (features/settings/settings-api.ts): the app shell, which
+ * every page loads, is at its size budget (docs/decisions/0013-bundle-budgets.md).
+ */
 export async function getSettings(): Promise<Settings> {
   const settings = await api.get(apiPaths.settings, settingsSchema);
   cacheSettings(settings);
   return settings;
-}
-
-export async function changeSettings(settings: Settings): Promise<Settings> {
-  const saved = await api.put(apiPaths.settings, settingsSchema, settings);
-  cacheSettings(saved);
-  return saved;
 }
 
 /** The panel's settings; shared by the hook and the start-up prefetch. */
@@ -49,12 +47,4 @@ export const settingsQuery = queryOptions({
 
 export function useSettings() {
   return useQuery(settingsQuery);
-}
-
-export function useChangeSettings() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: changeSettings,
-    onSuccess: (saved) => queryClient.setQueryData(settingsQueryKey, saved),
-  });
 }

@@ -8,7 +8,7 @@ import type {
   secondFactorRequiredSchema as sharedSecondFactorRequiredSchema,
 } from '../../../shared/two-factor-schema.ts';
 import { api } from '../../lib/api-client.ts';
-import { sessionQueryKey } from '../../lib/session.ts';
+import { sessionQueryKey, sessionUserOf } from '../../lib/session.ts';
 
 // The requests that begin a session, apart from lib/session.ts: only the sign-in, sign-up and
 // code pages need them, and the app shell that every page loads is at its size budget
@@ -26,7 +26,7 @@ const signInAnswerSchema = z.union([sessionAnswerSchema, secondFactorRequiredSch
 function startSession(queryClient: QueryClient, answer: SessionAnswer): void {
   // Another operator's data must never linger in the cache.
   queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== 'settings' });
-  queryClient.setQueryData(sessionQueryKey, answer.user);
+  queryClient.setQueryData(sessionQueryKey, sessionUserOf(answer));
 }
 
 /**

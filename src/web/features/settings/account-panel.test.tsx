@@ -252,6 +252,7 @@ describe('the signed-in sessions of the account section', () => {
     mockApi({
       'GET /api/auth/get-session': () => ({ status: 200, body: signedIn }),
       'GET /api/settings': () => ({ status: 200, body: openSettings }),
+      'GET /api/settings/security': () => ({ status: 200, body: { requireTwoFactor: false } }),
       'GET /api/operators': () => ({
         status: 200,
         body: { items: [{ ...signedIn.user, deactivatedAt: null, twoFactorEnabled: false }] },

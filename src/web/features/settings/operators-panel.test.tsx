@@ -33,6 +33,7 @@ describe("two-factor sign-in in the administrator's list of operators", () => {
     const { calls } = mockApi({
       'GET /api/auth/get-session': () => ({ status: 200, body: signedIn }),
       'GET /api/settings': () => ({ status: 200, body: openSettings }),
+      'GET /api/settings/security': () => ({ status: 200, body: { requireTwoFactor: false } }),
       'GET /api/account/sessions': () => ({ status: 200, body: { items: [] } }),
       'GET /api/account/two-factor': () => ({
         status: 200,
@@ -90,6 +91,7 @@ describe("two-factor sign-in in the administrator's list of operators", () => {
     mockApi({
       'GET /api/auth/get-session': () => ({ status: 200, body: signedIn }),
       'GET /api/settings': () => ({ status: 200, body: openSettings }),
+      'GET /api/settings/security': () => ({ status: 200, body: { requireTwoFactor: false } }),
       'GET /api/account/sessions': () => ({ status: 200, body: { items: [] } }),
       'GET /api/account/two-factor': () => ({
         status: 200,

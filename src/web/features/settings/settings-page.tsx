@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import { useForm } from 'react-hook-form';
@@ -14,9 +14,12 @@ import { LoadFailed, Loading } from '../../components/loading.tsx';
 import { PageCard } from '../../components/page-card.tsx';
 import { failureText, messages } from '../../lib/messages.ts';
 import { useSession } from '../../lib/session.ts';
-import { useChangeSettings, useSettings } from '../../lib/settings-service.ts';
+import { useSettings } from '../../lib/settings-service.ts';
 import { AccountPanel } from './account-panel.tsx';
 import { OperatorsPanel } from './operators-panel.tsx';
+import { SecurityPanel } from './security-panel.tsx';
+import { useChangeSettings } from './settings-api.ts';
+import { TwoFactorRequired } from './two-factor-required.tsx';
 
 const SETTING_LABELS: Record<keyof Settings, string> = {
   allowRegistrations: 'Allow Registration',
@@ -24,7 +27,22 @@ const SETTING_LABELS: Record<keyof Settings, string> = {
   disableBalanceOnEdit: 'Disable Balance On Edit',
 };
 
+/**
+ * The settings page; for an operator who must first turn on the two-factor sign-in the
+ * administrator requires (the guards bring them here from every page), that alone.
+ */
 export function SettingsPage() {
+  const session = useSession();
+  const required = session.data?.twoFactorSetupRequired === true;
+  // Kept once shown, until the page is left: once it is on, the setup goes on to the
+  // dashboard, and the rest of this page must not flash by while the session is read again.
+  const [setupOnly, setSetupOnly] = useState(required);
+  if (required && !setupOnly) setSetupOnly(true);
+  if (setupOnly && session.data) return <TwoFactorRequired email={session.data.email} />;
+  return <PanelSettings />;
+}
+
+function PanelSettings() {
   const settings = useSettings();
   const session = useSession();
   const isAdministrator = session.data?.role === 'admin';
@@ -90,6 +108,7 @@ export function SettingsPage() {
           ) : null}
         </Form>
       </PageCard>
+      {isAdministrator ? <SecurityPanel /> : null}
       {session.data ? <AccountPanel email={session.data.email} /> : null}
       {isAdministrator && session.data ? (
         <OperatorsPanel currentOperatorId={session.data.id} />

@@ -4,3 +4,4 @@
 export const operatorsQueryKey = ['operators'] as const;
 export const accountSessionsQueryKey = ['account', 'sessions'] as const;
 export const twoFactorQueryKey = ['account', 'two-factor'] as const;
+export const securityPolicyQueryKey = ['security-policy'] as const;

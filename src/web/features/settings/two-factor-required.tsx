@@ -1,0 +1,84 @@
+import { useQueryClient } from '@tanstack/react-query';
+import Button from 'react-bootstrap/Button';
+import Card from 'react-bootstrap/Card';
+import { useNavigate } from 'react-router';
+import { paths } from '../../../shared/paths.ts';
+import { TWO_FACTOR_SETUP_REQUIRED_MESSAGE } from '../../../shared/two-factor-schema.ts';
+import { useFlash } from '../../components/flash-messages.tsx';
+import { usePageTitle } from '../../components/page-title.ts';
+import { ACCOUNT_MESSAGE_SECONDS } from '../../lib/account-messages.ts';
+import { sessionQueryKey, useSignOut } from '../../lib/session.ts';
+import { FAILURE_SECONDS, failureText, loggedOut } from '../../lib/shell-messages.ts';
+import { useDialogFor } from '../../lib/use-dialog-for.ts';
+import { SetupDialog } from './two-factor-dialogs.tsx';
+
+const TITLE = 'Turn on two-factor sign-in';
+
+/**
+ * All that an operator is offered while the administrator requires two-factor sign-in and
+ * theirs is off (every other call of theirs is refused): turning it on, or signing out.
+ */
+export function TwoFactorRequired({ email }: { email: string }) {
+  usePageTitle(TITLE);
+  const queryClient = useQueryClient();
+  const signOut = useSignOut();
+  const flash = useFlash();
+  const navigate = useNavigate();
+  const dialog = useDialogFor<'setup'>();
+
+  async function turnedOn() {
+    dialog.close();
+    // Read again, the session no longer holds them to the setup: the guards let them in.
+    await queryClient.invalidateQueries({ queryKey: sessionQueryKey });
+    flash.success(
+      'Two-factor sign-in is on: signing in asks for a code from your app',
+      ACCOUNT_MESSAGE_SECONDS,
+    );
+    navigate(paths.dashboard);
+  }
+
+  async function logout() {
+    try {
+      await signOut.mutateAsync();
+      flash.success(loggedOut.text, loggedOut.seconds);
+      navigate(paths.login);
+    } catch (error) {
+      flash.failure(failureText('Logout failed', error), FAILURE_SECONDS);
+    }
+  }
+
+  return (
+    <Card className="mx-auto auth-card">
+      <Card.Body>
+        <h1 className="h3 text-center mb-4">{TITLE}</h1>
+        <p>{TWO_FACTOR_SETUP_REQUIRED_MESSAGE}.</p>
+        <p className="text-body-secondary">
+          Signing in then asks for a code from an authenticator app on your phone after your
+          password: someone who learns your password still cannot sign in. Until it is on, nothing
+          else of the panel is open to you.
+        </p>
+        <div className="d-grid gap-2">
+          <Button variant="primary" onClick={() => dialog.ask('setup')}>
+            {TITLE}
+          </Button>
+          <Button
+            variant="outline-secondary"
+            disabled={signOut.isPending}
+            onClick={() => void logout()}
+          >
+            Sign out
+          </Button>
+        </div>
+      </Card.Body>
+      {dialog.target ? (
+        <SetupDialog
+          show={dialog.open}
+          email={email}
+          onCancel={dialog.close}
+          onExited={dialog.exited}
+          onTurnedOn={() => void turnedOn()}
+        />
+      ) : null}
+    </Card>
+  );
+}
