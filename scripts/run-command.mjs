@@ -1,4 +1,4 @@
-// `npm run backup -- FILE`, `npm run reset-link -- EMAIL`: runs the named command from
+// `npm run backup -- FILE`, `npm run reset-link -- EMAIL`, `npm run two-factor-off -- EMAIL`: runs the named command from
 // source where tsx is installed (a development checkout), else the compiled one (`npm run
 // build` makes it), passing on the remaining arguments.
 import { spawn } from 'node:child_process';
@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 const COMMANDS = {
   backup: 'db/backup-cli',
   'reset-link': 'auth/reset-link-cli',
+  'two-factor-off': 'auth/two-factor-off-cli',
 };
 
 const [name, ...rest] = process.argv.slice(2);

@@ -140,6 +140,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   await registerAuthRoutes(app, { config, database, auth, readSession, bus });
   await registerSettingsRoutes(app, { database, readSession, bus });
   await registerOperatorsRoutes(app, {
+    config,
     database,
     readSession,
     bus,

@@ -117,6 +117,8 @@ test('an operator turns on two-factor sign-in: then signing in takes a code from
   await expect(
     dialog.getByRole('img', { name: 'QR code for your authenticator app' }),
   ).toBeVisible();
+  // The password field is gone: the new step's title has the focus, not the page behind.
+  await expect(dialog.getByText('Turn on two-factor sign-in', { exact: true })).toBeFocused();
   const secret = await dialog.getByLabel('Or type this key into the app').inputValue();
   expect(secret).toMatch(/^[A-Z2-7]+=*$/);
   const backupCodes = await dialog
@@ -185,7 +187,9 @@ test('an operator turns on two-factor sign-in: then signing in takes a code from
 test('an administrator turns off two-factor sign-in for an operator who lost their phone', async ({
   browser,
   page,
+  consoleErrors,
 }) => {
+  consoleErrors.allow(/status of 400/);
   const email = await register(page);
   await turnOn(page);
   await logout(page);
@@ -202,6 +206,13 @@ test('an administrator turns off two-factor sign-in for an operator who lost the
   const dialog = admin.getByRole('dialog', { name: `Turn off two-factor sign-in for ${email}?` });
   await expect(dialog).toContainText('lost both the phone');
   await expectAccessible(admin, 'the administrator turn-off dialog (dark theme)');
+  // With the administrator's own password: a wrong one is said, and turns nothing off.
+  await dialog.getByLabel('Your password').fill('not my password');
+  await dialog.getByRole('button', { name: 'Turn off two-factor' }).click();
+  await expect(dialog.getByText('This is not your current password')).toBeVisible();
+  await expectAccessible(admin, 'the administrator turn-off dialog with a wrong password');
+  await expect(row.getByText('Two-factor', { exact: true })).toBeVisible();
+  await dialog.getByLabel('Your password').fill(ADMIN.password);
   await dialog.getByRole('button', { name: 'Turn off two-factor' }).click();
   await expect(
     admin.getByRole('status').filter({ hasText: `Two-factor sign-in is off for ${email}` }),

@@ -1441,6 +1441,7 @@ function routeSpecs(context: HostileContext): RouteSpec[] {
       access: 'admin',
       params: { id: operatorId },
       validParams: { id: validOperatorId },
+      body: { currentPassword: notTheirPassword },
     },
     { method: 'GET', url: '/api/settings', access: 'public' },
     {

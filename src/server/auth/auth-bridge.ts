@@ -25,16 +25,18 @@ export function createAuthBridge(config: Config, database: Database, auth: Auth)
   /**
    * Hands the request to better-auth as a fetch Request (on the public URL, whatever Host the
    * request named) and passes on its cookies; its JSON answer is returned for shaping. `path`
-   * names a better-auth endpoint other than the route's own ("/two-factor/verify-totp").
+   * names a better-auth endpoint other than the route's own ("/two-factor/verify-totp");
+   * `cookie`, when given, is all better-auth sees of the request's cookies.
    */
   async function callAuth(
     request: FastifyRequest,
     reply: FastifyReply,
     body?: unknown,
-    path?: string,
+    { path, cookie }: { path?: string; cookie?: string } = {},
   ): Promise<AuthAnswer> {
     const headers = fromNodeHeaders(request.headers);
     headers.delete('content-length');
+    if (cookie !== undefined) headers.set('cookie', cookie);
     headers.set(CLIENT_IP_HEADER, request.ip);
     if (body !== undefined) headers.set('content-type', 'application/json');
     const url = new URL(path ? `${AUTH_BASE_PATH}${path}` : request.url, config.publicUrl);

@@ -178,8 +178,11 @@ export async function registerAuthRoutes(
       // computation in better-auth (a verify, or a hash of the password given) and no writes.
       const answer = await callAuth(request, reply, { email, password: input.password });
       if (answer.status === 200 && secondFactorAsked(answer.body)) {
-        // The password was right: no session yet, only the challenge cookie for the code.
+        // The password was right: no session yet, only the challenge cookie for the code. A
+        // session the request carried ends now, as at any sign-in: better-auth has already
+        // told the browser to forget its cookie, so the second step could not end it.
         await attempt.succeeded();
+        await endReplacedSession(request);
         return { secondFactorRequired: true as const };
       }
       const session = answer.status === 200 ? toSessionAnswer(answer.body) : null;
@@ -210,9 +213,9 @@ export async function registerAuthRoutes(
         reply,
       );
       const { code } = parseBody(secondFactorSchema, request.body);
-      const userId = await secondFactor.challengedUser(request);
-      if (!userId) throw new HttpError(401, SIGN_IN_AGAIN_MESSAGE);
-      const answer = await secondFactor.verify(request, reply, userId, code);
+      const challenge = await secondFactor.challengeOf(request);
+      if (!challenge) throw new HttpError(401, SIGN_IN_AGAIN_MESSAGE);
+      const answer = await secondFactor.verify(request, reply, challenge, code);
       const session = toSessionAnswer(answer.body);
       if (!session) return refusal(answer);
       await endReplacedSession(request);

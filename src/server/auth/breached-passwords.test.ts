@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
@@ -53,6 +53,25 @@ test('line endings of either kind, lines without counts, and a tiny file all wor
   expect(await list.contains('x')).toBe(true);
   expect(await list.contains('z')).toBe(false);
   await list.close();
+});
+
+test('a new download renamed into place is used from the next lookup; a failed open is tried again', async () => {
+  const file = breachFile(['first leak'], { name: 'rolling.txt' });
+  const list = openBreachedPasswordList(file);
+  try {
+    expect(await list.contains('first leak')).toBe(true);
+    const next = breachFile(['first leak', 'second leak'], { name: 'rolling.next.txt' });
+    renameSync(next, file);
+    expect(await list.contains('second leak')).toBe(true);
+  } finally {
+    await list.close();
+  }
+  const later = path.join(dir, 'later.txt');
+  const pending = openBreachedPasswordList(later);
+  await expect(pending.contains('x')).rejects.toThrow(/ENOENT/);
+  renameSync(breachFile(['x'], { name: 'later.next.txt' }), later);
+  expect(await pending.contains('x')).toBe(true);
+  await pending.close();
 });
 
 test('a missing or unreadable file is reported with its reason', () => {

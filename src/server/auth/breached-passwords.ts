@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { accessSync, constants, statSync } from 'node:fs';
-import { type FileHandle, open } from 'node:fs/promises';
+import { type FileHandle, open, stat } from 'node:fs/promises';
 
 /**
  * Have I Been Pwned's Pwned Passwords, downloaded by the operator of the panel
@@ -34,9 +34,26 @@ export function checkBreachedPasswordFile(file: string): string | null {
 export function openBreachedPasswordList(file: string): BreachedPasswordList {
   let handle: Promise<FileHandle> | undefined;
   const opened = () => {
-    handle ??= open(file, 'r');
+    // A failed open is tried again at the next lookup, not remembered.
+    handle ??= open(file, 'r').catch((error: unknown) => {
+      handle = undefined;
+      throw error;
+    });
     return handle;
   };
+
+  /**
+   * The open file, and its size, reopened when a new download was renamed into its place
+   * (the old one is let go, so that its disk space comes back).
+   */
+  async function current(): Promise<number> {
+    const held = await opened();
+    const [mine, named] = await Promise.all([held.stat(), stat(file)]);
+    if (mine.ino === named.ino && mine.dev === named.dev) return mine.size;
+    handle = undefined;
+    await held.close();
+    return (await (await opened()).stat()).size;
+  }
 
   async function read(at: number, length: number): Promise<string> {
     const buffer = Buffer.alloc(length);
@@ -63,7 +80,7 @@ export function openBreachedPasswordList(file: string): BreachedPasswordList {
   return {
     async contains(password) {
       const target = createHash('sha1').update(password, 'utf8').digest('hex').toUpperCase();
-      const size = (await (await opened()).stat()).size;
+      const size = await current();
       // The target's line, if there is one, starts in [low, high).
       let low = 0;
       let high = size;

@@ -4,8 +4,9 @@
 // from an administrator in the panel.
 import { existsSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import { ConfigError, loadConfig } from '../config.ts';
-import { openDatabase } from '../db/database.ts';
+import type { OperatorSummary } from '../../shared/operator-schema.ts';
+import { type Config, ConfigError, loadConfig } from '../config.ts';
+import { type Database, openDatabase } from '../db/database.ts';
 import { findOperatorByEmail } from '../operators/operators-repository.ts';
 import { createAuth } from './auth.ts';
 import { issueResetLink } from './reset-links.ts';
@@ -13,29 +14,39 @@ import { issueResetLink } from './reset-links.ts';
 const RESET_LINK_USAGE =
   'Usage: npm run reset-link -- EMAIL (prints a one-time link, valid for an hour, with which that operator sets a new password)';
 
-interface Output {
+export interface Output {
   out(line: string): void;
   err(line: string): void;
 }
 
-/** Runs the command; answers its exit code. */
-export async function runResetLinkCommand(
+/**
+ * A command run on the server for the operator with the e-mail address given (reset-link,
+ * two-factor-off): reads the configuration and the database as the server does, finds the
+ * operator and hands them to `act`; answers the exit code.
+ */
+export async function runOperatorCommand(
   args: readonly string[],
   env: NodeJS.ProcessEnv,
   output: Output,
+  usage: string,
+  act: (found: {
+    config: Config;
+    database: Database;
+    operator: OperatorSummary;
+  }) => Promise<number>,
 ): Promise<number> {
   const email = args[0]?.trim().toLowerCase();
   if (!email || args.length !== 1) {
-    output.err(RESET_LINK_USAGE);
+    output.err(usage);
     return 2;
   }
-  let config: ReturnType<typeof loadConfig>;
+  let config: Config;
   try {
     // Nothing is signed here: a stand-in secret keeps the config from generating one into
     // whatever data directory a mistyped DATABASE_URL names.
     config = loadConfig({
       ...env,
-      AUTH_SECRET: env.AUTH_SECRET || 'unused-by-reset-link-unused-by-reset-link',
+      AUTH_SECRET: env.AUTH_SECRET || 'unused-by-this-command-unused-by-this-command',
     });
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
@@ -56,20 +67,37 @@ export async function runResetLinkCommand(
       output.err(`No operator has the e-mail address ${email}.`);
       return 1;
     }
-    const auth = createAuth(config, database);
-    const link = await issueResetLink({ auth, database, publicUrl: config.publicUrl }, operator);
-    output.out(`A one-time link for ${operator.email} to set a new password:`);
-    output.out('');
-    output.out(`  ${link.url}`);
-    output.out('');
-    output.out(
-      `It works once, until ${link.expiresAt} (UTC); any earlier link stops working. ` +
-        'Every session of the account ends when it is used.',
-    );
-    return 0;
+    return await act({ config, database, operator });
   } finally {
     await database.close();
   }
+}
+
+/** Runs the command; answers its exit code. */
+export function runResetLinkCommand(
+  args: readonly string[],
+  env: NodeJS.ProcessEnv,
+  output: Output,
+): Promise<number> {
+  return runOperatorCommand(
+    args,
+    env,
+    output,
+    RESET_LINK_USAGE,
+    async ({ config, database, operator }) => {
+      const auth = createAuth(config, database);
+      const link = await issueResetLink({ auth, database, publicUrl: config.publicUrl }, operator);
+      output.out(`A one-time link for ${operator.email} to set a new password:`);
+      output.out('');
+      output.out(`  ${link.url}`);
+      output.out('');
+      output.out(
+        `It works once, until ${link.expiresAt} (UTC); any earlier link stops working. ` +
+          'Every session of the account ends when it is used.',
+      );
+      return 0;
+    },
+  );
 }
 
 const entry = process.argv[1];

@@ -21,8 +21,12 @@ type Bridge = ReturnType<typeof createAuthBridge>;
 
 export const TOO_MANY_WRONG_CODES_MESSAGE =
   'Too many wrong codes: two-factor sign-in is locked for 15 minutes';
-/** better-auth's lock after 10 wrong codes in a row for one account (its default). */
-const ACCOUNT_LOCK_SECONDS = 15 * 60;
+/** A sign-in whose password was right, waiting for its code. */
+export interface Challenge {
+  userId: string;
+  /** The challenge cookie's value (signed), all that is passed on to better-auth. */
+  signed: string;
+}
 
 /**
  * An authenticator app's code is accepted in its own 30-second step and the one either side
@@ -61,23 +65,37 @@ export function createSecondFactorCheck({
   const consume = createRateLimiter(database);
   const challengeCookie = `${cookiePrefix(config)}.two_factor`;
 
-  /** The operator whose password was right, while their sign-in waits for a code. */
-  async function challengedUser(request: FastifyRequest): Promise<string | null> {
+  /**
+   * The sign-in waiting for a code: whose password was right, and its signed cookie as the
+   * browser holds it. Null without a live one.
+   */
+  async function challengeOf(request: FastifyRequest): Promise<Challenge | null> {
     const signed = request.headers.cookie
       ? parseCookies(request.headers.cookie)[challengeCookie]
       : undefined;
     const identifier = signed ? verifySessionCookie(signed, config.authSecret) : null;
-    if (!identifier) return null;
+    if (!signed || !identifier) return null;
     const context = await auth.$context;
-    const challenge = await context.internalAdapter.findVerificationValue(identifier);
-    if (!challenge || new Date(challenge.expiresAt).getTime() <= Date.now()) return null;
-    return challenge.value;
+    const found = await context.internalAdapter.findVerificationValue(identifier);
+    if (!found || new Date(found.expiresAt).getTime() <= Date.now()) return null;
+    return { userId: found.value, signed };
+  }
+
+  /** Seconds until the account's two-factor lock ends (better-auth's lockedUntil). */
+  async function lockSecondsLeft(userId: string): Promise<number> {
+    const row = await database.db
+      .selectFrom('twoFactor')
+      .select('lockedUntil')
+      .where('userId', '=', userId)
+      .executeTakeFirst();
+    const until = row?.lockedUntil ? new Date(row.lockedUntil).getTime() : 0;
+    return Math.max(1, Math.ceil((until - Date.now()) / 1000));
   }
 
   async function verify(
     request: FastifyRequest,
     reply: FastifyReply,
-    userId: string,
+    { userId, signed }: Challenge,
     code: string,
   ): Promise<AuthAnswer> {
     const fromApp = isTotpCode(code);
@@ -88,11 +106,16 @@ export function createSecondFactorCheck({
     if (claim && !claim.allowed) {
       throw new HttpError(400, CODE_ALREADY_USED_MESSAGE, { code: CODE_ALREADY_USED_MESSAGE });
     }
+    // Only the challenge goes to the plugin: given a session cookie too, it would check the
+    // code against that session's account instead.
     const answer = await callAuth(
       request,
       reply,
       { code: given },
-      fromApp ? '/two-factor/verify-totp' : '/two-factor/verify-backup-code',
+      {
+        path: fromApp ? '/two-factor/verify-totp' : '/two-factor/verify-backup-code',
+        cookie: `${challengeCookie}=${encodeURIComponent(signed)}`,
+      },
     );
     if (answer.status === 200) return answer;
     if (claim) await refundRateLimit(database, usedKey, claim.windowStart);
@@ -106,12 +129,12 @@ export function createSecondFactorCheck({
       case 'BACKUP_CODES_NOT_ENABLED':
         throw new HttpError(401, SIGN_IN_AGAIN_MESSAGE);
       case 'ACCOUNT_TEMPORARILY_LOCKED':
-        reply.header('retry-after', String(ACCOUNT_LOCK_SECONDS));
+        reply.header('retry-after', String(await lockSecondsLeft(userId)));
         throw new HttpError(429, TOO_MANY_WRONG_CODES_MESSAGE);
       default:
         return refusal(answer);
     }
   }
 
-  return { challengedUser, verify };
+  return { challengeOf, verify };
 }

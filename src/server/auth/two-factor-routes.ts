@@ -25,13 +25,13 @@ import type { Database } from '../db/database.ts';
 import { HttpError } from '../http/errors.ts';
 import { createCurrentPasswordCheck } from './account-routes.ts';
 import type { Auth } from './auth.ts';
-import { createAuthBridge } from './auth-bridge.ts';
 import { refuseUnlessAllowed } from './auth-routes.ts';
 import { createRateLimiter, refundRateLimit } from './rate-limiter.ts';
 import { USED_CODE_RULE, usedCodeKey } from './second-factor.ts';
 import { requireSession, type SessionReader } from './session.ts';
 import {
   backupCodeDigest,
+  beginTwoFactorSetup,
   newBackupCode,
   removeTwoFactor,
   requiresTwoFactor,
@@ -70,9 +70,9 @@ export async function registerTwoFactorRoutes(
   { config, database, auth, readSession }: TwoFactorRoutesOptions,
 ): Promise<void> {
   const checkCurrentPassword = createCurrentPasswordCheck(config, database);
-  const { callAuth, refusal } = createAuthBridge(config, database, auth);
   const consume = createRateLimiter(database);
   const truthy = database.dialect === 'sqlite' ? 1 : true;
+  const falsy = database.dialect === 'sqlite' ? 0 : false;
 
   async function pendingSetupOf(userId: string) {
     return database.db
@@ -113,24 +113,10 @@ export async function registerTwoFactorRoutes(
       async (request, reply) => {
         const operator = request.operator;
         await checkCurrentPassword(operator, request.body.currentPassword, request, reply);
-        if ((await twoFactorStatusOf(database, operator.id)).enabled) {
-          throw new HttpError(409, ALREADY_ON_MESSAGE);
-        }
-        const answer = await callAuth(
-          request,
-          reply,
-          { password: request.body.currentPassword, method: 'totp' },
-          '/two-factor/enable',
-        );
-        const body = answer.body as { totpURI?: unknown; backupCodes?: unknown } | null;
-        if (answer.status !== 200 || typeof body?.totpURI !== 'string') return refusal(answer);
-        const secret = new URL(body.totpURI).searchParams.get('secret') ?? '';
+        const setup = await beginTwoFactorSetup(database, auth, operator);
+        if (!setup) throw new HttpError(409, ALREADY_ON_MESSAGE);
         request.log.info({ operatorId: operator.id }, 'an operator began a two-factor setup');
-        return {
-          uri: body.totpURI,
-          secret,
-          backupCodes: Array.isArray(body.backupCodes) ? body.backupCodes.map(String) : [],
-        };
+        return setup;
       },
     );
 
@@ -171,18 +157,25 @@ export async function registerTwoFactorRoutes(
         if (!used.allowed) {
           throw new HttpError(400, CODE_ALREADY_USED_MESSAGE, { code: CODE_ALREADY_USED_MESSAGE });
         }
-        await database.write(async (trx) => {
-          await trx
+        // Only the setup that was checked, still unconfirmed: a disable or a new setup in
+        // between leaves nothing to turn on (and the user's flag untouched).
+        const confirmed = await database.write(async (trx) => {
+          const result = await trx
             .updateTable('twoFactor')
             .set({ verified: truthy })
             .where('id', '=', setup.id)
-            .execute();
+            .where('secret', '=', setup.secret)
+            .where('verified', '=', falsy)
+            .executeTakeFirst();
+          if (Number(result.numUpdatedRows) === 0) return false;
           await trx
             .updateTable('user')
             .set({ twoFactorEnabled: truthy })
             .where('id', '=', operator.id)
             .execute();
+          return true;
         });
+        if (!confirmed) throw new HttpError(409, NO_SETUP_MESSAGE);
         await refundRateLimit(database, attemptKey, attempt.windowStart);
         request.log.info({ operatorId: operator.id }, 'an operator turned on two-factor sign-in');
         return twoFactorStatusOf(database, operator.id);

@@ -21,6 +21,7 @@ import {
   uniqueEmail,
 } from '../test-support.ts';
 import { TOO_MANY_WRONG_CODES_MESSAGE } from './second-factor.ts';
+import { runTwoFactorOffCommand } from './two-factor-off-cli.ts';
 import { APP_CODE_MESSAGE, REQUIRED_BY_POLICY_MESSAGE } from './two-factor-routes.ts';
 
 let t: TestApp;
@@ -208,7 +209,23 @@ describe('two-factor sign-in', () => {
     const locked = await post(t.app, '/api/auth/sign-in/second-factor', challenge, { code: right });
     expect(locked.statusCode).toBe(429);
     expect(locked.json().message).toBe(TOO_MANY_WRONG_CODES_MESSAGE);
-    expect(Number(locked.headers['retry-after'])).toBeGreaterThan(0);
+    const retryAfter = Number(locked.headers['retry-after']);
+    expect(retryAfter).toBeGreaterThan(14 * 60);
+    expect(retryAfter).toBeLessThanOrEqual(15 * 60);
+    // Retry-After says when the lock ends, not the lock's full length.
+    await t.database.db
+      .updateTable('twoFactor')
+      .set({ lockedUntil: new Date(Date.now() + 60_000).toISOString() })
+      .where('userId', '=', operator.userId)
+      .execute();
+    const later = await post(
+      t.app,
+      '/api/auth/sign-in/second-factor',
+      challengeCookie(await passwordStep(operator.email)),
+      { code: right },
+    );
+    expect(later.statusCode).toBe(429);
+    expect(Number(later.headers['retry-after'])).toBeLessThanOrEqual(60);
   });
 
   test('an app code from two steps ago (a minute or more) is refused; one step either side is not', async () => {
@@ -267,6 +284,30 @@ describe('two-factor sign-in', () => {
     expect(forged.json().message).toBe(SIGN_IN_AGAIN_MESSAGE);
   });
 
+  test('a session the request carried ends at the password step, and a session cookie beside the challenge changes whose code is checked in nothing', async () => {
+    const operator = await enrolledOperator();
+    const bystander = await signUp(t.app, uniqueEmail('bystander'));
+    const first = await post(t.app, '/api/auth/sign-in/email', bystander.cookie, {
+      email: operator.email,
+      password: GOOD_PASSWORD,
+    });
+    expect(first.json()).toEqual({ secondFactorRequired: true });
+    expect(await isSignedIn(t.app, bystander.cookie)).toBe(false);
+
+    // Another operator's live session sent with the challenge: the code is still checked for
+    // the challenge's operator, and the sign-in is theirs.
+    const other = await signUp(t.app, uniqueEmail('other'));
+    const answer = await post(
+      t.app,
+      '/api/auth/sign-in/second-factor',
+      `${challengeCookie(first)}; ${other.cookie}`,
+      { code: authenticatorCode(operator.secret) },
+    );
+    expect(answer.statusCode).toBe(200);
+    expect(answer.json().user.id).toBe(operator.userId);
+    expect(await isSignedIn(t.app, sessionCookie(answer))).toBe(true);
+  });
+
   test('a wrong password never reaches the second step', async () => {
     const operator = await enrolledOperator();
     const answer = await passwordStep(operator.email, 'not the password at all');
@@ -304,6 +345,67 @@ describe('turning two-factor sign-in on and off', () => {
     // The session that turned it on goes on working.
     expect(await isSignedIn(t.app, cookie)).toBe(true);
     expect((await passwordStep(email)).json()).toEqual({ secondFactorRequired: true });
+  });
+
+  test('two setups at once leave one setup, and the code of the one kept turns it on', async () => {
+    const { cookie, userId } = await signUp(t.app, uniqueEmail('2fa'));
+    const setups = await Promise.all(
+      [1, 2].map(() =>
+        post(t.app, '/api/account/two-factor/setup', cookie, { currentPassword: GOOD_PASSWORD }),
+      ),
+    );
+    expect(setups.map((s) => s.statusCode)).toEqual([200, 200]);
+    const rows = await t.database.db
+      .selectFrom('twoFactor')
+      .select('id')
+      .where('userId', '=', userId)
+      .execute();
+    expect(rows).toHaveLength(1);
+    const confirmations = [];
+    for (const setup of setups) {
+      confirmations.push(
+        await post(t.app, '/api/account/two-factor/confirm', cookie, {
+          code: authenticatorCode(setup.json().secret),
+        }),
+      );
+    }
+    expect(confirmations.filter((c) => c.statusCode === 200)).toHaveLength(1);
+    const again = await post(t.app, '/api/account/two-factor/setup', cookie, {
+      currentPassword: GOOD_PASSWORD,
+    });
+    expect(again.statusCode).toBe(409);
+  });
+
+  test('confirming and turning off at once never leave it on without its secret', async () => {
+    // The disable's password check takes an argon2id computation: started that much earlier
+    // or later, its delete lands between the confirm's read and its write in some rounds.
+    for (let lead = 0; lead <= 40; lead += 4) {
+      const { cookie, userId } = await signUp(t.app, uniqueEmail('race'));
+      const setup = await post(t.app, '/api/account/two-factor/setup', cookie, {
+        currentPassword: GOOD_PASSWORD,
+      });
+      const disable = post(t.app, '/api/account/two-factor/disable', cookie, {
+        currentPassword: GOOD_PASSWORD,
+      });
+      await new Promise((resolve) => setTimeout(resolve, lead));
+      await Promise.all([
+        post(t.app, '/api/account/two-factor/confirm', cookie, {
+          code: authenticatorCode(setup.json().secret),
+        }),
+        disable,
+      ]);
+      const user = await t.database.db
+        .selectFrom('user')
+        .select('twoFactorEnabled')
+        .where('id', '=', userId)
+        .executeTakeFirstOrThrow();
+      const row = await t.database.db
+        .selectFrom('twoFactor')
+        .select('verified')
+        .where('userId', '=', userId)
+        .executeTakeFirst();
+      if (user.twoFactorEnabled) expect(Boolean(row?.verified)).toBe(true);
+    }
   });
 
   test('turning it off needs the password; then the password alone signs in again', async () => {
@@ -357,32 +459,48 @@ describe('turning two-factor sign-in on and off', () => {
       t.app,
       `/api/operators/${operator.userId}/two-factor/disable`,
       operator.cookie,
-      {},
+      { currentPassword: GOOD_PASSWORD },
     );
     expect(byOperator.statusCode).toBe(403);
     const own = await post(
       t.app,
       `/api/operators/${t.admin.userId}/two-factor/disable`,
       t.admin.cookie,
-      {},
+      { currentPassword: GOOD_PASSWORD },
     );
     expect(own.statusCode).toBe(409);
     expect(own.json().message).toBe(TWO_FACTOR_OFF_SELF_MESSAGE);
-    const off = await post(
+    // The administrator's own password, as for turning off one's own.
+    const withoutPassword = await post(
       t.app,
       `/api/operators/${operator.userId}/two-factor/disable`,
       t.admin.cookie,
       {},
     );
+    expect(withoutPassword.statusCode).toBe(400);
+    const wrongPassword = await post(
+      t.app,
+      `/api/operators/${operator.userId}/two-factor/disable`,
+      t.admin.cookie,
+      { currentPassword: 'not my password' },
+    );
+    expect(wrongPassword.statusCode).toBe(400);
+    expect(wrongPassword.json().fieldErrors).toEqual({
+      currentPassword: WRONG_CURRENT_PASSWORD_MESSAGE,
+    });
+    expect((await passwordStep(operator.email)).json()).toEqual({ secondFactorRequired: true });
+    const off = await post(
+      t.app,
+      `/api/operators/${operator.userId}/two-factor/disable`,
+      t.admin.cookie,
+      { currentPassword: GOOD_PASSWORD },
+    );
     expect(off.statusCode).toBe(200);
     expect(off.json()).toMatchObject({ id: operator.userId, twoFactorEnabled: false });
     expect((await passwordStep(operator.email)).json()).toHaveProperty('user');
-    const missing = await post(
-      t.app,
-      '/api/operators/nobody/two-factor/disable',
-      t.admin.cookie,
-      {},
-    );
+    const missing = await post(t.app, '/api/operators/nobody/two-factor/disable', t.admin.cookie, {
+      currentPassword: GOOD_PASSWORD,
+    });
     expect(missing.statusCode).toBe(404);
   });
 });
@@ -499,5 +617,33 @@ describe('an administrator who requires two-factor sign-in of every operator', (
     // Lifted: an operator without it gets on with a password alone again.
     const plain = await signUp(t.app, uniqueEmail('plain'));
     expect(await isSignedIn(t.app, plain.cookie)).toBe(true);
+  });
+});
+
+describe('npm run two-factor-off -- EMAIL', () => {
+  async function run(args: string[]) {
+    const { database } = t.config;
+    const out: string[] = [];
+    const err: string[] = [];
+    const code = await runTwoFactorOffCommand(
+      args,
+      {
+        DATABASE_URL: database.kind === 'sqlite' ? database.path : database.url,
+        AUTH_SECRET: t.config.authSecret,
+      },
+      { out: (line) => out.push(line), err: (line) => err.push(line) },
+    );
+    return { code, out: out.join('\n'), err: err.join('\n') };
+  }
+
+  test("turns off an operator's two-factor sign-in from the server's shell, for an administrator with no one to ask", async () => {
+    const operator = await enrolledOperator();
+    const result = await run([operator.email.toUpperCase()]);
+    expect(result.code, result.err).toBe(0);
+    expect(result.out).toContain(`Two-factor sign-in is off for ${operator.email}`);
+    expect((await passwordStep(operator.email)).json()).toHaveProperty('user');
+    expect((await run([operator.email])).out).toContain('was not on');
+    expect((await run(['nobody@example.com'])).code).toBe(1);
+    expect((await run([])).code).toBe(2);
   });
 });

@@ -1,6 +1,8 @@
-import { createHash, randomInt } from 'node:crypto';
+import { createHash, randomInt, randomUUID } from 'node:crypto';
+import { createOTP } from '@better-auth/utils/otp';
+import { generateRandomString, symmetricEncrypt } from 'better-auth/crypto';
 import { twoFactor } from 'better-auth/plugins/two-factor';
-import type { TwoFactorStatus } from '../../shared/two-factor-schema.ts';
+import type { TwoFactorSetup, TwoFactorStatus } from '../../shared/two-factor-schema.ts';
 import {
   BACKUP_CODE_COUNT,
   normaliseCode,
@@ -8,6 +10,7 @@ import {
   TOTP_PERIOD_SECONDS,
 } from '../../shared/two-factor-schema.ts';
 import type { Database } from '../db/database.ts';
+import type { Auth } from './auth.ts';
 
 /** How long the step between a right password and its code may take. */
 export const SECOND_FACTOR_WINDOW_SECONDS = 5 * 60;
@@ -128,4 +131,50 @@ export async function withTwoFactorSetupFlag<T extends { user: { id: string } }>
   if (!(await requiresTwoFactor(database))) return answer;
   if ((await twoFactorStatusOf(database, answer.user.id)).enabled) return answer;
   return { ...answer, twoFactorSetupRequired: true };
+}
+
+/**
+ * A new setup: a secret for the authenticator app (32 random characters, better-auth's
+ * generator; encrypted with the auth secret as its plugin expects) and new backup codes,
+ * replacing an unconfirmed setup but never a confirmed one (null then). One upsert on the
+ * unique userId index, so that two setups at once leave one row.
+ */
+export async function beginTwoFactorSetup(
+  database: Database,
+  auth: Auth,
+  user: { id: string; email: string },
+): Promise<TwoFactorSetup | null> {
+  const context = await auth.$context;
+  const secret = generateRandomString(32);
+  const backupCodes = Array.from({ length: BACKUP_CODE_COUNT }, newBackupCode);
+  const encrypted = await symmetricEncrypt({ key: context.secretConfig, data: secret });
+  const digests = JSON.stringify(backupCodes.map(backupCodeDigest));
+  const unconfirmed = database.dialect === 'sqlite' ? 0 : false;
+  const stored = await database.write((trx) =>
+    trx
+      .insertInto('twoFactor')
+      .values({
+        id: randomUUID(),
+        userId: user.id,
+        secret: encrypted,
+        backupCodes: digests,
+        verified: unconfirmed,
+        failedVerificationCount: 0,
+        lockedUntil: null,
+      })
+      .onConflict((conflict) =>
+        conflict
+          .column('userId')
+          .doUpdateSet({ secret: encrypted, backupCodes: digests })
+          .where('twoFactor.verified', '=', unconfirmed),
+      )
+      .returning('id')
+      .executeTakeFirst(),
+  );
+  if (!stored) return null;
+  const uri = createOTP(secret, { digits: TOTP_DIGITS, period: TOTP_PERIOD_SECONDS }).url(
+    'Client Panel',
+    user.email,
+  );
+  return { uri, secret: new URL(uri).searchParams.get('secret') ?? '', backupCodes };
 }

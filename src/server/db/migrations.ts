@@ -217,6 +217,19 @@ function appMigrations(options: MigrationOptions): Record<string, Migration> {
           .execute();
       },
     },
+    '0012_one_two_factor_row_per_operator': {
+      async up(db: Kysely<unknown>) {
+        // better-auth's table indexes userId without making it unique: two setups at once
+        // could leave two rows, and sign-in read the unconfirmed one. Setups are upserts on
+        // this index (auth/two-factor.ts).
+        await db.schema
+          .createIndex('two_factor_user_unique')
+          .on('twoFactor')
+          .column('userId')
+          .unique()
+          .execute();
+      },
+    },
   };
 }
 

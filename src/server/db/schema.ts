@@ -116,6 +116,9 @@ export interface TwoFactorTable {
   secret: string;
   backupCodes: string;
   verified: number | boolean | null;
+  /** The plugin's count of wrong codes in a row, and the lock it sets after 10. */
+  failedVerificationCount: number | null;
+  lockedUntil: AuthDate | null;
 }
 
 /** Operators who may not sign in (and whose sessions ended) until reactivated. */

@@ -16,11 +16,14 @@ import {
 } from '../../shared/operator-schema.ts';
 import { resetLinkSchema, sessionsEndedSchema } from '../../shared/password-reset-schema.ts';
 import { apiPaths } from '../../shared/paths.ts';
+import { twoFactorPasswordSchema } from '../../shared/two-factor-schema.ts';
+import { createCurrentPasswordCheck } from '../auth/account-routes.ts';
 import type { Auth } from '../auth/auth.ts';
 import { endSessions, endSessionsWithin } from '../auth/end-sessions.ts';
 import { issueResetLink, withdrawResetLinksWithin } from '../auth/reset-links.ts';
 import { requireSession, type SessionReader } from '../auth/session.ts';
 import { removeTwoFactor } from '../auth/two-factor.ts';
+import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import { HttpError } from '../http/errors.ts';
 import type { EventBus } from '../live/event-bus.ts';
@@ -35,6 +38,7 @@ import {
 } from './operators-repository.ts';
 
 interface OperatorsRoutesOptions {
+  config: Config;
   database: Database;
   readSession: SessionReader;
   bus: EventBus;
@@ -59,8 +63,9 @@ export const TWO_FACTOR_OFF_SELF_MESSAGE =
  */
 export async function registerOperatorsRoutes(
   app: FastifyInstance,
-  { database, readSession, bus, auth, publicUrl }: OperatorsRoutesOptions,
+  { config, database, readSession, bus, auth, publicUrl }: OperatorsRoutesOptions,
 ): Promise<void> {
+  const checkCurrentPassword = createCurrentPasswordCheck(config, database);
   await app.register(async (scope) => {
     requireSession(scope, readSession, { administrator: true });
     const routes = scope.withTypeProvider<ZodTypeProvider>();
@@ -250,7 +255,8 @@ export async function registerOperatorsRoutes(
     );
 
     // For an operator who lost both their authenticator and their backup codes: the
-    // administrator, who knows them, stands in for the factor (ASVS 6.4.4), as for reset links.
+    // administrator, who knows them, stands in for the factor (ASVS 6.4.4). With their own
+    // password: a screen left signed in must not strip another account of its second factor.
     routes.post(
       '/api/operators/:id/two-factor/disable',
       {
@@ -259,13 +265,15 @@ export async function registerOperatorsRoutes(
           summary:
             "Turn off an operator's two-factor sign-in, when they lost their authenticator and backup codes (administrator)",
           params: z.object({ id: z.string() }),
+          body: twoFactorPasswordSchema,
           response: { 200: operatorListItemSchema, ...errors },
         },
       },
-      async (request) => {
+      async (request, reply) => {
         const { id } = request.params;
-        // One's own needs the password, in the account settings: a session alone is not enough.
+        // One's own is turned off in the account settings, where it stays on while required.
         if (id === request.operator.id) throw new HttpError(409, TWO_FACTOR_OFF_SELF_MESSAGE);
+        await checkCurrentPassword(request.operator, request.body.currentPassword, request, reply);
         if (!(await findListedOperator(database.db, id))) {
           throw new HttpError(404, OPERATOR_NOT_FOUND_MESSAGE);
         }

@@ -4,7 +4,9 @@ import Form from 'react-bootstrap/Form';
 import Modal from 'react-bootstrap/Modal';
 import type { OperatorSummary } from '../../../shared/operator-schema.ts';
 import type { ResetLink } from '../../../shared/password-reset-schema.ts';
+import type { TwoFactorPasswordInput } from '../../../shared/two-factor-schema.ts';
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
+import { PasswordStep } from './password-step.tsx';
 
 /** Whose sessions an administrator is about to end: one operator, or everyone else. */
 export type SessionsTarget = OperatorSummary | 'everyone';
@@ -71,6 +73,67 @@ export function DeactivateDialog({
         Their clients and their password stay as they are: reactivated, they sign in as before.
       </p>
     </ConfirmDialog>
+  );
+}
+
+/**
+ * Turning off an operator's two-factor sign-in, for one who lost both their phone and their
+ * backup codes: with the administrator's own password, since it lets the operator's password
+ * alone sign in. A wrong password is said under the field, and the dialog stays open.
+ */
+export function TwoFactorOffDialog({
+  operator,
+  email,
+  show,
+  busy,
+  onCancel,
+  onSubmit,
+  onExited,
+}: {
+  operator: OperatorSummary | null;
+  /** The administrator's own, for password managers. */
+  email: string;
+  show: boolean;
+  busy: boolean;
+  onCancel(): void;
+  /** Turns it off; a refusal thrown is shown in the dialog. */
+  onSubmit(input: TwoFactorPasswordInput): Promise<void>;
+  /** Once it has faded out: the typed password goes with it. */
+  onExited(): void;
+}) {
+  const titleId = useId();
+  return (
+    <Modal
+      show={show}
+      onHide={busy ? () => {} : onCancel}
+      onExited={onExited}
+      backdrop={busy ? 'static' : true}
+      keyboard={!busy}
+      centered
+      aria-labelledby={titleId}
+    >
+      <PasswordStep
+        id="operator-two-factor-off-password"
+        titleId={titleId}
+        title={`Turn off two-factor sign-in for ${operator?.email ?? ''}?`}
+        email={email}
+        label="Your password"
+        submitLabel="Turn off two-factor"
+        danger
+        onCancel={onCancel}
+        onSubmit={onSubmit}
+      >
+        <p>
+          For an operator who lost both the phone with their authenticator app and their backup
+          codes: they then sign in with their password alone, and can turn two-factor sign-in on
+          again from their settings.
+        </p>
+        <p>
+          Be sure it is them who asks: with it off, their password is all it takes to sign in as
+          them.
+        </p>
+      </PasswordStep>
+    </Modal>
   );
 }
 

@@ -7,6 +7,7 @@ import {
 import { type OperatorRole, operatorSchema } from '../../../shared/operator-schema.ts';
 import { resetLinkSchema, sessionsEndedSchema } from '../../../shared/password-reset-schema.ts';
 import { apiPaths } from '../../../shared/paths.ts';
+import type { TwoFactorPasswordInput } from '../../../shared/two-factor-schema.ts';
 import { api } from '../../lib/api-client.ts';
 import { accountSessionsQueryKey, operatorsQueryKey } from './settings-query-keys.ts';
 
@@ -74,13 +75,14 @@ export function useReactivateOperator() {
 
 /**
  * Turns off an operator's two-factor sign-in, for one who lost both the phone with the app and
- * their backup codes: they sign in with their password alone until they turn it on again.
+ * their backup codes: they sign in with their password alone until they turn it on again. The
+ * administrator's own current password goes with it.
  */
 export function useDisableOperatorTwoFactor() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (operatorId: string) =>
-      api.post(apiPaths.operatorTwoFactorDisable(operatorId), operatorListItemSchema),
+    mutationFn: ({ operatorId, ...input }: { operatorId: string } & TwoFactorPasswordInput) =>
+      api.post(apiPaths.operatorTwoFactorDisable(operatorId), operatorListItemSchema, input),
     onSettled: () => queryClient.invalidateQueries({ queryKey: operatorsQueryKey }),
   });
 }

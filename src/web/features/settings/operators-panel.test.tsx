@@ -1,6 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, test } from 'vitest';
+import { WRONG_CURRENT_PASSWORD_MESSAGE } from '../../../shared/account-schema.ts';
 import type { OperatorListItem } from '../../../shared/operator-list-schema.ts';
 import {
   mockApi,
@@ -27,100 +28,148 @@ const helper: OperatorListItem = {
 };
 const other: OperatorListItem = { ...helper, id: 'u3', email: 'other@example.com' };
 
+/** Settings for an administrator; `disable` answers the turn-off and records each body sent. */
+function answers(
+  operators: () => OperatorListItem[],
+  disable: (body: { currentPassword?: string }) => { status: number; body?: unknown },
+) {
+  const sent: unknown[] = [];
+  const api = mockApi({
+    'GET /api/auth/get-session': () => ({ status: 200, body: signedIn }),
+    'GET /api/settings': () => ({ status: 200, body: openSettings }),
+    'GET /api/settings/security': () => ({ status: 200, body: { requireTwoFactor: false } }),
+    'GET /api/account/sessions': () => ({ status: 200, body: { items: [] } }),
+    'GET /api/account/two-factor': () => ({
+      status: 200,
+      body: { enabled: true, backupCodesLeft: 10 },
+    }),
+    'GET /api/operators': () => ({ status: 200, body: { items: operators() } }),
+    'POST /api/operators/u2/two-factor/disable': (init) => {
+      const body = JSON.parse(String(init?.body));
+      sent.push(body);
+      return disable(body);
+    },
+  });
+  return { ...api, sent };
+}
+
+const wrongPassword = {
+  status: 400,
+  body: {
+    message: WRONG_CURRENT_PASSWORD_MESSAGE,
+    fieldErrors: { currentPassword: WRONG_CURRENT_PASSWORD_MESSAGE },
+  },
+};
+
+async function operatorsTable() {
+  const table = await screen.findByRole('table', { name: 'Operators' });
+  const row = (email: string) =>
+    within(table)
+      .getAllByRole('row')
+      .find((r) => r.textContent?.includes(email)) as HTMLElement;
+  return { table, row };
+}
+
+async function openTurnOff(table: HTMLElement) {
+  await userEvent.click(
+    within(table).getByRole('button', {
+      name: 'Turn off two-factor sign-in for helper@example.com',
+    }),
+  );
+  return screen.findByRole('dialog', {
+    name: 'Turn off two-factor sign-in for helper@example.com?',
+  });
+}
+
 describe("two-factor sign-in in the administrator's list of operators", () => {
-  test('shows who has it on, and turns it off for an operator after asking', async () => {
+  test("shows who has it on, and turns it off for an operator with the administrator's own password", async () => {
     let operators = [administrator, helper, { ...other, twoFactorEnabled: false }];
-    const { calls } = mockApi({
-      'GET /api/auth/get-session': () => ({ status: 200, body: signedIn }),
-      'GET /api/settings': () => ({ status: 200, body: openSettings }),
-      'GET /api/settings/security': () => ({ status: 200, body: { requireTwoFactor: false } }),
-      'GET /api/account/sessions': () => ({ status: 200, body: { items: [] } }),
-      'GET /api/account/two-factor': () => ({
-        status: 200,
-        body: { enabled: true, backupCodesLeft: 10 },
-      }),
-      'GET /api/operators': () => ({ status: 200, body: { items: operators } }),
-      'POST /api/operators/u2/two-factor/disable': () => {
+    const { calls, sent } = answers(
+      () => operators,
+      ({ currentPassword }) => {
+        if (currentPassword !== 'my passphrase') return wrongPassword;
         operators = operators.map((o) => (o.id === 'u2' ? { ...o, twoFactorEnabled: false } : o));
         return { status: 200, body: operators[1] };
       },
-    });
+    );
     renderApp('/settings');
-    const table = await screen.findByRole('table', { name: 'Operators' });
-    const row = (email: string) =>
-      within(table)
-        .getAllByRole('row')
-        .find((r) => r.textContent?.includes(email)) as HTMLElement;
+    const { table, row } = await operatorsTable();
     expect(within(row('op@example.com')).getByText('Two-factor')).toBeVisible();
     expect(within(row('helper@example.com')).getByText('Two-factor')).toBeVisible();
     expect(within(row('other@example.com')).queryByText('Two-factor')).toBeNull();
     // Only for those who have it on, and never one's own: that is done with the password.
     expect(within(table).getAllByRole('button', { name: /^Turn off two-factor/ })).toHaveLength(1);
 
-    await userEvent.click(
-      within(table).getByRole('button', {
-        name: 'Turn off two-factor sign-in for helper@example.com',
-      }),
-    );
-    const dialog = await screen.findByRole('dialog', {
-      name: 'Turn off two-factor sign-in for helper@example.com?',
-    });
+    const dialog = await openTurnOff(table);
+    expect(dialog).toHaveTextContent('lost both the phone');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(calls).not.toContain('POST /api/operators/u2/two-factor/disable');
 
-    await userEvent.click(
-      within(table).getByRole('button', {
-        name: 'Turn off two-factor sign-in for helper@example.com',
-      }),
-    );
-    const again = await screen.findByRole('dialog', {
-      name: 'Turn off two-factor sign-in for helper@example.com?',
-    });
+    const again = await openTurnOff(table);
+    const field = within(again).getByLabelText('Your password');
+    expect(field).toHaveAttribute('type', 'password');
+    expect(field).toHaveAttribute('autocomplete', 'current-password');
+    // Whose password it is, for password managers: the administrator's, not the operator's.
+    expect(again.querySelector('input[autocomplete="username"]')).toHaveValue('op@example.com');
+    // Nothing is sent without it.
+    await userEvent.click(within(again).getByRole('button', { name: 'Turn off two-factor' }));
+    expect(await within(again).findByText('Enter your current password')).toBeVisible();
+    expect(calls).not.toContain('POST /api/operators/u2/two-factor/disable');
+
+    // A wrong one is said under the field, the dialog stays open, and nothing changes.
+    await userEvent.type(field, 'not my password');
+    await userEvent.click(within(again).getByRole('button', { name: 'Turn off two-factor' }));
+    await waitFor(() => expect(field).toHaveAccessibleDescription(WRONG_CURRENT_PASSWORD_MESSAGE));
+    expect(field).toHaveAttribute('aria-invalid', 'true');
+    expect(again).toBeVisible();
+    expect(within(row('helper@example.com')).getByText('Two-factor')).toBeVisible();
+
+    await userEvent.clear(field);
+    await userEvent.type(field, 'my passphrase');
     await userEvent.click(within(again).getByRole('button', { name: 'Turn off two-factor' }));
     expect(await screen.findByRole('status')).toHaveTextContent(
       'Two-factor sign-in is off for helper@example.com',
     );
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(sent).toEqual([
+      { currentPassword: 'not my password' },
+      { currentPassword: 'my passphrase' },
+    ]);
     await waitFor(() =>
       expect(within(row('helper@example.com')).queryByText('Two-factor')).toBeNull(),
     );
     expect(within(table).queryByRole('button', { name: /^Turn off two-factor/ })).toBeNull();
   });
 
-  test('a refusal is said, and the list stays as it was', async () => {
-    mockApi({
-      'GET /api/auth/get-session': () => ({ status: 200, body: signedIn }),
-      'GET /api/settings': () => ({ status: 200, body: openSettings }),
-      'GET /api/settings/security': () => ({ status: 200, body: { requireTwoFactor: false } }),
-      'GET /api/account/sessions': () => ({ status: 200, body: { items: [] } }),
-      'GET /api/account/two-factor': () => ({
-        status: 200,
-        body: { enabled: false, backupCodesLeft: 0 },
-      }),
-      'GET /api/operators': () => ({ status: 200, body: { items: [administrator, helper] } }),
-      'POST /api/operators/u2/two-factor/disable': () => ({
-        status: 404,
-        body: { message: 'No such operator' },
-      }),
-    });
-    renderApp('/settings');
-    const table = await screen.findByRole('table', { name: 'Operators' });
-    await userEvent.click(
-      within(table).getByRole('button', {
-        name: 'Turn off two-factor sign-in for helper@example.com',
-      }),
-    );
-    const dialog = await screen.findByRole('dialog', {
-      name: 'Turn off two-factor sign-in for helper@example.com?',
-    });
-    await userEvent.click(within(dialog).getByRole('button', { name: 'Turn off two-factor' }));
-    expect(await screen.findByRole('alert')).toHaveTextContent(
-      'Two-factor sign-in was not turned off for helper@example.com: No such operator',
-    );
-    expect(
-      within(table).getByRole('button', {
-        name: 'Turn off two-factor sign-in for helper@example.com',
-      }),
-    ).toBeVisible();
-  });
+  test.each([
+    [429, 'Too many wrong passwords: wait a few minutes and try again'],
+    [404, 'No such operator'],
+  ])(
+    'a refusal (%i) is said in the dialog, which stays open, and the list stays as it was',
+    async (status, message) => {
+      answers(
+        () => [administrator, helper],
+        () => ({ status, body: { message } }),
+      );
+      renderApp('/settings');
+      const { table, row } = await operatorsTable();
+      const dialog = await openTurnOff(table);
+      const field = within(dialog).getByLabelText('Your password');
+      await userEvent.type(field, 'my passphrase');
+      await userEvent.click(within(dialog).getByRole('button', { name: 'Turn off two-factor' }));
+      expect(await within(dialog).findByRole('alert')).toHaveTextContent(message);
+      expect(field).toHaveAttribute('aria-invalid', 'false');
+      expect(dialog).toBeVisible();
+      expect(screen.queryByText(/Two-factor sign-in is off/)).toBeNull();
+      expect(within(row('helper@example.com')).getByText('Two-factor')).toBeVisible();
+      await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+      await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+      expect(
+        within(table).getByRole('button', {
+          name: 'Turn off two-factor sign-in for helper@example.com',
+        }),
+      ).toBeVisible();
+    },
+  );
 });

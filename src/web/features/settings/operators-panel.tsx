@@ -6,7 +6,7 @@ import Table from 'react-bootstrap/Table';
 import type { OperatorListItem } from '../../../shared/operator-list-schema.ts';
 import type { OperatorSummary } from '../../../shared/operator-schema.ts';
 import type { ResetLink } from '../../../shared/password-reset-schema.ts';
-import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
+import type { TwoFactorPasswordInput } from '../../../shared/two-factor-schema.ts';
 import { useFlash } from '../../components/flash-messages.tsx';
 import { LoadFailed, Loading } from '../../components/loading.tsx';
 import { ACCOUNT_MESSAGE_SECONDS, sessionsText } from '../../lib/account-messages.ts';
@@ -17,6 +17,7 @@ import {
   EndSessionsDialog,
   ResetLinkDialog,
   type SessionsTarget,
+  TwoFactorOffDialog,
 } from './operator-dialogs.tsx';
 import {
   useChangeRole,
@@ -50,10 +51,17 @@ function deactivatedText(email: string, revoked: number): string {
 /**
  * The administrator's list of operators: the administrator role given or taken, sessions
  * ended (one operator's, or everyone's), reset links for forgotten passwords, two-factor
- * sign-in turned off for a lost phone, and accounts deactivated (someone who left) or
- * reactivated.
+ * sign-in turned off for a lost phone (with the administrator's password), and accounts
+ * deactivated (someone who left) or reactivated.
  */
-export function OperatorsPanel({ currentOperatorId }: { currentOperatorId: string }) {
+export function OperatorsPanel({
+  currentOperatorId,
+  currentEmail,
+}: {
+  currentOperatorId: string;
+  /** The administrator's own e-mail address, for password managers. */
+  currentEmail: string;
+}) {
   const operators = useOperators(true);
   const changeRole = useChangeRole();
   const endSessions = useEndSessions();
@@ -109,20 +117,13 @@ export function OperatorsPanel({ currentOperatorId }: { currentOperatorId: strin
     }
   }
 
-  async function confirmTwoFactorOff() {
+  /** A refusal (a wrong password, too many, no such operator) is thrown: the dialog says it. */
+  async function turnTwoFactorOff(input: TwoFactorPasswordInput) {
     if (!turningOffTwoFactor.target) return;
     const { id, email } = turningOffTwoFactor.target;
-    try {
-      await disableTwoFactor.mutateAsync(id);
-      flash.success(`Two-factor sign-in is off for ${email}`, ACCOUNT_MESSAGE_SECONDS);
-    } catch (error) {
-      flash.failure(
-        failureText(`Two-factor sign-in was not turned off for ${email}`, error),
-        messages.failureSeconds,
-      );
-    } finally {
-      turningOffTwoFactor.close();
-    }
+    await disableTwoFactor.mutateAsync({ operatorId: id, ...input });
+    turningOffTwoFactor.close();
+    flash.success(`Two-factor sign-in is off for ${email}`, ACCOUNT_MESSAGE_SECONDS);
   }
 
   async function reactivateOperator(operator: OperatorListItem) {
@@ -313,25 +314,15 @@ export function OperatorsPanel({ currentOperatorId }: { currentOperatorId: strin
         onConfirm={() => void confirmDeactivation()}
         onExited={deactivating.exited}
       />
-      <ConfirmDialog
+      <TwoFactorOffDialog
+        operator={turningOffTwoFactor.target}
+        email={currentEmail}
         show={turningOffTwoFactor.open}
         busy={disableTwoFactor.isPending}
-        title={`Turn off two-factor sign-in for ${turningOffTwoFactor.target?.email ?? ''}?`}
-        confirmLabel="Turn off two-factor"
         onCancel={turningOffTwoFactor.close}
-        onConfirm={() => void confirmTwoFactorOff()}
+        onSubmit={turnTwoFactorOff}
         onExited={turningOffTwoFactor.exited}
-      >
-        <p>
-          For an operator who lost both the phone with their authenticator app and their backup
-          codes: they then sign in with their password alone, and can turn two-factor sign-in on
-          again from their settings.
-        </p>
-        <p className="mb-0">
-          Be sure it is them who asks: with it off, their password is all it takes to sign in as
-          them.
-        </p>
-      </ConfirmDialog>
+      />
       <ResetLinkDialog
         operator={resetFor.target}
         show={resetFor.open}

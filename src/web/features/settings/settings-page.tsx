@@ -111,7 +111,7 @@ function PanelSettings() {
       {isAdministrator ? <SecurityPanel /> : null}
       {session.data ? <AccountPanel email={session.data.email} /> : null}
       {isAdministrator && session.data ? (
-        <OperatorsPanel currentOperatorId={session.data.id} />
+        <OperatorsPanel currentOperatorId={session.data.id} currentEmail={session.data.email} />
       ) : null}
     </>
   );

@@ -1,6 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { type ReactNode, useId, useMemo, useState } from 'react';
-import Alert from 'react-bootstrap/Alert';
+import { useId, useMemo, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import Modal from 'react-bootstrap/Modal';
@@ -8,14 +7,13 @@ import { useForm } from 'react-hook-form';
 import { renderSVG } from 'uqr';
 import {
   type TwoFactorConfirmInput,
-  type TwoFactorPasswordInput,
   type TwoFactorSetup,
   twoFactorConfirmSchema,
-  twoFactorPasswordSchema,
 } from '../../../shared/two-factor-schema.ts';
-import { FormField, UsernameHint } from '../../components/form-field.tsx';
+import { FormField } from '../../components/form-field.tsx';
 import { ApiError } from '../../lib/api-client.ts';
 import { applyServerErrors } from '../../lib/form-errors.ts';
+import { Failure, PasswordStep, StepTitle } from './password-step.tsx';
 import {
   useBeginTwoFactorSetup,
   useConfirmTwoFactor,
@@ -30,87 +28,6 @@ interface DialogProps {
   onCancel(): void;
   /** Once it has faded out: what it showed (a secret, backup codes) goes with it. */
   onExited(): void;
-}
-
-/** A refusal that is not about the field (too many attempts, no network): the dialog stays open. */
-function Failure({ text }: { text: string | null }) {
-  return text ? (
-    <Alert variant="danger" className="mb-0">
-      {text}
-    </Alert>
-  ) : null;
-}
-
-/**
- * The current password, asked for before two-factor sign-in is set up, turned off or given
- * new backup codes: a screen left signed in is not enough for any of them.
- */
-function PasswordStep({
-  id,
-  titleId,
-  title,
-  email,
-  submitLabel,
-  danger = false,
-  onCancel,
-  onSubmit,
-  children,
-}: {
-  id: string;
-  titleId: string;
-  title: string;
-  email: string;
-  submitLabel: string;
-  danger?: boolean;
-  onCancel(): void;
-  onSubmit(input: TwoFactorPasswordInput): Promise<void>;
-  children: ReactNode;
-}) {
-  const [failure, setFailure] = useState<string | null>(null);
-  const form = useForm<TwoFactorPasswordInput>({
-    resolver: zodResolver(twoFactorPasswordSchema),
-    defaultValues: { currentPassword: '' },
-  });
-  const { errors, isSubmitting } = form.formState;
-
-  const submit = form.handleSubmit(async (values) => {
-    setFailure(null);
-    try {
-      await onSubmit(values);
-    } catch (error) {
-      const message = applyServerErrors(error, form.setError, ['currentPassword']);
-      if (!(error instanceof ApiError && error.fieldErrors.currentPassword)) setFailure(message);
-    }
-  });
-
-  return (
-    <Form noValidate onSubmit={submit} aria-labelledby={titleId}>
-      <Modal.Header closeButton={!isSubmitting}>
-        <Modal.Title id={titleId}>{title}</Modal.Title>
-      </Modal.Header>
-      <Modal.Body>
-        {children}
-        <UsernameHint email={email} />
-        <FormField
-          id={id}
-          label="Current password"
-          type="password"
-          autoComplete="current-password"
-          registration={form.register('currentPassword')}
-          error={errors.currentPassword?.message}
-        />
-        <Failure text={failure} />
-      </Modal.Body>
-      <Modal.Footer>
-        <Button variant="secondary" onClick={onCancel} disabled={isSubmitting}>
-          Cancel
-        </Button>
-        <Button type="submit" variant={danger ? 'danger' : 'primary'} disabled={isSubmitting}>
-          {submitLabel}
-        </Button>
-      </Modal.Footer>
-    </Form>
-  );
 }
 
 const BACKUP_CODES_FILE = 'client-panel-backup-codes.txt';
@@ -216,7 +133,7 @@ function ConfirmStep({
   return (
     <Form noValidate onSubmit={submit} aria-labelledby={titleId}>
       <Modal.Header closeButton={!isSubmitting}>
-        <Modal.Title id={titleId}>Turn on two-factor sign-in</Modal.Title>
+        <StepTitle id={titleId}>Turn on two-factor sign-in</StepTitle>
       </Modal.Header>
       <Modal.Body>
         <p>
@@ -333,7 +250,7 @@ export function NewBackupCodesDialog(dialog: DialogProps) {
       {codes ? (
         <>
           <Modal.Header closeButton>
-            <Modal.Title id={titleId}>Your new backup codes</Modal.Title>
+            <StepTitle id={titleId}>Your new backup codes</StepTitle>
           </Modal.Header>
           <Modal.Body>
             <BackupCodes codes={codes} />

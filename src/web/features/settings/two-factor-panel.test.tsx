@@ -89,6 +89,9 @@ describe('two-factor sign-in in the account section', () => {
       name: 'QR code for your authenticator app',
     });
     expect(qr.getAttribute('src')).toMatch(/^data:image\/svg\+xml;charset=utf-8,%3Csvg/);
+    // The password field that had the focus is gone: the new step's title takes it, to be read
+    // from the top (the QR code, the key, the backup codes, then the code).
+    expect(within(dialog).getByText('Turn on two-factor sign-in')).toHaveFocus();
     expect(within(dialog).getByLabelText('Or type this key into the app')).toHaveValue(
       'JBSWY3DPEHPK3PXP',
     );
@@ -188,6 +191,8 @@ describe('two-factor sign-in in the account section', () => {
     await userEvent.type(within(dialog).getByLabelText('Current password'), 'my passphrase');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Make new backup codes' }));
     const shown = await screen.findByRole('dialog', { name: 'Your new backup codes' });
+    // The password field that had the focus is gone: the codes' title takes it.
+    expect(within(shown).getByText('Your new backup codes')).toHaveFocus();
     expect(within(shown).getAllByRole('listitem')).toHaveLength(10);
     expect(within(shown).getByText('code3-abcde')).toBeVisible();
     await userEvent.click(within(shown).getByRole('button', { name: 'Done' }));
