@@ -125,6 +125,8 @@ test("an operator sees where they are signed in and ends another browser's sessi
   await expect(page.getByRole('status').filter({ hasText: 'The session ended' })).toBeVisible();
   await expect(rows).toHaveCount(1);
   await expect(page.getByRole('button', { name: 'End all other sessions' })).toBeDisabled();
+  // The row's "End" went with it: the section's heading has the focus, not the page's start.
+  await expect(page.getByRole('heading', { name: 'Signed-in sessions' })).toBeFocused();
 
   // The other browser's open page learns through its live socket; a reload stays signed out.
   await expect(other).toHaveURL(/\/login$/);

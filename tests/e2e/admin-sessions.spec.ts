@@ -162,6 +162,8 @@ test('an administrator deactivates an operator: their open page goes to the sign
   const row = operators.getByRole('row').filter({ hasText: email });
   await expect(row.getByText('Deactivated', { exact: true })).toBeVisible();
   await expect(row.getByRole('button', { name: `Sign out ${email}` })).toHaveCount(0);
+  // "Deactivate" went from the row: "Reactivate" in its place has the focus.
+  await expect(row.getByRole('button', { name: `Reactivate ${email}` })).toBeFocused();
   await expectAccessible(admin, 'the operators panel with a deactivated operator');
 
   // The operator's tab learns through its live socket, without a reload.
@@ -178,6 +180,7 @@ test('an administrator deactivates an operator: their open page goes to the sign
     admin.getByRole('status').filter({ hasText: `${email} is reactivated` }),
   ).toBeVisible();
   await expect(row.getByText('Deactivated', { exact: true })).toHaveCount(0);
+  await expect(row.getByRole('button', { name: `Deactivate ${email}` })).toBeFocused();
   await login(page, email, PASSWORD);
   await expect(page).toHaveURL(/\/dashboard$/);
   await admin.context().close();

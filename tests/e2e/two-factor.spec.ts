@@ -140,6 +140,10 @@ test('an operator turns on two-factor sign-in: then signing in takes a code from
   ).toBeVisible();
   await expect(dialog).toBeHidden();
   await expect(twoFactorSection(page)).toContainText('You have 10 backup codes left.');
+  // "Turn on" went: the first button of the "on" state has the focus, not the page's start.
+  await expect(
+    twoFactorSection(page).getByRole('button', { name: 'New backup codes' }),
+  ).toBeFocused();
 
   // The password alone no longer signs in: the code page asks for the app's code. The code
   // that turned it on is used up, so the app's next one (accepted a step early) signs in.
@@ -179,6 +183,9 @@ test('an operator turns on two-factor sign-in: then signing in takes a code from
     page.getByRole('status').filter({ hasText: 'Two-factor sign-in is off' }),
   ).toBeVisible();
   await expect(twoFactorSection(page)).toContainText('Off.');
+  await expect(
+    twoFactorSection(page).getByRole('button', { name: 'Turn on two-factor sign-in' }),
+  ).toBeFocused();
   await logout(page);
   await login(page, email, PASSWORD);
   await expect(page).toHaveURL(/\/dashboard$/);

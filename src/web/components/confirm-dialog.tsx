@@ -11,6 +11,7 @@ export function ConfirmDialog({
   onCancel,
   onConfirm,
   onExited,
+  restoreFocus,
   children,
 }: {
   show: boolean;
@@ -21,11 +22,20 @@ export function ConfirmDialog({
   onConfirm(): void;
   /** Once it has faded out: what it is about can go then, not before (the title would flicker). */
   onExited?: () => void;
+  /** False when something else than the button that opened it is to take the focus. */
+  restoreFocus?: boolean;
   children: ReactNode;
 }) {
   const titleId = useId();
   return (
-    <Modal show={show} onHide={onCancel} onExited={onExited} centered aria-labelledby={titleId}>
+    <Modal
+      show={show}
+      onHide={onCancel}
+      onExited={onExited}
+      restoreFocus={restoreFocus}
+      centered
+      aria-labelledby={titleId}
+    >
       <Modal.Header closeButton>
         <Modal.Title id={titleId}>{title}</Modal.Title>
       </Modal.Header>

@@ -180,6 +180,9 @@ describe('the signed-in sessions of the account section', () => {
     expect(await screen.findByRole('status')).toHaveTextContent('The session ended');
     expect(sent).toEqual({ currentPassword: 'my passphrase', sessionIds: ['session-phone'] });
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    // The row's "End" that opened the dialog is gone: the section's heading has the focus, not
+    // the page's start.
+    expect(screen.getByRole('heading', { name: 'Signed-in sessions' })).toHaveFocus();
     await waitFor(() => expect(within(table).queryByText('Safari on iOS')).toBeNull());
     expect(screen.getByRole('button', { name: 'End all other sessions' })).toBeDisabled();
   });
@@ -221,6 +224,9 @@ describe('the signed-in sessions of the account section', () => {
     await userEvent.click(within(dialog).getByRole('button', { name: 'End all other sessions' }));
     expect(await screen.findByRole('status')).toHaveTextContent('2 other sessions ended');
     expect(sent).toEqual({ currentPassword: 'my passphrase', allOthers: true });
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    // Its button is disabled once the list is read again: the heading has the focus.
+    expect(screen.getByRole('heading', { name: 'Signed-in sessions' })).toHaveFocus();
   });
 
   test("ending this device's session goes to the sign-in page", async () => {

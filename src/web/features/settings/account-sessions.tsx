@@ -1,23 +1,16 @@
-import { zodResolver } from '@hookform/resolvers/zod';
-import { useId, useState } from 'react';
-import Alert from 'react-bootstrap/Alert';
+import { useId, useRef } from 'react';
 import Button from 'react-bootstrap/Button';
-import Form from 'react-bootstrap/Form';
 import Modal from 'react-bootstrap/Modal';
 import Table from 'react-bootstrap/Table';
-import { useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router';
-import * as z from 'zod/mini';
-import { type AccountSession, currentPasswordSchema } from '../../../shared/account-schema.ts';
+import type { AccountSession } from '../../../shared/account-schema.ts';
 import { paths } from '../../../shared/paths.ts';
 import { useFlash } from '../../components/flash-messages.tsx';
-import { FormField, UsernameHint } from '../../components/form-field.tsx';
 import { LoadFailed } from '../../components/loading.tsx';
 import { ACCOUNT_MESSAGE_SECONDS } from '../../lib/account-messages.ts';
-import { ApiError } from '../../lib/api-client.ts';
-import { applyServerErrors } from '../../lib/form-errors.ts';
 import { useDialogFor } from '../../lib/use-dialog-for.ts';
 import { useAccountSessions, useEndAccountSessions } from './account-api.ts';
+import { PasswordStep } from './password-step.tsx';
 
 /** Which sessions the operator is about to end: one of the list, or every one but this. */
 type SessionsToEnd = { kind: 'one'; session: AccountSession } | { kind: 'others' };
@@ -39,9 +32,6 @@ function sessionsEndedText(target: SessionsToEnd, revoked: number): string {
 
 const SIGNED_OUT_HERE_TEXT = 'You are signed out: the session of this browser ended';
 
-const endSessionsFormSchema = z.object({ currentPassword: currentPasswordSchema });
-type EndSessionsFormValues = z.infer<typeof endSessionsFormSchema>;
-
 /**
  * Asks for the current password before sessions end (ASVS 7.5.2): a screen left signed in
  * is not enough to throw its owner out of their other devices, or to keep them out.
@@ -50,6 +40,7 @@ function EndSessionsDialog({
   target,
   show,
   email,
+  restoreFocus,
   onCancel,
   onEnded,
   onExited,
@@ -57,6 +48,8 @@ function EndSessionsDialog({
   target: SessionsToEnd;
   show: boolean;
   email: string;
+  /** False when something else than the button that opened it is to take the focus. */
+  restoreFocus: boolean;
   onCancel(): void;
   onEnded(revoked: number, signedOut: boolean): void;
   /** Once it has faded out: the target can go then, and the typed password with it. */
@@ -64,88 +57,55 @@ function EndSessionsDialog({
 }) {
   const titleId = useId();
   const endSessions = useEndAccountSessions();
-  // A refusal that is not about the password (too many attempts, no network).
-  const [failure, setFailure] = useState<string | null>(null);
-  const form = useForm<EndSessionsFormValues>({
-    resolver: zodResolver(endSessionsFormSchema),
-    defaultValues: { currentPassword: '' },
-  });
-  const { errors, isSubmitting } = form.formState;
+  const busy = endSessions.isPending;
   const one = target.kind === 'one' ? target.session : null;
-
-  const onSubmit = form.handleSubmit(async ({ currentPassword }) => {
-    setFailure(null);
-    try {
-      const { revoked, signedOut } = await endSessions.mutateAsync(
-        one ? { currentPassword, sessionIds: [one.id] } : { currentPassword, allOthers: true },
-      );
-      onEnded(revoked, signedOut);
-    } catch (error) {
-      const message = applyServerErrors(error, form.setError, ['currentPassword']);
-      if (!(error instanceof ApiError && error.fieldErrors.currentPassword)) setFailure(message);
-    }
-  });
 
   return (
     // Open until the answer is in: its outcome, or its failure, is shown here.
     <Modal
       show={show}
-      onHide={isSubmitting ? () => {} : onCancel}
+      onHide={busy ? () => {} : onCancel}
       onExited={onExited}
-      backdrop={isSubmitting ? 'static' : true}
-      keyboard={!isSubmitting}
+      restoreFocus={restoreFocus}
+      backdrop={busy ? 'static' : true}
+      keyboard={!busy}
       centered
       aria-labelledby={titleId}
     >
-      <Form noValidate onSubmit={onSubmit} aria-labelledby={titleId}>
-        <Modal.Header closeButton={!isSubmitting}>
-          <Modal.Title id={titleId}>
-            {one ? 'End this session?' : 'End all other sessions?'}
-          </Modal.Title>
-        </Modal.Header>
-        <Modal.Body>
-          {one?.current ? (
-            <p>
-              This is the session of this browser: you are signed out here and must sign in again.
-            </p>
-          ) : null}
-          {one && !one.current ? (
-            <p>
-              The session of {one.device}
-              {one.ipAddress ? ` at ${one.ipAddress}` : ''}, signed in <When at={one.createdAt} />,
-              ends: that browser must sign in again, and its open pages stop updating at once.
-            </p>
-          ) : null}
-          {one ? null : (
-            <p>
-              Every session of your account but this one ends, on every device: they must sign in
-              again, and their open pages stop updating at once. This browser stays signed in.
-            </p>
-          )}
-          <UsernameHint email={email} />
-          <FormField
-            id="end-sessions-password"
-            label="Current password"
-            type="password"
-            autoComplete="current-password"
-            registration={form.register('currentPassword')}
-            error={errors.currentPassword?.message}
-          />
-          {failure ? (
-            <Alert variant="danger" className="mb-0">
-              {failure}
-            </Alert>
-          ) : null}
-        </Modal.Body>
-        <Modal.Footer>
-          <Button variant="secondary" onClick={onCancel} disabled={isSubmitting}>
-            Cancel
-          </Button>
-          <Button type="submit" variant="danger" disabled={isSubmitting}>
-            {one ? 'End session' : 'End all other sessions'}
-          </Button>
-        </Modal.Footer>
-      </Form>
+      <PasswordStep
+        id="end-sessions-password"
+        titleId={titleId}
+        title={one ? 'End this session?' : 'End all other sessions?'}
+        email={email}
+        submitLabel={one ? 'End session' : 'End all other sessions'}
+        danger
+        onCancel={onCancel}
+        onSubmit={async ({ currentPassword }) => {
+          const { revoked, signedOut } = await endSessions.mutateAsync(
+            one ? { currentPassword, sessionIds: [one.id] } : { currentPassword, allOthers: true },
+          );
+          onEnded(revoked, signedOut);
+        }}
+      >
+        {one?.current ? (
+          <p>
+            This is the session of this browser: you are signed out here and must sign in again.
+          </p>
+        ) : null}
+        {one && !one.current ? (
+          <p>
+            The session of {one.device}
+            {one.ipAddress ? ` at ${one.ipAddress}` : ''}, signed in <When at={one.createdAt} />,
+            ends: that browser must sign in again, and its open pages stop updating at once.
+          </p>
+        ) : null}
+        {one ? null : (
+          <p>
+            Every session of your account but this one ends, on every device: they must sign in
+            again, and their open pages stop updating at once. This browser stays signed in.
+          </p>
+        )}
+      </PasswordStep>
     </Modal>
   );
 }
@@ -159,23 +119,28 @@ export function SignedInSessions({ email }: { email: string }) {
   const flash = useFlash();
   const navigate = useNavigate();
   const headingId = useId();
+  const heading = useRef<HTMLHeadingElement>(null);
   const dialog = useDialogFor<SessionsToEnd>();
   const { target } = dialog;
   const others = sessions.data?.items.filter((session) => !session.current).length ?? 0;
 
   function ended(to: SessionsToEnd, revoked: number, signedOut: boolean) {
-    dialog.close();
     if (signedOut) {
+      dialog.close();
       flash.success(SIGNED_OUT_HERE_TEXT, ACCOUNT_MESSAGE_SECONDS);
       navigate(paths.login);
       return;
     }
+    // The row's "End" is gone, or "End all other sessions" is now disabled: the focus goes to
+    // the section's heading, not to the page's start.
+    dialog.closeAndFocus(() => heading.current);
     flash.success(sessionsEndedText(to, revoked), ACCOUNT_MESSAGE_SECONDS);
   }
 
   return (
     <section aria-labelledby={headingId} className="mb-4">
-      <h3 className="h6" id={headingId}>
+      {/* Focused (to be read from, not a control) once a dialog's button went with what it did. */}
+      <h3 className="h6" id={headingId} ref={heading} tabIndex={-1}>
         Signed-in sessions
       </h3>
       <p className="text-body-secondary">
@@ -253,6 +218,7 @@ export function SignedInSessions({ email }: { email: string }) {
           target={target}
           show={dialog.open}
           email={email}
+          restoreFocus={dialog.restoreFocus}
           onCancel={dialog.close}
           onEnded={(revoked, signedOut) => ended(target, revoked, signedOut)}
           onExited={dialog.exited}

@@ -60,6 +60,8 @@ export function DeactivateDialog({
   onCancel(): void;
   onConfirm(): void;
   onExited(): void;
+  /** False when something else than the button that opened it is to take the focus. */
+  restoreFocus: boolean;
 }) {
   const who = operator?.email ?? '';
   return (
@@ -86,6 +88,7 @@ export function TwoFactorOffDialog({
   email,
   show,
   busy,
+  restoreFocus,
   onCancel,
   onSubmit,
   onExited,
@@ -100,6 +103,8 @@ export function TwoFactorOffDialog({
   onSubmit(input: TwoFactorPasswordInput): Promise<void>;
   /** Once it has faded out: the typed password goes with it. */
   onExited(): void;
+  /** False when something else than the button that opened it is to take the focus. */
+  restoreFocus: boolean;
 }) {
   const titleId = useId();
   return (
@@ -107,6 +112,7 @@ export function TwoFactorOffDialog({
       show={show}
       onHide={busy ? () => {} : onCancel}
       onExited={onExited}
+      restoreFocus={restoreFocus}
       backdrop={busy ? 'static' : true}
       keyboard={!busy}
       centered

@@ -140,6 +140,9 @@ describe("two-factor sign-in in the administrator's list of operators", () => {
       expect(within(row('helper@example.com')).queryByText('Two-factor')).toBeNull(),
     );
     expect(within(table).queryByRole('button', { name: /^Turn off two-factor/ })).toBeNull();
+    // The button that opened the dialog is gone, and nothing took its place: the heading of the
+    // list has the focus, not the page's start.
+    expect(screen.getByRole('heading', { name: 'Operators' })).toHaveFocus();
   });
 
   test.each([
@@ -172,4 +175,57 @@ describe("two-factor sign-in in the administrator's list of operators", () => {
       ).toBeVisible();
     },
   );
+});
+
+describe('deactivating and reactivating an operator', () => {
+  test("the button that takes the place of the one used has the focus: the row's Reactivate, then its Deactivate", async () => {
+    let operators = [administrator, helper];
+    const set = (deactivatedAt: string | null) => {
+      operators = operators.map((o) => (o.id === 'u2' ? { ...o, deactivatedAt } : o));
+      return operators[1];
+    };
+    mockApi({
+      'GET /api/auth/get-session': () => ({ status: 200, body: signedIn }),
+      'GET /api/settings': () => ({ status: 200, body: openSettings }),
+      'GET /api/settings/security': () => ({ status: 200, body: { requireTwoFactor: false } }),
+      'GET /api/account/sessions': () => ({ status: 200, body: { items: [] } }),
+      'GET /api/account/two-factor': () => ({
+        status: 200,
+        body: { enabled: true, backupCodesLeft: 10 },
+      }),
+      'GET /api/operators': () => ({ status: 200, body: { items: operators } }),
+      'POST /api/operators/u2/deactivate': () => ({
+        status: 200,
+        body: { ...set('2026-03-05T06:00:00.000Z'), revoked: 1 },
+      }),
+      'POST /api/operators/u2/reactivate': () => ({ status: 200, body: set(null) }),
+    });
+    renderApp('/settings');
+    const { table } = await operatorsTable();
+    await userEvent.click(
+      within(table).getByRole('button', { name: 'Deactivate helper@example.com' }),
+    );
+    const dialog = await screen.findByRole('dialog', { name: 'Deactivate helper@example.com?' });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Deactivate' }));
+    expect(await screen.findByRole('status')).toHaveTextContent(
+      'helper@example.com is deactivated and signed out',
+    );
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(
+      within(table).queryByRole('button', { name: 'Deactivate helper@example.com' }),
+    ).toBeNull();
+    expect(
+      within(table).getByRole('button', { name: 'Reactivate helper@example.com' }),
+    ).toHaveFocus();
+
+    await userEvent.keyboard('{Enter}');
+    await waitFor(() =>
+      expect(
+        within(table).getByRole('button', { name: 'Deactivate helper@example.com' }),
+      ).toHaveFocus(),
+    );
+    expect(
+      within(table).queryByRole('button', { name: 'Reactivate helper@example.com' }),
+    ).toBeNull();
+  });
 });

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import Badge from 'react-bootstrap/Badge';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
@@ -11,7 +11,7 @@ import { useFlash } from '../../components/flash-messages.tsx';
 import { LoadFailed, Loading } from '../../components/loading.tsx';
 import { ACCOUNT_MESSAGE_SECONDS, sessionsText } from '../../lib/account-messages.ts';
 import { failureText, messages } from '../../lib/messages.ts';
-import { useDialogFor } from '../../lib/use-dialog-for.ts';
+import { focusSoon, useDialogFor } from '../../lib/use-dialog-for.ts';
 import {
   DeactivateDialog,
   EndSessionsDialog,
@@ -48,6 +48,17 @@ function deactivatedText(email: string, revoked: number): string {
     : `${email} is deactivated and signed out: ${sessionsText(revoked)} ended`;
 }
 
+/** The labels of a row's buttons that take the place of one another. */
+const reactivateLabel = (email: string) => `Reactivate ${email}`;
+const deactivateLabel = (email: string) => `Deactivate ${email}`;
+
+/** The button so labelled in `container`, once it shows it. */
+function buttonLabelled(container: HTMLElement | null, label: string) {
+  return [...(container?.querySelectorAll('button') ?? [])].find(
+    (button) => button.getAttribute('aria-label') === label,
+  );
+}
+
 /**
  * The administrator's list of operators: the administrator role given or taken, sessions
  * ended (one operator's, or everyone's), reset links for forgotten passwords, two-factor
@@ -75,6 +86,19 @@ export function OperatorsPanel({
   const deactivating = useDialogFor<OperatorSummary>();
   const disableTwoFactor = useDisableOperatorTwoFactor();
   const turningOffTwoFactor = useDialogFor<OperatorSummary>();
+  const card = useRef<HTMLDivElement>(null);
+  const heading = useRef<HTMLHeadingElement>(null);
+  const focusHeading = () => heading.current;
+
+  /**
+   * The focus, lost with the button that had it (its row now shows another in its place), goes
+   * to the one that took its place, else to the heading. Moved on meanwhile, it stays.
+   */
+  function focusInPlaceOf(from: Element | null, label: string) {
+    const active = document.activeElement;
+    if (active !== from && active !== null && active !== document.body) return;
+    focusSoon(() => buttonLabelled(card.current, label), focusHeading);
+  }
 
   function askForResetLink(operator: OperatorSummary) {
     setResetLink(null);
@@ -109,11 +133,15 @@ export function OperatorsPanel({
     const { id, email } = deactivating.target;
     try {
       const { revoked } = await deactivate.mutateAsync(id);
+      // "Deactivate" went from the row: its "Reactivate" takes the focus.
+      deactivating.closeAndFocus(
+        () => buttonLabelled(card.current, reactivateLabel(email)),
+        focusHeading,
+      );
       flash.success(deactivatedText(email, revoked), ACCOUNT_MESSAGE_SECONDS);
     } catch (error) {
-      flash.failure(failureText(`${email} was not deactivated`, error), messages.failureSeconds);
-    } finally {
       deactivating.close();
+      flash.failure(failureText(`${email} was not deactivated`, error), messages.failureSeconds);
     }
   }
 
@@ -122,18 +150,22 @@ export function OperatorsPanel({
     if (!turningOffTwoFactor.target) return;
     const { id, email } = turningOffTwoFactor.target;
     await disableTwoFactor.mutateAsync({ operatorId: id, ...input });
-    turningOffTwoFactor.close();
+    // Its button went from the row, and nothing took its place.
+    turningOffTwoFactor.closeAndFocus(focusHeading);
     flash.success(`Two-factor sign-in is off for ${email}`, ACCOUNT_MESSAGE_SECONDS);
   }
 
   async function reactivateOperator(operator: OperatorListItem) {
+    const from = document.activeElement;
     try {
       await reactivate.mutateAsync(operator.id);
+      focusInPlaceOf(from, deactivateLabel(operator.email));
       flash.success(
         `${operator.email} is reactivated: they can sign in again`,
         messages.settingsSaved.seconds,
       );
     } catch (error) {
+      focusInPlaceOf(from, reactivateLabel(operator.email));
       flash.failure(
         failureText(`${operator.email} was not reactivated`, error),
         messages.failureSeconds,
@@ -156,8 +188,9 @@ export function OperatorsPanel({
   }
 
   return (
-    <Card className="mt-4">
-      <Card.Header as="h2" className="h5">
+    <Card className="mt-4" ref={card}>
+      {/* Focused (to be read from, not a control) if a dialog's outcome left no button to. */}
+      <Card.Header as="h2" className="h5" ref={heading} tabIndex={-1}>
         Operators
       </Card.Header>
       <Card.Body>
@@ -215,7 +248,7 @@ export function OperatorsPanel({
                           variant="outline-secondary"
                           disabled={reactivate.isPending}
                           onClick={() => void reactivateOperator(operator)}
-                          aria-label={`Reactivate ${operator.email}`}
+                          aria-label={reactivateLabel(operator.email)}
                         >
                           Reactivate
                         </Button>
@@ -243,7 +276,7 @@ export function OperatorsPanel({
                             size="sm"
                             variant="outline-danger"
                             onClick={() => deactivating.ask(operator)}
-                            aria-label={`Deactivate ${operator.email}`}
+                            aria-label={deactivateLabel(operator.email)}
                           >
                             Deactivate
                           </Button>
@@ -313,6 +346,7 @@ export function OperatorsPanel({
         onCancel={deactivating.close}
         onConfirm={() => void confirmDeactivation()}
         onExited={deactivating.exited}
+        restoreFocus={deactivating.restoreFocus}
       />
       <TwoFactorOffDialog
         operator={turningOffTwoFactor.target}
@@ -322,6 +356,7 @@ export function OperatorsPanel({
         onCancel={turningOffTwoFactor.close}
         onSubmit={turnTwoFactorOff}
         onExited={turningOffTwoFactor.exited}
+        restoreFocus={turningOffTwoFactor.restoreFocus}
       />
       <ResetLinkDialog
         operator={resetFor.target}

@@ -25,6 +25,8 @@ import {
 interface DialogProps {
   show: boolean;
   email: string;
+  /** False when something else than the button that opened it is to take the focus. */
+  restoreFocus?: boolean;
   onCancel(): void;
   /** Once it has faded out: what it showed (a secret, backup codes) goes with it. */
   onExited(): void;
@@ -188,6 +190,7 @@ export function SetupDialog({ onTurnedOn, ...dialog }: DialogProps & { onTurnedO
   return (
     <Modal
       show={dialog.show}
+      restoreFocus={dialog.restoreFocus}
       onHide={begin.isPending ? () => {} : dialog.onCancel}
       onExited={() => {
         setSetup(null);
@@ -236,6 +239,7 @@ export function NewBackupCodesDialog(dialog: DialogProps) {
   return (
     <Modal
       show={dialog.show}
+      restoreFocus={dialog.restoreFocus}
       onHide={newCodes.isPending ? () => {} : dialog.onCancel}
       onExited={() => {
         setCodes(null);
@@ -285,6 +289,7 @@ export function TurnOffDialog({ onTurnedOff, ...dialog }: DialogProps & { onTurn
   return (
     <Modal
       show={dialog.show}
+      restoreFocus={dialog.restoreFocus}
       onHide={disable.isPending ? () => {} : dialog.onCancel}
       onExited={dialog.onExited}
       backdrop={disable.isPending ? 'static' : true}

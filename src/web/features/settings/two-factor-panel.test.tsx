@@ -126,6 +126,9 @@ describe('two-factor sign-in in the account section', () => {
     expect(
       within(panel).getByRole('button', { name: 'Turn off two-factor sign-in' }),
     ).toBeVisible();
+    // "Turn on", which opened the dialog, is gone: the first button of the "on" state has the
+    // focus, not the page's start.
+    expect(within(panel).getByRole('button', { name: 'New backup codes' })).toHaveFocus();
   });
 
   test('turning it off asks for the password first, and a wrong one changes nothing', async () => {
@@ -165,6 +168,9 @@ describe('two-factor sign-in in the account section', () => {
     await userEvent.click(within(dialog).getByRole('button', { name: 'Turn off' }));
     expect(await screen.findByRole('status')).toHaveTextContent('Two-factor sign-in is off');
     expect(await within(panel).findByText(/^Off\./)).toBeVisible();
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    // "Turn off" is gone: "Turn on" in its place has the focus.
+    expect(within(panel).getByRole('button', { name: 'Turn on two-factor sign-in' })).toHaveFocus();
     expect(sent['POST /api/account/two-factor/disable']).toEqual({
       currentPassword: 'my passphrase',
     });
@@ -197,5 +203,7 @@ describe('two-factor sign-in in the account section', () => {
     expect(within(shown).getByText('code3-abcde')).toBeVisible();
     await userEvent.click(within(shown).getByRole('button', { name: 'Done' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    // Its button is still there, and has the focus back.
+    expect(within(panel).getByRole('button', { name: 'New backup codes' })).toHaveFocus();
   });
 });

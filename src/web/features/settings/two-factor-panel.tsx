@@ -1,4 +1,4 @@
-import { useId } from 'react';
+import { useId, useRef } from 'react';
 import Button from 'react-bootstrap/Button';
 import { useFlash } from '../../components/flash-messages.tsx';
 import { LoadFailed } from '../../components/loading.tsx';
@@ -23,11 +23,19 @@ export function TwoFactorPanel({ email }: { email: string }) {
   const status = useTwoFactorStatus();
   const flash = useFlash();
   const headingId = useId();
+  const heading = useRef<HTMLHeadingElement>(null);
+  // The buttons a dialog's outcome puts in place of the one that opened it.
+  const turnOn = useRef<HTMLButtonElement>(null);
+  const newCodes = useRef<HTMLButtonElement>(null);
   const dialog = useDialogFor<TwoFactorDialog>();
   const { target } = dialog;
 
   function turnedOn() {
-    dialog.close();
+    // "Turn on" went: the first of the buttons of the "on" state takes the focus.
+    dialog.closeAndFocus(
+      () => newCodes.current,
+      () => heading.current,
+    );
     flash.success(
       'Two-factor sign-in is on: signing in asks for a code from your app',
       ACCOUNT_MESSAGE_SECONDS,
@@ -35,14 +43,24 @@ export function TwoFactorPanel({ email }: { email: string }) {
   }
 
   function turnedOff() {
-    dialog.close();
+    dialog.closeAndFocus(
+      () => turnOn.current,
+      () => heading.current,
+    );
     flash.success('Two-factor sign-in is off', ACCOUNT_MESSAGE_SECONDS);
   }
 
-  const dialogProps = { show: dialog.open, email, onCancel: dialog.close, onExited: dialog.exited };
+  const dialogProps = {
+    show: dialog.open,
+    email,
+    restoreFocus: dialog.restoreFocus,
+    onCancel: dialog.close,
+    onExited: dialog.exited,
+  };
   return (
     <section aria-labelledby={headingId} className="mb-4">
-      <h3 className="h6" id={headingId}>
+      {/* Focused (to be read from, not a control) if a dialog's outcome left no button to. */}
+      <h3 className="h6" id={headingId} ref={heading} tabIndex={-1}>
         Two-factor sign-in
       </h3>
       {/* A plain line, not a status region: the flash messages are the page's one status region. */}
@@ -60,7 +78,7 @@ export function TwoFactorPanel({ email }: { email: string }) {
             Off. With two-factor sign-in on, signing in asks for a code from an authenticator app on
             your phone after your password: someone who learns your password still cannot sign in.
           </p>
-          <Button variant="primary" onClick={() => dialog.ask('setup')}>
+          <Button ref={turnOn} variant="primary" onClick={() => dialog.ask('setup')}>
             Turn on two-factor sign-in
           </Button>
         </>
@@ -72,7 +90,7 @@ export function TwoFactorPanel({ email }: { email: string }) {
             {backupCodesLeftText(status.data.backupCodesLeft)}
           </p>
           <div className="d-flex flex-wrap gap-2">
-            <Button variant="outline-secondary" onClick={() => dialog.ask('codes')}>
+            <Button ref={newCodes} variant="outline-secondary" onClick={() => dialog.ask('codes')}>
               New backup codes
             </Button>
             <Button variant="outline-danger" onClick={() => dialog.ask('off')}>
