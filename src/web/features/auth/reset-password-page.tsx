@@ -18,12 +18,17 @@ import { usePageTitle } from '../../components/page-title.ts';
 import { ACCOUNT_MESSAGE_SECONDS } from '../../lib/account-messages.ts';
 import { ApiError, api } from '../../lib/api-client.ts';
 import { applyServerErrors } from '../../lib/form-errors.ts';
-import { messages } from '../../lib/messages.ts';
-import { sessionQueryKey } from '../../lib/session.ts';
+import { failureText, messages } from '../../lib/messages.ts';
+import { type SessionUser, sessionQueryKey, useSession, useSignOut } from '../../lib/session.ts';
+import { loggedOut } from '../../lib/shell-messages.ts';
 
 const INCOMPLETE_LINK_MESSAGE =
   'This reset link is incomplete. Open the whole link you were given, or ask an administrator for a new one.';
 const PASSWORD_CHANGED_MESSAGE = 'Your password is changed: sign in with it';
+const otherPasswordChanged = (email: string, signedInAs: string) =>
+  `The password of ${email} is changed: they sign in with it. You are still signed in as ${signedInAs}`;
+
+const sameEmail = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 
 const resetFormSchema = z
   .object({ password: newPasswordSchema, repeat: z.string() })
@@ -52,6 +57,46 @@ function DeadLink({ message }: { message: string }) {
 }
 
 /**
+ * Said above the form to a browser already signed in: with another operator's link, whose
+ * password it sets (this session goes on; "Sign out" to sign in as them); with their own,
+ * that it ends this session too.
+ */
+function SignedInNotice({ user, email }: { user: SessionUser; email: string }) {
+  const signOut = useSignOut();
+  const flash = useFlash();
+  if (sameEmail(user.email, email)) {
+    return (
+      <Alert variant="info" className="mb-3">
+        You are signed in as {user.email}. Changing your password with this link ends every session
+        of yours, this one too: you then sign in with the new password.
+      </Alert>
+    );
+  }
+  return (
+    <Alert variant="warning" className="mb-3">
+      <p>
+        You are signed in as <strong>{user.email}</strong>. This link sets the password of{' '}
+        <strong>{email}</strong>; you stay signed in as {user.email}.
+      </p>
+      <Button
+        variant="outline-secondary"
+        size="sm"
+        disabled={signOut.isPending}
+        onClick={() =>
+          signOut.mutate(undefined, {
+            onSuccess: () => flash.success(loggedOut.text, loggedOut.seconds),
+            onError: (error) =>
+              flash.failure(failureText('Logout failed', error), messages.failureSeconds),
+          })
+        }
+      >
+        Sign out of {user.email}
+      </Button>
+    </Alert>
+  );
+}
+
+/**
  * Where an operator who forgot their password chooses a new one, with the one-time link an
  * administrator handed them. Anyone with the link may use it, signed in or not.
  */
@@ -65,7 +110,11 @@ export function ResetPasswordPage() {
     enabled: token !== '',
     retry: false,
     staleTime: Number.POSITIVE_INFINITY,
+    // Signing out forgets the signed-in data, this check with it: the form stays while it is
+    // read again.
+    placeholderData: (previous) => previous,
   });
+  const session = useSession();
   const queryClient = useQueryClient();
   const flash = useFlash();
   const navigate = useNavigate();
@@ -77,15 +126,29 @@ export function ResetPasswordPage() {
   const { errors, isSubmitting } = form.formState;
 
   const onSubmit = form.handleSubmit(async ({ password }) => {
+    const email = holder.data?.email ?? '';
     try {
       await api.post(apiPaths.passwordReset, z.object({ success: z.boolean() }), {
         token,
         password,
       });
-      // Every session of the account ended: this browser's too, if it was one of them.
-      await queryClient.invalidateQueries({ queryKey: sessionQueryKey });
-      flash.success(PASSWORD_CHANGED_MESSAGE, ACCOUNT_MESSAGE_SECONDS);
-      navigate(paths.login, { replace: true });
+      // Every session of the account ended: this browser's too, if it was one of them. Then it
+      // is signed out at once (nothing asks the server as them any more); else the session is
+      // read again.
+      if (session.data && sameEmail(session.data.email, email)) {
+        await queryClient.cancelQueries({ queryKey: sessionQueryKey });
+        queryClient.setQueryData(sessionQueryKey, null);
+      } else {
+        await queryClient.invalidateQueries({ queryKey: sessionQueryKey });
+      }
+      const still = queryClient.getQueryData<SessionUser | null>(sessionQueryKey);
+      if (still) {
+        flash.success(otherPasswordChanged(email, still.email), ACCOUNT_MESSAGE_SECONDS);
+        navigate(paths.dashboard, { replace: true });
+      } else {
+        flash.success(PASSWORD_CHANGED_MESSAGE, ACCOUNT_MESSAGE_SECONDS);
+        navigate(paths.login, { replace: true });
+      }
     } catch (error) {
       if (isDeadLink(error)) {
         setDeadMessage(error.message);
@@ -108,33 +171,36 @@ export function ResetPasswordPage() {
     );
   } else {
     body = (
-      <Form noValidate onSubmit={onSubmit} aria-label="Choose a new password">
-        <p>
-          For <strong>{holder.data.email}</strong>. Every session of this account ends when the
-          password is changed.
-        </p>
-        <UsernameHint email={holder.data.email} />
-        <FormField
-          id="reset-password"
-          label="New password"
-          type="password"
-          autoComplete="new-password"
-          registration={form.register('password')}
-          error={errors.password?.message}
-          help={PASSWORD_RULES_TEXT}
-        />
-        <FormField
-          id="reset-repeat"
-          label="Repeat the new password"
-          type="password"
-          autoComplete="new-password"
-          registration={form.register('repeat')}
-          error={errors.repeat?.message}
-        />
-        <Button type="submit" variant="primary" className="w-100" disabled={isSubmitting}>
-          Change password
-        </Button>
-      </Form>
+      <>
+        {session.data ? <SignedInNotice user={session.data} email={holder.data.email} /> : null}
+        <Form noValidate onSubmit={onSubmit} aria-label="Choose a new password">
+          <p>
+            For <strong>{holder.data.email}</strong>. Every session of this account ends when the
+            password is changed.
+          </p>
+          <UsernameHint email={holder.data.email} />
+          <FormField
+            id="reset-password"
+            label="New password"
+            type="password"
+            autoComplete="new-password"
+            registration={form.register('password')}
+            error={errors.password?.message}
+            help={PASSWORD_RULES_TEXT}
+          />
+          <FormField
+            id="reset-repeat"
+            label="Repeat the new password"
+            type="password"
+            autoComplete="new-password"
+            registration={form.register('repeat')}
+            error={errors.repeat?.message}
+          />
+          <Button type="submit" variant="primary" className="w-100" disabled={isSubmitting}>
+            Change password
+          </Button>
+        </Form>
+      </>
     );
   }
 

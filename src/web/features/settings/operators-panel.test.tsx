@@ -1,8 +1,9 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, test } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
 import { WRONG_CURRENT_PASSWORD_MESSAGE } from '../../../shared/account-schema.ts';
 import type { OperatorListItem } from '../../../shared/operator-list-schema.ts';
+import type { ResetLink } from '../../../shared/password-reset-schema.ts';
 import {
   mockApi,
   openSettings,
@@ -227,5 +228,94 @@ describe('deactivating and reactivating an operator', () => {
     expect(
       within(table).queryByRole('button', { name: 'Reactivate helper@example.com' }),
     ).toBeNull();
+  });
+});
+
+describe("the administrator's reset-link dialog", () => {
+  /** Escape and a click on the backdrop (the dialog's own element, around its content). */
+  async function tryToDismiss(dialog: HTMLElement) {
+    await userEvent.keyboard('{Escape}');
+    await userEvent.click(dialog);
+    // A dialog told to close loses its `show` at once and is gone a few milliseconds later.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+
+  function expectOpen(dialog: HTMLElement) {
+    expect(dialog).toBeInTheDocument();
+    expect(dialog).toHaveClass('show');
+    expect(screen.getByRole('dialog', { name: 'Password reset link for helper@example.com' })).toBe(
+      dialog,
+    );
+  }
+
+  test('neither Escape nor a backdrop click closes it while the link is issued or shown: only its buttons do', async () => {
+    let link: ResetLink | null = null;
+    const { calls } = mockApi({
+      'GET /api/auth/get-session': () => ({ status: 200, body: signedIn }),
+      'GET /api/settings': () => ({ status: 200, body: openSettings }),
+      'GET /api/settings/security': () => ({ status: 200, body: { requireTwoFactor: false } }),
+      'GET /api/account/sessions': () => ({ status: 200, body: { items: [] } }),
+      'GET /api/account/two-factor': () => ({
+        status: 200,
+        body: { enabled: true, backupCodesLeft: 10 },
+      }),
+      'GET /api/operators': () => ({ status: 200, body: { items: [administrator, helper] } }),
+      'POST /api/operators/u2/reset-link': () => ({ status: 200, body: link }),
+    });
+    // The link's request stays in flight until the test hands out `link`.
+    let answer = (_: ResetLink) => {};
+    const answered = globalThis.fetch;
+    vi.stubGlobal('fetch', async (input: RequestInfo | URL, init?: RequestInit) => {
+      if (String(input).endsWith('/reset-link')) {
+        link = await new Promise<ResetLink>((resolve) => {
+          answer = resolve;
+        });
+      }
+      return answered(input, init);
+    });
+    renderApp('/settings');
+    const { table } = await operatorsTable();
+    const open = async () => {
+      await userEvent.click(
+        within(table).getByRole('button', { name: 'Password reset link for helper@example.com' }),
+      );
+      return screen.findByRole('dialog', { name: 'Password reset link for helper@example.com' });
+    };
+
+    // Before anything is issued, Escape closes it like any dialog (so the checks below would
+    // see it close).
+    await open();
+    await userEvent.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+
+    // While the link is being issued: nothing closes it, and it offers no button that would.
+    const dialog = await open();
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Issue link' }));
+    expect(within(dialog).getByRole('button', { name: 'Issue link' })).toBeDisabled();
+    expect(within(dialog).getByRole('button', { name: 'Cancel' })).toBeDisabled();
+    expect(within(dialog).queryByRole('button', { name: 'Close' })).toBeNull();
+    await tryToDismiss(dialog);
+    expectOpen(dialog);
+
+    // Shown once: still neither Escape nor the backdrop; Done does.
+    answer({ url: 'http://localhost/reset-password#token=abc', expiresAt: '2030-01-01T10:00:00Z' });
+    const field = await within(dialog).findByLabelText('Reset link for helper@example.com');
+    expect(field).toHaveValue('http://localhost/reset-password#token=abc');
+    expect(calls).toContain('POST /api/operators/u2/reset-link');
+    await tryToDismiss(dialog);
+    expectOpen(dialog);
+    expect(within(dialog).getByLabelText('Reset link for helper@example.com')).toBe(field);
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Done' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+
+    // The close button in its corner closes it too, and the link, shown once, is gone.
+    const again = await open();
+    await userEvent.click(within(again).getByRole('button', { name: 'Issue link' }));
+    answer({ url: 'http://localhost/reset-password#token=def', expiresAt: '2030-01-01T10:00:00Z' });
+    await within(again).findByLabelText('Reset link for helper@example.com');
+    await userEvent.click(within(again).getByRole('button', { name: 'Close' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    await open();
+    expect(screen.queryByLabelText('Reset link for helper@example.com')).toBeNull();
   });
 });
