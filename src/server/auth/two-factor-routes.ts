@@ -30,6 +30,7 @@ import { createRateLimiter, refundRateLimit } from './rate-limiter.ts';
 import { USED_CODE_RULE, usedCodeKey } from './second-factor.ts';
 import { requireSession, type SessionReader } from './session.ts';
 import {
+  authBoolean,
   backupCodeDigest,
   beginTwoFactorSetup,
   newBackupCode,
@@ -71,8 +72,8 @@ export async function registerTwoFactorRoutes(
 ): Promise<void> {
   const checkCurrentPassword = createCurrentPasswordCheck(config, database);
   const consume = createRateLimiter(database);
-  const truthy = database.dialect === 'sqlite' ? 1 : true;
-  const falsy = database.dialect === 'sqlite' ? 0 : false;
+  const truthy = authBoolean(database, true);
+  const falsy = authBoolean(database, false);
 
   async function pendingSetupOf(userId: string) {
     return database.db

@@ -12,6 +12,14 @@ import {
 import type { Database } from '../db/database.ts';
 import type { Auth } from './auth.ts';
 
+/**
+ * A boolean as better-auth stores it in its own columns: 0 or 1 on SQLite, which has no
+ * boolean type, a real boolean on PostgreSQL.
+ */
+export function authBoolean(database: Database, value: boolean): number | boolean {
+  return database.dialect === 'sqlite' ? Number(value) : value;
+}
+
 /** How long the step between a right password and its code may take. */
 export const SECOND_FACTOR_WINDOW_SECONDS = 5 * 60;
 
@@ -92,9 +100,9 @@ export async function removeTwoFactor(database: Database, userId: string): Promi
       .executeTakeFirst();
     const updated = await trx
       .updateTable('user')
-      .set({ twoFactorEnabled: database.dialect === 'sqlite' ? 0 : false })
+      .set({ twoFactorEnabled: authBoolean(database, false) })
       .where('id', '=', userId)
-      .where('twoFactorEnabled', '=', database.dialect === 'sqlite' ? 1 : true)
+      .where('twoFactorEnabled', '=', authBoolean(database, true))
       .executeTakeFirst();
     return Number(removed.numDeletedRows) > 0 || Number(updated.numUpdatedRows) > 0;
   });
@@ -149,7 +157,7 @@ export async function beginTwoFactorSetup(
   const backupCodes = Array.from({ length: BACKUP_CODE_COUNT }, newBackupCode);
   const encrypted = await symmetricEncrypt({ key: context.secretConfig, data: secret });
   const digests = JSON.stringify(backupCodes.map(backupCodeDigest));
-  const unconfirmed = database.dialect === 'sqlite' ? 0 : false;
+  const unconfirmed = authBoolean(database, false);
   const stored = await database.write((trx) =>
     trx
       .insertInto('twoFactor')

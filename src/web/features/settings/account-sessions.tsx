@@ -1,6 +1,5 @@
 import { useId, useRef } from 'react';
 import Button from 'react-bootstrap/Button';
-import Modal from 'react-bootstrap/Modal';
 import Table from 'react-bootstrap/Table';
 import { useNavigate } from 'react-router';
 import type { AccountSession } from '../../../shared/account-schema.ts';
@@ -10,7 +9,7 @@ import { LoadFailed } from '../../components/loading.tsx';
 import { ACCOUNT_MESSAGE_SECONDS } from '../../lib/account-messages.ts';
 import { useDialogFor } from '../../lib/use-dialog-for.ts';
 import { useAccountSessions, useEndAccountSessions } from './account-api.ts';
-import { PasswordStep } from './password-step.tsx';
+import { GuardedModal, PasswordStep } from './password-step.tsx';
 
 /** Which sessions the operator is about to end: one of the list, or every one but this. */
 type SessionsToEnd = { kind: 'one'; session: AccountSession } | { kind: 'others' };
@@ -62,14 +61,12 @@ function EndSessionsDialog({
 
   return (
     // Open until the answer is in: its outcome, or its failure, is shown here.
-    <Modal
+    <GuardedModal
       show={show}
-      onHide={busy ? () => {} : onCancel}
+      busy={busy}
+      onHide={onCancel}
       onExited={onExited}
       restoreFocus={restoreFocus}
-      backdrop={busy ? 'static' : true}
-      keyboard={!busy}
-      centered
       aria-labelledby={titleId}
     >
       <PasswordStep
@@ -106,7 +103,7 @@ function EndSessionsDialog({
           </p>
         )}
       </PasswordStep>
-    </Modal>
+    </GuardedModal>
   );
 }
 

@@ -6,7 +6,7 @@ import type { OperatorSummary } from '../../../shared/operator-schema.ts';
 import type { ResetLink } from '../../../shared/password-reset-schema.ts';
 import type { TwoFactorPasswordInput } from '../../../shared/two-factor-schema.ts';
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
-import { PasswordStep } from './password-step.tsx';
+import { GuardedModal, PasswordStep } from './password-step.tsx';
 
 /** Whose sessions an administrator is about to end: one operator, or everyone else. */
 export type SessionsTarget = OperatorSummary | 'everyone';
@@ -108,14 +108,12 @@ export function TwoFactorOffDialog({
 }) {
   const titleId = useId();
   return (
-    <Modal
+    <GuardedModal
       show={show}
-      onHide={busy ? () => {} : onCancel}
+      busy={busy}
+      onHide={onCancel}
       onExited={onExited}
       restoreFocus={restoreFocus}
-      backdrop={busy ? 'static' : true}
-      keyboard={!busy}
-      centered
       aria-labelledby={titleId}
     >
       <PasswordStep
@@ -139,7 +137,7 @@ export function TwoFactorOffDialog({
           them.
         </p>
       </PasswordStep>
-    </Modal>
+    </GuardedModal>
   );
 }
 
@@ -190,16 +188,15 @@ export function ResetLinkDialog({
   // click beside the dialog nor Escape may close it then, only Done (or the close button).
   const guarded = link !== null || busy;
   return (
-    <Modal
+    <GuardedModal
       show={show}
-      onHide={busy ? () => {} : onClose}
+      busy={busy}
+      guarded={guarded}
+      onHide={onClose}
       onExited={() => {
         setCopied(null);
         onExited();
       }}
-      backdrop={guarded ? 'static' : true}
-      keyboard={!guarded}
-      centered
       aria-labelledby={titleId}
     >
       <Modal.Header closeButton={!busy}>
@@ -255,6 +252,6 @@ export function ResetLinkDialog({
           </Modal.Footer>
         </>
       )}
-    </Modal>
+    </GuardedModal>
   );
 }

@@ -3,7 +3,7 @@ import { type ReactNode, useEffect, useRef, useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
-import Modal from 'react-bootstrap/Modal';
+import Modal, { type ModalProps } from 'react-bootstrap/Modal';
 import { useForm } from 'react-hook-form';
 import {
   type TwoFactorPasswordInput,
@@ -12,6 +12,35 @@ import {
 import { FormField, UsernameHint } from '../../components/form-field.tsx';
 import { ApiError } from '../../lib/api-client.ts';
 import { applyServerErrors } from '../../lib/form-errors.ts';
+
+/**
+ * A settings dialog that stays open while its request runs (`busy`: nothing closes it) and,
+ * while `guarded` (busy, or showing something shown only once), ignores a stray click beside
+ * it and Escape: only its own buttons close it then.
+ */
+export function GuardedModal({
+  busy,
+  guarded = busy,
+  onHide,
+  children,
+  ...props
+}: Omit<ModalProps, 'onHide' | 'backdrop' | 'keyboard' | 'centered'> & {
+  busy: boolean;
+  guarded?: boolean;
+  onHide(): void;
+}) {
+  return (
+    <Modal
+      {...props}
+      onHide={busy ? () => {} : onHide}
+      backdrop={guarded ? 'static' : true}
+      keyboard={!guarded}
+      centered
+    >
+      {children}
+    </Modal>
+  );
+}
 
 /** A refusal that is not about the field (too many attempts, no network): the dialog stays open. */
 export function Failure({ text }: { text: string | null }) {

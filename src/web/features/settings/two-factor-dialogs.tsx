@@ -13,7 +13,7 @@ import {
 import { FormField } from '../../components/form-field.tsx';
 import { ApiError } from '../../lib/api-client.ts';
 import { applyServerErrors } from '../../lib/form-errors.ts';
-import { Failure, PasswordStep, StepTitle } from './password-step.tsx';
+import { Failure, GuardedModal, PasswordStep, StepTitle } from './password-step.tsx';
 import {
   useBeginTwoFactorSetup,
   useConfirmTwoFactor,
@@ -188,17 +188,16 @@ export function SetupDialog({ onTurnedOn, ...dialog }: DialogProps & { onTurnedO
   // Escape may close it (they are shown once): only Cancel or the close button.
   const guarded = setup !== null || begin.isPending;
   return (
-    <Modal
+    <GuardedModal
       show={dialog.show}
       restoreFocus={dialog.restoreFocus}
-      onHide={begin.isPending ? () => {} : dialog.onCancel}
+      busy={begin.isPending}
+      guarded={guarded}
+      onHide={dialog.onCancel}
       onExited={() => {
         setSetup(null);
         dialog.onExited();
       }}
-      backdrop={guarded ? 'static' : true}
-      keyboard={!guarded}
-      centered
       // Wide enough for the backup codes in two columns.
       size={setup ? 'lg' : undefined}
       aria-labelledby={titleId}
@@ -226,7 +225,7 @@ export function SetupDialog({ onTurnedOn, ...dialog }: DialogProps & { onTurnedO
           </p>
         </PasswordStep>
       )}
-    </Modal>
+    </GuardedModal>
   );
 }
 
@@ -237,17 +236,16 @@ export function NewBackupCodesDialog(dialog: DialogProps) {
   const [codes, setCodes] = useState<string[] | null>(null);
   const guarded = codes !== null || newCodes.isPending;
   return (
-    <Modal
+    <GuardedModal
       show={dialog.show}
       restoreFocus={dialog.restoreFocus}
-      onHide={newCodes.isPending ? () => {} : dialog.onCancel}
+      busy={newCodes.isPending}
+      guarded={guarded}
+      onHide={dialog.onCancel}
       onExited={() => {
         setCodes(null);
         dialog.onExited();
       }}
-      backdrop={guarded ? 'static' : true}
-      keyboard={!guarded}
-      centered
       size={codes ? 'lg' : undefined}
       aria-labelledby={titleId}
     >
@@ -278,7 +276,7 @@ export function NewBackupCodesDialog(dialog: DialogProps) {
           <p>You get ten new backup codes, and every one you have now stops working.</p>
         </PasswordStep>
       )}
-    </Modal>
+    </GuardedModal>
   );
 }
 
@@ -287,14 +285,12 @@ export function TurnOffDialog({ onTurnedOff, ...dialog }: DialogProps & { onTurn
   const titleId = useId();
   const disable = useDisableTwoFactor();
   return (
-    <Modal
+    <GuardedModal
       show={dialog.show}
       restoreFocus={dialog.restoreFocus}
-      onHide={disable.isPending ? () => {} : dialog.onCancel}
+      busy={disable.isPending}
+      onHide={dialog.onCancel}
       onExited={dialog.onExited}
-      backdrop={disable.isPending ? 'static' : true}
-      keyboard={!disable.isPending}
-      centered
       aria-labelledby={titleId}
     >
       <PasswordStep
@@ -315,6 +311,6 @@ export function TurnOffDialog({ onTurnedOff, ...dialog }: DialogProps & { onTurn
           turn it on again at any time, with a new secret for the app.
         </p>
       </PasswordStep>
-    </Modal>
+    </GuardedModal>
   );
 }
