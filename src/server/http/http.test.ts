@@ -83,6 +83,12 @@ function closedWithin(socket: Socket, ms: number): Promise<number> {
   });
 }
 
+/** A client that the clients route would add, were the request let through. */
+function clientFields(fname: string) {
+  const digits = String(Math.floor(Math.random() * 1e9)).padStart(9, '0');
+  return { fname, lname: 'Page', email: `${fname}@example.com`, phone: `9${digits}`, balance: '0' };
+}
+
 describe('health', () => {
   test('reports ok and the database kind after a real query', async () => {
     const response = await t.app.inject({ method: 'GET', url: '/api/health' });
@@ -139,6 +145,68 @@ describe('app integrity', () => {
       headers: { cookie },
     });
     expect(session.json()).not.toBeNull();
+  });
+
+  test('a state-changing request with no Origin but a Referer of another site is refused with 403', async () => {
+    const { cookie } = await signUp(t.app);
+    const foreign = [
+      'https://evil.example/page',
+      // A prefix of ours is not ours: origins are compared whole.
+      `${TEST_ORIGIN}.evil.example/`,
+      `${TEST_ORIGIN}0/`,
+      `${TEST_ORIGIN}@evil.example/`,
+      `${TEST_ORIGIN.replace('http:', 'https:')}/`,
+      'http://localhost:4000/',
+      'null',
+      'not a url',
+      '/relative/path',
+      'file:///etc/passwd',
+      '',
+    ];
+    for (const referer of foreign) {
+      for (const request of [
+        { method: 'POST' as const, url: '/api/clients', payload: clientFields('Forged') },
+        { method: 'POST' as const, url: '/api/auth/sign-out', payload: {} },
+      ]) {
+        const response = await t.app.inject({ ...request, headers: { cookie, referer } });
+        expect(response.statusCode, `${request.url} with Referer "${referer}"`).toBe(403);
+        expect(response.json().message).toBe('Requests from another site are refused');
+      }
+    }
+    const clients = await t.app.inject({ method: 'GET', url: '/api/clients', headers: { cookie } });
+    expect(clients.json().items).toEqual([]);
+    const session = await t.app.inject({
+      method: 'GET',
+      url: '/api/auth/get-session',
+      headers: { cookie },
+    });
+    expect(session.json()).not.toBeNull();
+  });
+
+  test("with no Origin, a Referer of the panel's own origin, or none at all, is accepted", async () => {
+    const { cookie } = await signUp(t.app);
+    const referers = [
+      ...t.config.acceptedOrigins.map((origin) => `${origin}/dashboard?q=1#x`),
+      TEST_ORIGIN,
+      undefined,
+    ];
+    for (const [index, referer] of referers.entries()) {
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/api/clients',
+        headers: { cookie, ...(referer === undefined ? {} : { referer }) },
+        payload: clientFields(`Own${index}`),
+      });
+      expect(response.statusCode, String(referer)).toBe(201);
+    }
+    // An Origin of ours decides; a Referer beside it is not read.
+    const both = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/sign-out',
+      headers: { cookie, origin: TEST_ORIGIN, referer: 'https://evil.example/' },
+      payload: {},
+    });
+    expect(both.statusCode).toBe(200);
   });
 
   test('the same request from the public origin or loopback is accepted', async () => {
