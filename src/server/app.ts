@@ -20,7 +20,7 @@ import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
 import { answerClientError } from './http/client-errors.ts';
 import { registerCompression } from './http/compression.ts';
-import { limitConnectionsPerAddress } from './http/connection-limit.ts';
+import { ConnectionLimit } from './http/connection-limit.ts';
 import { registerErrorHandling } from './http/errors.ts';
 import { registerHealthRoute } from './http/health.ts';
 import { registerOpenApi } from './http/openapi.ts';
@@ -44,6 +44,10 @@ z.config(z.locales.en());
  * logging is a large share of the work of a small indexed read.
  */
 class OneLinePerRequest extends LogController {
+  constructor(isQuiet: (request: FastifyRequest) => boolean) {
+    super({ disableRequestLogging: isQuiet });
+  }
+
   override incomingRequest(): void {}
 
   // The skipped "incoming request" line carried the method and URL; this one does now.
@@ -90,6 +94,11 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   const { config, database } = deps;
   const auth = deps.auth ?? createAuth(config, database);
   const pretty = config.logFormat === 'pretty' && !deps.logStream;
+  const connectionLimit = new ConnectionLimit({
+    max: config.http.maxConnectionsPerAddress,
+    // By then an idle connection of the address has been closed by the server.
+    retryAfterSeconds: Math.ceil(config.http.idleTimeoutMs / 1000),
+  });
   const app = Fastify({
     bodyLimit: BODY_LIMIT_BYTES,
     // A number of hops, as proxy-addr's trust function: the n nearest proxies.
@@ -119,12 +128,12 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       connectionsCheckingInterval: Math.min(1000, config.http.requestTimeoutMs),
     },
     forceCloseConnections: false,
-    logController: new OneLinePerRequest(),
+    logController: new OneLinePerRequest((request) => connectionLimit.refuses(request)),
     clientErrorHandler: answerClientError,
   });
   const bus = deps.bus ?? (await openEventBus(config, database, app.log));
   if (deps.onRoute) app.addHook('onRoute', deps.onRoute);
-  limitConnectionsPerAddress(app.server, config.http.maxConnectionsPerAddress);
+  connectionLimit.apply(app);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   decorateOperator(app);

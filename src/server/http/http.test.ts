@@ -1,4 +1,5 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { Agent as HttpAgent, get as httpGet } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -6,7 +7,7 @@ import { Writable } from 'node:stream';
 import { brotliCompressSync, gunzipSync } from 'node:zlib';
 import type { RouteOptions } from 'fastify';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import WebSocket from 'ws';
 import type { Config } from '../config.ts';
 import {
@@ -15,8 +16,10 @@ import {
   startTestApp,
   TEST_ORIGIN,
   type TestApp,
+  type TestConfigOverrides,
   uniqueEmail,
 } from '../test-support.ts';
+import { TOO_MANY_CONNECTIONS_MESSAGE } from './connection-limit.ts';
 
 let t: TestApp;
 const routes: RouteOptions[] = [];
@@ -38,14 +41,21 @@ afterAll(async () => {
 });
 
 /** A real listening app with its own limits, for what only real sockets show. */
-async function listening(http: Partial<Config['http']>) {
+async function listening(
+  http: Partial<Config['http']>,
+  overrides: TestConfigOverrides = {},
+  logStream?: Writable,
+) {
   const defaults = {
     idleTimeoutMs: 10_000,
     headersTimeoutMs: 10_000,
     requestTimeoutMs: 60_000,
     maxConnectionsPerAddress: 0,
   };
-  const limited = await startTestApp({ http: { ...defaults, ...http } });
+  const limited = await startTestApp(
+    { ...overrides, http: { ...defaults, ...http } },
+    logStream ? { logStream } : {},
+  );
   await limited.app.listen({ port: 0, host: '127.0.0.1' });
   const address = limited.app.server.address();
   if (!address || typeof address === 'string') throw new Error('not listening');
@@ -72,6 +82,29 @@ async function rawRequest(port: number, text: string): Promise<string> {
   });
 }
 
+/** Writes raw HTTP/1.1 text on an open socket and returns what came back until it closed. */
+function readUntilClosed(socket: Socket, text: string): Promise<string> {
+  return new Promise((resolve) => {
+    if (socket.destroyed) return resolve('');
+    const chunks: Buffer[] = [];
+    socket.on('data', (chunk) => chunks.push(chunk));
+    socket.on('error', () => {});
+    socket.on('close', () => resolve(Buffer.concat(chunks).toString('latin1')));
+    socket.write(text);
+  });
+}
+
+/** A GET through a keep-alive agent; resolves with its status once the answer is read. */
+function agentGet(port: number, path: string, agent: HttpAgent): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const request = httpGet({ host: '127.0.0.1', port, path, agent }, (response) => {
+      response.resume();
+      response.on('end', () => resolve(response.statusCode ?? 0));
+    });
+    request.on('error', reject);
+  });
+}
+
 function closedWithin(socket: Socket, ms: number): Promise<number> {
   const started = Date.now();
   return new Promise((resolve, reject) => {
@@ -81,6 +114,12 @@ function closedWithin(socket: Socket, ms: number): Promise<number> {
       resolve(Date.now() - started);
     });
   });
+}
+
+/** A client that the clients route would add, were the request let through. */
+function clientFields(fname: string) {
+  const digits = String(Math.floor(Math.random() * 1e9)).padStart(9, '0');
+  return { fname, lname: 'Page', email: `${fname}@example.com`, phone: `9${digits}`, balance: '0' };
 }
 
 describe('health', () => {
@@ -139,6 +178,68 @@ describe('app integrity', () => {
       headers: { cookie },
     });
     expect(session.json()).not.toBeNull();
+  });
+
+  test('a state-changing request with no Origin but a Referer of another site is refused with 403', async () => {
+    const { cookie } = await signUp(t.app);
+    const foreign = [
+      'https://evil.example/page',
+      // A prefix of ours is not ours: origins are compared whole.
+      `${TEST_ORIGIN}.evil.example/`,
+      `${TEST_ORIGIN}0/`,
+      `${TEST_ORIGIN}@evil.example/`,
+      `${TEST_ORIGIN.replace('http:', 'https:')}/`,
+      'http://localhost:4000/',
+      'null',
+      'not a url',
+      '/relative/path',
+      'file:///etc/passwd',
+      '',
+    ];
+    for (const referer of foreign) {
+      for (const request of [
+        { method: 'POST' as const, url: '/api/clients', payload: clientFields('Forged') },
+        { method: 'POST' as const, url: '/api/auth/sign-out', payload: {} },
+      ]) {
+        const response = await t.app.inject({ ...request, headers: { cookie, referer } });
+        expect(response.statusCode, `${request.url} with Referer "${referer}"`).toBe(403);
+        expect(response.json().message).toBe('Requests from another site are refused');
+      }
+    }
+    const clients = await t.app.inject({ method: 'GET', url: '/api/clients', headers: { cookie } });
+    expect(clients.json().items).toEqual([]);
+    const session = await t.app.inject({
+      method: 'GET',
+      url: '/api/auth/get-session',
+      headers: { cookie },
+    });
+    expect(session.json()).not.toBeNull();
+  });
+
+  test("with no Origin, a Referer of the panel's own origin, or none at all, is accepted", async () => {
+    const { cookie } = await signUp(t.app);
+    const referers = [
+      ...t.config.acceptedOrigins.map((origin) => `${origin}/dashboard?q=1#x`),
+      TEST_ORIGIN,
+      undefined,
+    ];
+    for (const [index, referer] of referers.entries()) {
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/api/clients',
+        headers: { cookie, ...(referer === undefined ? {} : { referer }) },
+        payload: clientFields(`Own${index}`),
+      });
+      expect(response.statusCode, String(referer)).toBe(201);
+    }
+    // An Origin of ours decides; a Referer beside it is not read.
+    const both = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/sign-out',
+      headers: { cookie, origin: TEST_ORIGIN, referer: 'https://evil.example/' },
+      payload: {},
+    });
+    expect(both.statusCode).toBe(200);
   });
 
   test('the same request from the public origin or loopback is accepted', async () => {
@@ -266,18 +367,130 @@ describe('connections', () => {
     }
   });
 
-  test('one address cannot hold more connections than the cap', async () => {
-    const app = await listening({ maxConnectionsPerAddress: 3 });
+  test('past the cap, a request is answered 503 with Retry-After and its connection closed; keep-alive connections under it are untouched', async () => {
+    const { lines, stream } = capturedLog();
+    const app = await listening({ maxConnectionsPerAddress: 3 }, { logLevel: 'info' }, stream);
+    const agent = new HttpAgent({ keepAlive: true, maxSockets: 3 });
     try {
-      const held = await Promise.all([1, 2, 3].map(() => openSocket(app.port)));
-      const refused = await openSocket(app.port);
-      expect(await closedWithin(refused, 2000)).toBeLessThan(2000);
-      held[0]?.destroy();
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      const { cookie } = app.admin;
+      let connections = 0;
+      app.app.server.on('connection', () => {
+        connections += 1;
+      });
+      // Three keep-alive connections, held by the agent between requests: the address's cap.
+      const viaAgent = () =>
+        Promise.all([1, 2, 3].map(() => agentGet(app.port, '/api/health', agent)));
+      expect(await viaAgent()).toEqual([200, 200, 200]);
+      expect(connections).toBe(3);
+
+      // A fourth connection's request, signed in and well-formed, would add a client.
+      const post = JSON.stringify(clientFields('OverCap'));
+      const over = await openSocket(app.port);
+      const closed = closedWithin(over, 3000);
+      const answer = await readUntilClosed(
+        over,
+        `POST /api/clients HTTP/1.1\r\nHost: localhost\r\nOrigin: ${TEST_ORIGIN}\r\n` +
+          `Cookie: ${cookie}\r\nContent-Type: application/json\r\n` +
+          `Content-Length: ${Buffer.byteLength(post)}\r\n\r\n${post}`,
+      );
+      await closed;
+      const [head = '', body = ''] = answer.split('\r\n\r\n');
+      expect(head).toMatch(/^HTTP\/1\.1 503 /);
+      expect(head.toLowerCase()).toContain('retry-after: 10');
+      expect(head.toLowerCase()).toContain('connection: close');
+      expect(JSON.parse(body)).toEqual({ message: TOO_MANY_CONNECTIONS_MESSAGE });
+      const clients = await app.app.inject({
+        method: 'GET',
+        url: '/api/clients',
+        headers: { cookie },
+      });
+      expect(clients.json().items).toEqual([]);
+
+      // Its live-socket upgrade gets the same answer, not a reset.
+      const upgrade = await openSocket(app.port);
+      const upgradeAnswer = await readUntilClosed(
+        upgrade,
+        `GET /api/live HTTP/1.1\r\nHost: localhost\r\nOrigin: ${TEST_ORIGIN}\r\n` +
+          `Cookie: ${cookie}\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n` +
+          'Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n',
+      );
+      expect(upgradeAnswer).toMatch(/^HTTP\/1\.1 503 /);
+      expect(upgradeAnswer).toContain(TOO_MANY_CONNECTIONS_MESSAGE);
+
+      // The keep-alive connections carry on, on the same sockets.
+      expect(await viaAgent()).toEqual([200, 200, 200]);
+      expect(connections).toBe(5);
+
+      // A connection that closes frees its place.
+      agent.destroy();
+      await new Promise((resolve) => setTimeout(resolve, 200));
       const health = await fetch(`http://127.0.0.1:${app.port}/api/health`);
       expect(health.status).toBe(200);
-      for (const socket of held) socket.destroy();
+
+      // Two refusals, one warning, and no line per refused request.
+      const entries = lines.map((line) => JSON.parse(line));
+      const warnings = entries.filter((entry) => String(entry.msg).includes('connection cap'));
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]).toMatchObject({ level: 40, address: '127.0.0.1' });
+      expect(entries.filter((entry) => entry.res?.statusCode === 503)).toEqual([]);
     } finally {
+      agent.destroy();
+      await app.close();
+    }
+  });
+
+  test('a refusal past the cap is logged at most once a minute per address', async () => {
+    const { lines, stream } = capturedLog();
+    const app = await listening({ maxConnectionsPerAddress: 1 }, { logLevel: 'info' }, stream);
+    const held = await openSocket(app.port);
+    const warnings = () => lines.filter((line) => line.includes('connection cap')).length;
+    const refuse = async () => {
+      const answer = await readUntilClosed(
+        await openSocket(app.port),
+        'GET /api/health HTTP/1.1\r\nHost: localhost\r\n\r\n',
+      );
+      expect(answer).toMatch(/^HTTP\/1\.1 503 /);
+    };
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      await refuse();
+      vi.setSystemTime(Date.now() + 59_000);
+      await refuse();
+      expect(warnings()).toBe(1);
+      vi.setSystemTime(Date.now() + 2_000);
+      await refuse();
+      expect(warnings()).toBe(2);
+    } finally {
+      vi.useRealTimers();
+      held.destroy();
+      await app.close();
+    }
+  });
+
+  test('over-cap connections cannot pile up: past as many again new ones are reset, and silent ones are cut by the timeouts', async () => {
+    const app = await listening({ maxConnectionsPerAddress: 2, idleTimeoutMs: 3000 });
+    const sockets: Socket[] = [];
+    const open = async (count: number) => {
+      const opened = await Promise.all(Array.from({ length: count }, () => openSocket(app.port)));
+      sockets.push(...opened);
+      return opened;
+    };
+    try {
+      await open(2);
+      // 64 waiting for their answer at once: the most one address may have past a cap of 2.
+      const waiting = await open(64);
+      const [reset] = await open(1);
+      expect(await closedWithin(reset as Socket, 2000)).toBeLessThan(2000);
+      // Those waiting still get their answer.
+      const answer = await readUntilClosed(
+        waiting[0] as Socket,
+        'GET /api/health HTTP/1.1\r\nHost: localhost\r\n\r\n',
+      );
+      expect(answer).toMatch(/^HTTP\/1\.1 503 /);
+      // One that never sends a request is closed like any idle connection.
+      expect(await closedWithin(waiting[1] as Socket, 10_000)).toBeLessThan(10_000);
+    } finally {
+      for (const socket of sockets) socket.destroy();
       await app.close();
     }
   });

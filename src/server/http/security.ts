@@ -9,17 +9,30 @@ const STATE_CHANGING_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /**
  * The one origin rule, for state-changing requests and live-socket upgrades alike. A page
- * of another site can make a browser send our cookies, but the browser then always names
- * that page's origin (every POST, PUT, PATCH, DELETE and WebSocket upgrade carries Origin).
- * So a named origin must be ours; a request with none came from no web page (curl, a
- * script) and can carry no one's cookies but its own.
+ * of another site can make a browser send our cookies, but the browser then names that
+ * page's origin: every POST, PUT, PATCH, DELETE and WebSocket upgrade carries Origin, and
+ * where one did not (an old browser, a privacy setting), its Referer names the page. So a
+ * named origin must be ours; without Origin, a Referer must be a URL of our origin (scheme,
+ * host and port: OWASP's CSRF guidance). A request with neither came from no web page (curl,
+ * a script) and can carry no one's cookies but its own. Our pages send no Referer
+ * (`Referrer-Policy: no-referrer`), so the Referer half never refuses them.
  */
 export function isAcceptedOrigin(
   config: Pick<Config, 'acceptedOrigins'>,
   headers: IncomingHttpHeaders,
 ): boolean {
-  const origin = headers.origin;
-  return origin === undefined || config.acceptedOrigins.includes(origin);
+  const { origin, referer } = headers;
+  if (origin !== undefined) return config.acceptedOrigins.includes(origin);
+  return referer === undefined || config.acceptedOrigins.includes(originOf(referer));
+}
+
+/** A URL's origin, serialised as Origin headers are; "null" for one that is no URL. */
+function originOf(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return 'null';
+  }
 }
 
 export const CROSS_ORIGIN_MESSAGE = 'Requests from another site are refused';

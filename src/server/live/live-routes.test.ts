@@ -36,10 +36,13 @@ interface OpenSocket {
 
 function connect(
   cookie: string,
-  options: { origin?: string | null; autoPong?: boolean; url?: string } = {},
+  options: { origin?: string | null; referer?: string; autoPong?: boolean; url?: string } = {},
 ): Promise<OpenSocket> {
   return new Promise((resolve, reject) => {
-    const headers: Record<string, string> = { cookie };
+    const headers: Record<string, string> = {
+      cookie,
+      ...(options.referer === undefined ? {} : { referer: options.referer }),
+    };
     const socket = new WebSocket(options.url ?? baseUrl, {
       headers,
       ...(options.origin === null ? {} : { origin: options.origin ?? TEST_ORIGIN }),
@@ -265,6 +268,18 @@ describe('live channel', () => {
   test('an upgrade without an Origin (no web page) follows the HTTP rule and is accepted', async () => {
     const alice = await signUp(t.app);
     const tab = await connect(alice.cookie, { origin: null });
+    expect(tab.socket.readyState).toBe(WebSocket.OPEN);
+    tab.socket.close();
+  });
+
+  test("an upgrade without an Origin is refused with 403 when its Referer is another site's, as over HTTP", async () => {
+    const alice = await signUp(t.app);
+    for (const referer of ['https://evil.example/page', `${TEST_ORIGIN}.evil.example/`, 'null']) {
+      await expect(connect(alice.cookie, { origin: null, referer }), referer).rejects.toThrow(
+        'HTTP 403',
+      );
+    }
+    const tab = await connect(alice.cookie, { origin: null, referer: `${TEST_ORIGIN}/dashboard` });
     expect(tab.socket.readyState).toBe(WebSocket.OPEN);
     tab.socket.close();
   });
