@@ -27,7 +27,8 @@ const sessionQuery = db.prepare(
    FROM session s JOIN "user" u ON u.id = s."userId" WHERE s.token = ? AND s."expiresAt" > ?`,
 );
 const pageQuery = db.prepare(
-  `SELECT id, fname, lname, email, phone, balance_paise, version, last_payment_on, created_at, updated_at
+  `SELECT id, fname, lname, email, phone, phone_display, phone_valid, balance_paise, version,
+     last_payment_on, created_at, updated_at
    FROM clients WHERE owner_id = ? AND 1 = 1 ORDER BY lname ASC, fname ASC, seq ASC
    LIMIT ? OFFSET ?`,
 );
@@ -45,6 +46,8 @@ interface ClientRow {
   lname: string;
   email: string;
   phone: string;
+  phone_display: string | null;
+  phone_valid: bigint;
   balance_paise: bigint;
   version: bigint;
   last_payment_on: string | null;
@@ -108,6 +111,8 @@ const server = createServer((request, response) => {
       lname: row.lname,
       email: row.email,
       phone: row.phone,
+      phoneDisplay: row.phone_display ?? row.phone,
+      phoneValid: row.phone_valid !== 0n,
       balance: amount(row.balance_paise),
       version: Number(row.version),
       lastPaymentOn: row.last_payment_on,

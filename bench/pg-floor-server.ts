@@ -36,6 +36,8 @@ interface Row {
   lname: string;
   email: string;
   phone: string;
+  phone_display: string | null;
+  phone_valid: number;
   balance_paise: string;
   version: number;
   last_payment_on: string | null;
@@ -63,8 +65,8 @@ const server = createServer((request, response) => {
     }
     const [page, totals] = await Promise.all([
       pool.query<Row>(
-        `SELECT id, fname, lname, email, phone, balance_paise, version, last_payment_on, created_at,
-                updated_at
+        `SELECT id, fname, lname, email, phone, phone_display, phone_valid, balance_paise, version,
+                last_payment_on, created_at, updated_at
          FROM clients WHERE owner_id = $1 ORDER BY lname ASC, fname ASC, seq ASC LIMIT $2 OFFSET $3`,
         [owner, 100, 0],
       ),
@@ -80,6 +82,8 @@ const server = createServer((request, response) => {
         lname: row.lname,
         email: row.email,
         phone: row.phone,
+        phoneDisplay: row.phone_display ?? row.phone,
+        phoneValid: row.phone_valid !== 0,
         balance: amount(BigInt(row.balance_paise)),
         version: row.version,
         lastPaymentOn: row.last_payment_on,

@@ -4,7 +4,6 @@ import { randomUUID } from 'node:crypto';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { addDays } from '../src/shared/ledger-schema.ts';
-import { formatPhone } from '../src/shared/phone.ts';
 import { searchTextOf } from '../src/shared/search-text.ts';
 
 const firstNames = [
@@ -61,6 +60,7 @@ export interface SeedClient {
   lname: string;
   email: string;
   phone: string;
+  phoneDisplay: string;
   searchText: string;
   balancePaise: bigint;
   createdAt: string;
@@ -73,11 +73,14 @@ export function seedClient(i: number): SeedClient {
     fname,
     lname: `${surname}${i % 97}`,
     email: `${fname}.${surname}.${i}@example.com`.toLowerCase(),
-    phone: String(9_000_000_000 + i),
+    // Indian mobile numbers (6–9 and 9 digits are all real ones), stored as the app does.
+    phone: `+91${9_000_000_000 + i}`,
   };
+  const digits = fields.phone.slice(3);
   return {
     id: randomUUID(),
     ...fields,
+    phoneDisplay: `${digits.slice(0, 5)} ${digits.slice(5)}`,
     searchText: searchTextOf(fields),
     balancePaise: BigInt(((i * 7919) % 10_000_000) - 2_000_000),
     createdAt: new Date(Date.UTC(2026, 0, 1) + i * 1000).toISOString(),
@@ -103,7 +106,7 @@ export function seedSqlite(file: string, ownerId: string, count: number): void {
         c.lname,
         c.email,
         c.phone,
-        formatPhone(c.phone),
+        c.phoneDisplay,
         c.searchText,
         c.balancePaise,
         c.createdAt,
@@ -135,11 +138,13 @@ export async function seedPostgres(url: string, ownerId: string, count: number):
       for (const row of rows) total += row.balancePaise;
       const column = <K extends keyof SeedClient>(key: K) => rows.map((row) => String(row[key]));
       await client.query(
-        `INSERT INTO clients (id, owner_id, fname, lname, email, phone, search_text, balance_paise,
-           version, created_at, updated_at)
-         SELECT id, $2, fname, lname, email, phone, search_text, balance, 1, created, created
-         FROM unnest($1::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
-           $8::bigint[], $9::text[]) AS t(id, fname, lname, email, phone, search_text, balance, created)`,
+        `INSERT INTO clients (id, owner_id, fname, lname, email, phone, phone_display, search_text,
+           balance_paise, version, created_at, updated_at)
+         SELECT id, $2, fname, lname, email, phone, phone_display, search_text, balance, 1, created,
+           created
+         FROM unnest($1::text[], $3::text[], $4::text[], $5::text[], $6::text[], $10::text[],
+           $7::text[], $8::bigint[], $9::text[])
+           AS t(id, fname, lname, email, phone, phone_display, search_text, balance, created)`,
         [
           column('id'),
           ownerId,
@@ -150,6 +155,7 @@ export async function seedPostgres(url: string, ownerId: string, count: number):
           column('searchText'),
           column('balancePaise'),
           column('createdAt'),
+          column('phoneDisplay'),
         ],
       );
     }
@@ -193,9 +199,9 @@ export function seedLedgerSqlite(
   const end = options.today;
   const start = addDays(end, -(SPAN_DAYS - 1));
   const insertClient = db.prepare(
-    `INSERT INTO clients (id, owner_id, fname, lname, email, phone, search_text, balance_paise,
-       version, last_payment_on, created_at, updated_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?)`,
+    `INSERT INTO clients (id, owner_id, fname, lname, email, phone, phone_display, search_text,
+       balance_paise, version, last_payment_on, created_at, updated_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?)`,
   );
   const insertEntry = db.prepare(
     `INSERT INTO ledger_entries (id, owner_id, client_id, kind, amount_paise, balance_after_paise,
@@ -237,6 +243,7 @@ export function seedLedgerSqlite(
       client.lname,
       client.email,
       client.phone,
+      client.phoneDisplay,
       client.searchText,
       balance,
       lastPayment,

@@ -1,5 +1,5 @@
 import { createHmac, randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -9,7 +9,7 @@ import WebSocket from 'ws';
 import type { LiveEvent } from '../shared/live-events.ts';
 import { type AppDependencies, buildApp } from './app.ts';
 import { createAuth } from './auth/auth.ts';
-import { type Config, sessionLimits } from './config.ts';
+import { type Config, type DatabaseConfig, sessionLimits } from './config.ts';
 import { type Database, openDatabase } from './db/database.ts';
 import { migrate } from './db/migrate.ts';
 import type { EventBus } from './live/event-bus.ts';
@@ -59,6 +59,38 @@ export async function createScratchDatabase(
     },
   };
 }
+
+/**
+ * A copy of a panel made by version 0.1 (before roles, folded search, canonical phones and the
+ * ledger), with two operators and their clients, on the dialect under test and not yet
+ * upgraded: src/server/db/fixtures, made by running that version.
+ */
+export async function panelV01Copy(): Promise<{ database: DatabaseConfig; drop(): Promise<void> }> {
+  const fixtures = path.join(import.meta.dirname, 'db', 'fixtures');
+  if (testDialect() === 'postgres') {
+    const scratch = await createScratchDatabase();
+    const client = new pg.Client({ connectionString: scratch.url });
+    await client.connect();
+    await client.query(readFileSync(path.join(fixtures, 'panel-v0.1.sql'), 'utf8'));
+    await client.end();
+    return { database: { kind: 'postgres', url: scratch.url, poolSize: 3 }, drop: scratch.drop };
+  }
+  const dir = mkdtempSync(path.join(tmpdir(), 'upgrade-'));
+  const file = path.join(dir, 'panel.db');
+  copyFileSync(path.join(fixtures, 'panel-v0.1.db'), file);
+  return {
+    database: { kind: 'sqlite', path: file },
+    async drop() {
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The operators of the version 0.1 panel, and their passwords. */
+export const PANEL_V01_OPERATORS = {
+  first: { email: 'first@example.com', password: 'first operator passphrase' },
+  second: { email: 'second@example.com', password: 'second operator passphrase' },
+};
 
 /** A test names only the limits it is about; the others stay out of its way. */
 export type TestConfigOverrides = Omit<Partial<Config>, 'rateLimits'> & {

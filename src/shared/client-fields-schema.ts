@@ -1,14 +1,15 @@
 import * as z from 'zod/mini';
 import { emailSchema } from './auth-schema.ts';
+import { amountSchema } from './balance-schema.ts';
 import { noteSchema } from './ledger-schema.ts';
-import { formatAmount, parseAmount } from './money.ts';
 import { parsePhone } from './phone.ts';
 import { storableText } from './text.ts';
 
 /*
  * What a client form or request may send, checked by the form, the route and the API client
  * alike. Kept apart from the answer schemas (client-schema.ts) because parsing phone numbers
- * brings libphonenumber's metadata, which pages that only show clients need not load.
+ * brings libphonenumber's full metadata, which pages that only show clients need not load:
+ * they show the server's `phoneDisplay`.
  */
 
 export const NAME_MIN_LENGTH = 2;
@@ -38,23 +39,6 @@ export const phoneSchema = z.pipe(
   }),
 );
 
-/** A balance as typed or sent (text or number), normalised to the API's text ("1234.50"). */
-export const amountSchema = z.pipe(
-  z.union([z.string(), z.number()], { error: 'Balance is required' }),
-  z.transform((value: string | number, ctx) => {
-    if (typeof value === 'string' && value.trim() === '') {
-      ctx.issues.push({ code: 'custom', message: 'Balance is required', input: value });
-      return z.NEVER;
-    }
-    const parsed = parseAmount(value);
-    if (!parsed.ok) {
-      ctx.issues.push({ code: 'custom', message: parsed.error, input: value });
-      return z.NEVER;
-    }
-    return formatAmount(parsed.paise);
-  }),
-);
-
 export const clientFieldsSchema = z.strictObject({
   fname: nameSchema('First name'),
   lname: nameSchema('Last name'),
@@ -72,9 +56,3 @@ export const clientPatchSchema = z.extend(z.partial(clientFieldsSchema), {
   balanceNote: z.optional(noteSchema),
 });
 export type ClientPatch = z.output<typeof clientPatchSchema>;
-
-/** The inline balance edit on a client's page: the new balance and, if given, why. */
-export const balanceUpdateSchema = z.object({
-  balance: amountSchema,
-  balanceNote: z.optional(noteSchema),
-});

@@ -73,7 +73,16 @@ export const clientSchema = z.object({
   fname: z.string(),
   lname: z.string(),
   email: z.string(),
+  /** E.164 ("+919876543210"). */
   phone: z.string(),
+  /** The phone as people read it ("98765 43210", "+44 20 7946 0958"), formatted when stored. */
+  phoneDisplay: z.string(),
+  /**
+   * False only for a number stored before the panel checked numbers fully that is not a real
+   * one: shown with "check this number"; an edit that sends `phone` must send a valid one
+   * (docs/decisions/0028-real-phone-numbers.md).
+   */
+  phoneValid: z.boolean(),
   balance: apiAmountSchema,
   version: z.int().check(z.minimum(1)),
   /** The date of the latest payment (YYYY-MM-DD), or null: never paid. */

@@ -15,6 +15,18 @@ describe('phone numbers', () => {
     }
   });
 
+  test('Indian landlines are numbers too, with or without the trunk 0', () => {
+    for (const written of ['022 2345 6789', '(022) 2345-6789', '+91 22 2345 6789', '2223456789']) {
+      expect(parsePhone(written), written).toEqual({ ok: true, e164: '+912223456789' });
+    }
+  });
+
+  test('numbers of no length or range in use are refused, though of a plausible length', () => {
+    for (const written of ['123456789', '12345678901', '0123456789', '1111111111', '+91 5555']) {
+      expect(parsePhone(written), written).toEqual({ ok: false, error: PHONE_INVALID_MESSAGE });
+    }
+  });
+
   test("other countries' numbers are accepted with their code", () => {
     expect(parsePhone('+44 20 7946 0958')).toEqual({ ok: true, e164: '+442079460958' });
     expect(parsePhone('+1 415 555 2671')).toEqual({ ok: true, e164: '+14155552671' });

@@ -1,4 +1,9 @@
-import { parsePhoneNumberFromString } from 'libphonenumber-js';
+// The full metadata ("max"): the default one checks little more than a number's length, and
+// took "1111111111" or a trunk 0 with 9 digits as Indian numbers. Reminders open WhatsApp
+// chats on these numbers, so they must be real ones. About 48 KB gzipped with the library
+// (the default metadata: 28 KB): only the client form's chunk (and the server) loads it
+// (docs/decisions/0028-real-phone-numbers.md).
+import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 
 /** Numbers written without a country code are Indian. */
 export const DEFAULT_PHONE_COUNTRY = 'IN';
@@ -14,7 +19,8 @@ export type ParsePhoneResult = { ok: true; e164: string } | { ok: false; error: 
 
 /**
  * "+91 98765 43210", "098765-43210" and "9876543210" are one number: parsed (libphonenumber,
- * India by default) into its one stored form, E.164 ("+919876543210").
+ * India by default) into its one stored form, E.164 ("+919876543210"). Only numbers that
+ * can exist pass: a mobile or landline of a number range in use, of its range's length.
  */
 export function parsePhone(input: string): ParsePhoneResult {
   const text = input.trim();

@@ -12,6 +12,8 @@ export type ClientRow = Pick<
   | 'lname'
   | 'email'
   | 'phone'
+  | 'phone_display'
+  | 'phone_valid'
   | 'balance_paise'
   | 'version'
   | 'last_payment_on'
@@ -25,6 +27,8 @@ export const CLIENT_COLUMNS = [
   'lname',
   'email',
   'phone',
+  'phone_display',
+  'phone_valid',
   'balance_paise',
   'version',
   'last_payment_on',
@@ -46,6 +50,8 @@ export function toClient(row: ClientRow): Client {
     lname: row.lname,
     email: row.email,
     phone: row.phone,
+    phoneDisplay: row.phone_display ?? row.phone,
+    phoneValid: smallInteger(row.phone_valid) !== 0,
     balance: formatAmount(exactInteger(row.balance_paise)),
     version: smallInteger(row.version),
     lastPaymentOn: row.last_payment_on,

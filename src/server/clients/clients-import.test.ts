@@ -3,6 +3,7 @@ import { IMPORT_MAX_ROWS } from '../../shared/client-csv-import.ts';
 import type { Client, ClientList } from '../../shared/client-schema.ts';
 import type { LiveEvent } from '../../shared/live-events.ts';
 import { paiseFromAmount } from '../../shared/money.ts';
+import { PHONE_INVALID_MESSAGE } from '../../shared/phone.ts';
 import { type BusDelivery, createInProcessBus } from '../live/event-bus.ts';
 import { setPanelSettings, signUp, startTestApp, type TestApp } from '../test-support.ts';
 import { IMPORT_OPENING_NOTE } from './clients-import-routes.ts';
@@ -187,6 +188,30 @@ describe('import', () => {
     expect(list.total).toBe(1);
     expect(list.totalOwed).toBe('10.00');
     expect(importedEvents(userId)).toEqual([]);
+  });
+
+  test('phones that are not real numbers are refused with their row numbers, as on add', async () => {
+    const { cookie } = await signUp(t.app);
+    const csv = [
+      HEADER,
+      'Nine,Digits,nine@example.com,123456789,5',
+      'Eleven,Digits,eleven@example.com,12345678901,5',
+      'Good,Mobile,good@example.com,98765 00301,5',
+      'Trunk,Zero,trunk@example.com,0123456789,5',
+      'All,Ones,ones@example.com,1111111111,5',
+      'Good,Landline,landline@example.com,022 2345 6789,5',
+    ].join('\n');
+    for (const query of ['?dryRun=true', '']) {
+      const response = await importCsv(cookie, csv, query);
+      const errors = [2, 3, 5, 6].map((row) => ({
+        row,
+        field: 'phone',
+        message: PHONE_INVALID_MESSAGE,
+      }));
+      expect(response.json(), query).toMatchObject({ errors });
+      expect(response.statusCode, query).toBe(query ? 200 : 400);
+    }
+    expect((await listOf(cookie)).total).toBe(0);
   });
 
   test('balances are imported as opening entries while the balance is locked on add', async () => {

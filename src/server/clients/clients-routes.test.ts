@@ -557,4 +557,72 @@ describe('phone numbers', () => {
     }
     expect((await list(cookie, `?q=${encodeURIComponent('020 7946')}`)).json().total).toBe(1);
   });
+
+  // Accepted by the default metadata, which checked little more than lengths: 9 and 11
+  // digits, a trunk 0 and 9 digits, and a number of no range in use.
+  const notRealNumbers = ['123456789', '12345678901', '0123456789', '1111111111'];
+
+  test.each(notRealNumbers)('%s is refused on add, and nothing is stored', async (phone) => {
+    const { cookie } = await signUp(t.app);
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/api/clients',
+      headers: { cookie },
+      payload: { ...valid, phone },
+    });
+    expect(response.statusCode, response.body).toBe(400);
+    expect(response.json().fieldErrors).toEqual({ phone: PHONE_INVALID_MESSAGE });
+    expect((await list(cookie)).json().total).toBe(0);
+  });
+
+  test.each(notRealNumbers)('%s is refused on edit, and the client is unchanged', async (phone) => {
+    const { cookie } = await signUp(t.app);
+    const client = await add(cookie);
+    const response = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/clients/${client.id}`,
+      headers: { cookie },
+      payload: { version: client.version, phone },
+    });
+    expect(response.statusCode, response.body).toBe(400);
+    expect(response.json().fieldErrors).toEqual({ phone: PHONE_INVALID_MESSAGE });
+    const read = await t.app.inject({
+      method: 'GET',
+      url: `/api/clients/${client.id}`,
+      headers: { cookie },
+    });
+    expect(read.json()).toEqual(client);
+  });
+
+  test('real numbers are accepted on add and on edit: mobiles, landlines, numbers abroad', async () => {
+    const { cookie } = await signUp(t.app);
+    const accepted: [written: string, stored: string, shown: string][] = [
+      ['9876543210', '+919876543210', '98765 43210'],
+      ['7012345678', '+917012345678', '70123 45678'],
+      ['022 2345 6789', '+912223456789', '22 2345 6789'],
+      ['(0484) 234 5678', '+914842345678', '484 234 5678'],
+      ['+44 20 7946 0958', '+442079460958', '+44 20 7946 0958'],
+      ['+1 415 555 2671', '+14155552671', '+1 415 555 2671'],
+    ];
+    for (const [written, stored, shown] of accepted) {
+      const client = await add(cookie, { phone: written });
+      expect(client, written).toMatchObject({
+        phone: stored,
+        phoneDisplay: shown,
+        phoneValid: true,
+      });
+      const edited = await t.app.inject({
+        method: 'PATCH',
+        url: `/api/clients/${client.id}`,
+        headers: { cookie },
+        payload: { version: client.version, phone: '+91 91234 56789' },
+      });
+      expect(edited.statusCode, edited.body).toBe(200);
+      expect(edited.json()).toMatchObject({
+        phone: '+919123456789',
+        phoneDisplay: '91234 56789',
+        phoneValid: true,
+      });
+    }
+  });
 });

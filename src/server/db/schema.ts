@@ -43,6 +43,12 @@ export interface ClientsTable {
   last_payment_on: ColumnType<string | null, string | null | undefined, string | null>;
   /** The phone as people read it ("98765 43210"), formatted when written; null: not yet. */
   phone_display: ColumnType<string | null, string | null | undefined, string | null>;
+  /**
+   * 1 when the phone passes the panel's rule (a real number, libphonenumber's full metadata),
+   * 0 for one stored before that rule that fails it: set when the phone is written, so that
+   * reads never parse (docs/decisions/0028-real-phone-numbers.md).
+   */
+  phone_valid: ColumnType<DbInteger, number | undefined, number>;
   created_at: string;
   updated_at: string;
 }

@@ -1,49 +1,28 @@
-import { copyFileSync, mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Client } from '../../shared/client-schema.ts';
 import { addDays, daysBetween } from '../../shared/ledger-schema.ts';
 import { formatAmount } from '../../shared/money.ts';
 import { dateIn } from '../ledger/panel-date.ts';
 import {
-  createScratchDatabase,
-  type ScratchDatabase,
+  PANEL_V01_OPERATORS,
+  panelV01Copy,
   sessionCookie,
   startTestApp,
   type TestApp,
-  testDialect,
 } from '../test-support.ts';
 
-/**
- * A panel made by version 0.1 (before roles, folded search and bigint reads), with two
- * operators and their clients: src/server/db/fixtures, made by running that version.
- */
-const FIXTURES = path.join(import.meta.dirname, 'fixtures');
-const FIRST = { email: 'first@example.com', password: 'first operator passphrase' };
-const SECOND = { email: 'second@example.com', password: 'second operator passphrase' };
+const { first: FIRST, second: SECOND } = PANEL_V01_OPERATORS;
 
 let t: TestApp;
-let scratch: ScratchDatabase | undefined;
+let panel: Awaited<ReturnType<typeof panelV01Copy>>;
 
 beforeAll(async () => {
-  if (testDialect() === 'postgres') {
-    scratch = await createScratchDatabase();
-    const client = new pg.Client({ connectionString: scratch.url });
-    await client.connect();
-    await client.query(readFileSync(path.join(FIXTURES, 'panel-v0.1.sql'), 'utf8'));
-    await client.end();
-    t = await startTestApp({ database: { kind: 'postgres', url: scratch.url, poolSize: 3 } });
-  } else {
-    const file = path.join(mkdtempSync(path.join(tmpdir(), 'upgrade-')), 'panel.db');
-    copyFileSync(path.join(FIXTURES, 'panel-v0.1.db'), file);
-    t = await startTestApp({ database: { kind: 'sqlite', path: file } });
-  }
+  panel = await panelV01Copy();
+  t = await startTestApp({ database: panel.database });
 });
 afterAll(async () => {
   await t.close();
-  await scratch?.drop();
+  await panel.drop();
 });
 
 async function signIn(who: { email: string; password: string }) {

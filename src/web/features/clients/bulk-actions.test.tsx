@@ -20,6 +20,8 @@ function client(id: string, fname: string, lname: string, balance: string): Clie
     lname,
     email: `${fname.toLowerCase()}@example.com`,
     phone: '+919847012345',
+    phoneDisplay: '98470 12345',
+    phoneValid: true,
     balance,
     version: 1,
     lastPaymentOn: null,

@@ -12,11 +12,10 @@ import Row from 'react-bootstrap/Row';
 import { useForm } from 'react-hook-form';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import type * as z from 'zod/mini';
-import { balanceUpdateSchema } from '../../../shared/client-fields-schema.ts';
+import { balanceUpdateSchema } from '../../../shared/balance-schema.ts';
 import { CLIENT_CONFLICT_MESSAGE, type Client } from '../../../shared/client-schema.ts';
 import { paiseFromAmount } from '../../../shared/money.ts';
 import { paths } from '../../../shared/paths.ts';
-import { formatPhone } from '../../../shared/phone.ts';
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { useFlash } from '../../components/flash-messages.tsx';
 import { Balance, balanceText } from '../../components/money.tsx';
@@ -24,6 +23,7 @@ import { usePageTitle } from '../../components/page-title.ts';
 import { formatDay } from '../../lib/dates.ts';
 import { applyServerErrors } from '../../lib/form-errors.ts';
 import { failureText, messages } from '../../lib/messages.ts';
+import { ClientPhone } from './client-phone.tsx';
 import { restoreDeletedClient, useDeleteClient, useUpdateClient } from './clients-api.ts';
 import { conflictingClient } from './conflict.ts';
 import { EntryForm, type EntryFormKind } from './entry-form.tsx';
@@ -276,7 +276,9 @@ function ClientDetails({ client }: { client: Client }) {
           <hr />
           <ListGroup>
             <ListGroup.Item>Contact Email: {client.email}</ListGroup.Item>
-            <ListGroup.Item>Contact Phone: {formatPhone(client.phone)}</ListGroup.Item>
+            <ListGroup.Item>
+              Contact Phone: <ClientPhone client={client} />
+            </ListGroup.Item>
             <ListGroup.Item>
               Last payment: {client.lastPaymentOn ? formatDay(client.lastPaymentOn) : 'never'}
             </ListGroup.Item>

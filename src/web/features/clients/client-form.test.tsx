@@ -1,6 +1,7 @@
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, test, vi } from 'vitest';
+import { PHONE_INVALID_MESSAGE } from '../../../shared/phone.ts';
 import { ClientForm } from './client-form.tsx';
 
 const empty = { fname: '', lname: '', email: '', phone: '', balance: '0' };
@@ -55,6 +56,20 @@ describe('client form', () => {
         phone: '+919876543210',
       };
       expect(onSubmit).toHaveBeenCalledWith(locked ? expected : { ...expected, balance: '12.50' });
+    },
+  );
+
+  test.each(['123456789', '12345678901', '0123456789', '1111111111'])(
+    "%s is not a real number: refused under the field with the server's message",
+    async (phone) => {
+      const onSubmit = renderForm(true);
+      await userEvent.type(screen.getByLabelText('First Name'), 'Asha');
+      await userEvent.type(screen.getByLabelText('Last Name'), 'Verma');
+      await userEvent.type(screen.getByLabelText('Email'), 'asha@example.com');
+      await userEvent.type(screen.getByLabelText('Phone'), phone);
+      await userEvent.click(screen.getByRole('button', { name: 'Submit' }));
+      expect(await screen.findByText(PHONE_INVALID_MESSAGE)).toBeVisible();
+      expect(onSubmit).not.toHaveBeenCalled();
     },
   );
 

@@ -31,6 +31,11 @@ interface ClientFormProps {
   onSubmit(values: ClientFormOutput): Promise<void>;
   /** Replaces what the form shows (after a 409, the current data). */
   resetTo?: ClientFormValues | null;
+  /**
+   * The phone as stored is not a real number (stored before the panel checked): its message
+   * shows as the form opens, not only once Submit is pressed.
+   */
+  checkPhoneOnOpen?: boolean;
 }
 
 export function ClientForm({
@@ -41,6 +46,7 @@ export function ClientForm({
   lockedBalanceHelp = "The balance is locked by a setting. Change it from the client's page.",
   onSubmit,
   resetTo,
+  checkPhoneOnOpen = false,
 }: ClientFormProps) {
   const form = useForm<ClientFormValues, unknown, ClientFormOutput>({
     resolver: zodResolver(balanceDisabled ? fieldsWithoutBalance : clientFieldsSchema) as never,
@@ -52,6 +58,10 @@ export function ClientForm({
   useEffect(() => {
     if (resetTo) form.reset(resetTo);
   }, [resetTo, form]);
+
+  useEffect(() => {
+    if (checkPhoneOnOpen) void form.trigger('phone');
+  }, [checkPhoneOnOpen, form]);
 
   const submit = form.handleSubmit(async (values) => {
     try {
@@ -79,6 +89,11 @@ export function ClientForm({
         autoComplete="off"
         {...field('phone')}
         registration={form.register('phone', {
+          // A message shown as the form opened goes as soon as the number is real, as it
+          // would after a Submit.
+          onChange: () => {
+            if (checkPhoneOnOpen) void form.trigger('phone');
+          },
           // Once a number is complete it is shown the way people read it.
           onBlur: (event) => {
             const parsed = parsePhone(String(event.target.value));

@@ -2,9 +2,9 @@ import Table from 'react-bootstrap/Table';
 import { Link, useNavigate } from 'react-router';
 import type { Client, ClientSortField } from '../../../shared/client-schema.ts';
 import { paths } from '../../../shared/paths.ts';
-import { formatPhone } from '../../../shared/phone.ts';
 import { Balance } from '../../components/money.tsx';
 import { formatDay } from '../../lib/dates.ts';
+import { ClientPhone } from './client-phone.tsx';
 import type { RowSelection } from './row-selection.ts';
 
 interface Sorting {
@@ -126,7 +126,9 @@ export function ClientsTable({
               </Link>
             </td>
             <td>{client.lname}</td>
-            <td className="text-nowrap">{formatPhone(client.phone)}</td>
+            <td className="text-nowrap">
+              <ClientPhone client={client} />
+            </td>
             <td className="text-break">{client.email}</td>
             <td className="money-column">
               <Balance amount={client.balance} />
@@ -162,7 +164,9 @@ export function ClientCards({ items }: { items: Client[] }) {
               <span className="d-block fw-semibold text-truncate">
                 {client.fname} {client.lname}
               </span>
-              <span className="d-block small text-body-secondary">{formatPhone(client.phone)}</span>
+              <span className="d-block small text-body-secondary">
+                <ClientPhone client={client} />
+              </span>
               <span className="d-block small text-body-secondary">
                 Last payment: {lastPaymentText(client)}
               </span>

@@ -2,7 +2,6 @@ import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { CLIENT_CONFLICT_MESSAGE, type Client } from '../../../shared/client-schema.ts';
 import { paths } from '../../../shared/paths.ts';
-import { formatPhone } from '../../../shared/phone.ts';
 import { useFlash } from '../../components/flash-messages.tsx';
 import { PageCard } from '../../components/page-card.tsx';
 import { WithSettings } from '../../components/with-settings.tsx';
@@ -14,8 +13,8 @@ import { ConflictResolver } from './conflict-resolver.tsx';
 import { WithClient } from './with-client.tsx';
 
 function formValues(client: Client): ClientFormValues {
-  const { fname, lname, email, phone, balance } = client;
-  return { fname, lname, email, phone: formatPhone(phone), balance };
+  const { fname, lname, email, phoneDisplay, balance } = client;
+  return { fname, lname, email, phone: phoneDisplay, balance };
 }
 
 export function EditClientPage() {
@@ -100,6 +99,7 @@ function EditClientCard({ client, balanceDisabled }: { client: Client; balanceDi
         balanceDisabled={balanceDisabled}
         onSubmit={(values) => save(values, conflict?.current.version ?? base.version)}
         resetTo={resetTo}
+        checkPhoneOnOpen={!client.phoneValid}
       />
     </PageCard>
   );

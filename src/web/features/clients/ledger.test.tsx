@@ -22,6 +22,8 @@ const client: Client = {
   lname: 'Pillai',
   email: 'meera@example.com',
   phone: '+919847012345',
+  phoneDisplay: '98470 12345',
+  phoneValid: true,
   balance: '1000.00',
   version: 1,
   lastPaymentOn: null,

@@ -10,7 +10,6 @@ import type { Client } from '../../../shared/client-schema.ts';
 import { addDays, type Statement, statementQuerySchema } from '../../../shared/ledger-schema.ts';
 import { formatAmount, formatInr, paiseFromAmount } from '../../../shared/money.ts';
 import { paths } from '../../../shared/paths.ts';
-import { formatPhone } from '../../../shared/phone.ts';
 import { FormField } from '../../components/form-field.tsx';
 import { LoadFailed, Loading } from '../../components/loading.tsx';
 import { Balance, Money } from '../../components/money.tsx';
@@ -94,7 +93,7 @@ function StatementSheet({ statement }: { statement: Statement }) {
           {client.fname} {client.lname}
         </p>
         <p className="mb-1">
-          {client.email} · {formatPhone(client.phone)}
+          {client.email} · {client.phoneDisplay}
         </p>
         <p className="mb-0 text-body-secondary">
           {formatDay(statement.from)} to {formatDay(statement.to)}
