@@ -1,0 +1,104 @@
+import net from 'node:net';
+
+/**
+ * A TCP proxy between the app and PostgreSQL that can go silent the way a broken network does:
+ * packets dropped, not refused. Swallowing, it passes no byte either way and closes no socket
+ * (no RST, no FIN: the peers learn nothing); a close from either side waits, like a FIN that
+ * TCP would send again, and arrives once bytes flow again. Bytes swallowed are gone.
+ */
+export interface TestProxy {
+  port: number;
+  /** `databaseUrl` with its host and port replaced by the proxy's. */
+  url(databaseUrl: string): string;
+  /** Bytes flow both ways, at once; closes held back while swallowing arrive now. */
+  forward(): void;
+  /** From now on no byte passes either way and no close reaches the other side. */
+  swallow(): void;
+  /**
+   * Forwards until the app sends bytes holding `text` (a statement, say), passes those on,
+   * then swallows: the database does the statement, and its answer never arrives.
+   */
+  swallowAfter(text: string): void;
+  /** Every chunk and every close waits `ms` before it goes on, either way: slow, but alive. */
+  slow(ms: number): void;
+  close(): Promise<void>;
+}
+
+type Mode = { kind: 'forward' } | { kind: 'swallow' } | { kind: 'slow'; ms: number };
+
+export async function startTestProxy(target: { host: string; port: number }): Promise<TestProxy> {
+  let mode: Mode = { kind: 'forward' };
+  let trigger: Buffer | undefined;
+  const sockets = new Set<net.Socket>();
+  const heldCloses = new Set<net.Socket>();
+
+  function relay(from: net.Socket, to: net.Socket, fromApp: boolean): void {
+    // The end of the previous chunk, so a trigger split across two chunks is still seen.
+    let tail = Buffer.alloc(0);
+    from.on('data', (chunk: Buffer) => {
+      if (mode.kind === 'swallow') return;
+      if (mode.kind === 'slow') {
+        setTimeout(() => to.destroyed || to.write(chunk), mode.ms);
+        return;
+      }
+      to.write(chunk);
+      if (fromApp && trigger) {
+        const seen = Buffer.concat([tail, chunk]);
+        if (seen.includes(trigger)) {
+          trigger = undefined;
+          mode = { kind: 'swallow' };
+        } else {
+          tail = seen.subarray(Math.max(0, seen.length - trigger.length + 1));
+        }
+      }
+    });
+    from.on('close', () => {
+      if (mode.kind === 'swallow') heldCloses.add(to);
+      else if (mode.kind === 'slow') setTimeout(() => to.destroy(), mode.ms);
+      else to.destroy();
+    });
+    from.on('error', () => {});
+  }
+
+  const server = net.createServer((app) => {
+    const database = net.connect(target.port, target.host);
+    sockets.add(app);
+    sockets.add(database);
+    app.on('close', () => sockets.delete(app));
+    database.on('close', () => sockets.delete(database));
+    relay(app, database, true);
+    relay(database, app, false);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+
+  return {
+    port,
+    url(databaseUrl) {
+      const url = new URL(databaseUrl);
+      url.hostname = '127.0.0.1';
+      url.port = String(port);
+      return url.toString();
+    },
+    forward() {
+      mode = { kind: 'forward' };
+      trigger = undefined;
+      for (const socket of heldCloses) socket.destroy();
+      heldCloses.clear();
+    },
+    swallow() {
+      mode = { kind: 'swallow' };
+    },
+    swallowAfter(text) {
+      mode = { kind: 'forward' };
+      trigger = Buffer.from(text);
+    },
+    slow(ms) {
+      mode = { kind: 'slow', ms };
+    },
+    async close() {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
