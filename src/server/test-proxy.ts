@@ -10,13 +10,18 @@ export interface TestProxy {
   port: number;
   /** `databaseUrl` with its host and port replaced by the proxy's. */
   url(databaseUrl: string): string;
-  /** Bytes flow both ways, at once; closes held back while swallowing arrive now. */
-  forward(): void;
+  /**
+   * Bytes flow both ways, at once; closes held back while swallowing arrive now, or never
+   * with `closesLost` (the FIN was retried until the app's side gave up): the database then
+   * learns of those connections only from its own timeouts.
+   */
+  forward(options?: { closesLost?: boolean }): void;
   /** From now on no byte passes either way and no close reaches the other side. */
   swallow(): void;
   /**
-   * Forwards until the app sends bytes holding `text` (a statement, say), passes those on,
-   * then swallows: the database does the statement, and its answer never arrives.
+   * Forwards until the app sends bytes holding `text` (a statement, say) and the database
+   * answers on that connection, then swallows from that answer on: the database did the
+   * statement, and the app never hears so.
    */
   swallowAfter(text: string): void;
   /** Every chunk and every close waits `ms` before it goes on, either way: slow, but alive. */
@@ -32,11 +37,31 @@ export async function startTestProxy(target: { host: string; port: number }): Pr
   const sockets = new Set<net.Socket>();
   const heldCloses = new Set<net.Socket>();
 
-  function relay(from: net.Socket, to: net.Socket, fromApp: boolean): void {
+  /** One connection through the proxy. */
+  interface Link {
+    /** The trigger went out on it: the database's next answer starts the swallowing. */
+    armed: boolean;
+    /** Bytes of it were swallowed: the app gives it up. */
+    cut: boolean;
+    /** Its closes never arrive (`forward({ closesLost: true })` after it was cut). */
+    closesLost: boolean;
+  }
+  const links = new Set<Link>();
+
+  function relay(from: net.Socket, to: net.Socket, link: Link, fromApp: boolean): void {
     // The end of the previous chunk, so a trigger split across two chunks is still seen.
     let tail = Buffer.alloc(0);
     from.on('data', (chunk: Buffer) => {
-      if (mode.kind === 'swallow') return;
+      // The database's first answer after the trigger: the statement is done, and from now
+      // on nothing passes, this answer included.
+      if (!fromApp && link.armed) {
+        link.armed = false;
+        mode = { kind: 'swallow' };
+      }
+      if (mode.kind === 'swallow') {
+        link.cut = true;
+        return;
+      }
       if (mode.kind === 'slow') {
         setTimeout(() => to.destroyed || to.write(chunk), mode.ms);
         return;
@@ -46,13 +71,14 @@ export async function startTestProxy(target: { host: string; port: number }): Pr
         const seen = Buffer.concat([tail, chunk]);
         if (seen.includes(trigger)) {
           trigger = undefined;
-          mode = { kind: 'swallow' };
+          link.armed = true;
         } else {
           tail = seen.subarray(Math.max(0, seen.length - trigger.length + 1));
         }
       }
     });
     from.on('close', () => {
+      if (link.closesLost) return;
       if (mode.kind === 'swallow') heldCloses.add(to);
       else if (mode.kind === 'slow') setTimeout(() => to.destroy(), mode.ms);
       else to.destroy();
@@ -66,8 +92,11 @@ export async function startTestProxy(target: { host: string; port: number }): Pr
     sockets.add(database);
     app.on('close', () => sockets.delete(app));
     database.on('close', () => sockets.delete(database));
-    relay(app, database, true);
-    relay(database, app, false);
+    const link: Link = { armed: false, cut: false, closesLost: false };
+    links.add(link);
+    database.on('close', () => links.delete(link));
+    relay(app, database, link, true);
+    relay(database, app, link, false);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as net.AddressInfo;
@@ -80,10 +109,15 @@ export async function startTestProxy(target: { host: string; port: number }): Pr
       url.port = String(port);
       return url.toString();
     },
-    forward() {
+    forward({ closesLost = false } = {}) {
       mode = { kind: 'forward' };
       trigger = undefined;
-      for (const socket of heldCloses) socket.destroy();
+      if (closesLost) {
+        // Also the closes the app made before this call that are still on their way here.
+        for (const link of links) link.closesLost ||= link.cut;
+      } else {
+        for (const socket of heldCloses) socket.destroy();
+      }
       heldCloses.clear();
     },
     swallow() {
