@@ -49,6 +49,25 @@ export async function startTestProxy(target: { host: string; port: number }): Pr
   const links = new Set<Link>();
 
   function relay(from: net.Socket, to: net.Socket, link: Link, fromApp: boolean): void {
+    // What is on its way, in order: a chunk, or the close, each due at its time.
+    const due: { at: number; chunk: Buffer | 'close' }[] = [];
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    function pump(): void {
+      timer = undefined;
+      for (let next = due[0]; next && next.at <= Date.now(); next = due[0]) {
+        due.shift();
+        if (next.chunk === 'close') to.destroy();
+        else if (!to.destroyed) to.write(next.chunk);
+      }
+      const next = due[0];
+      if (next) timer = setTimeout(pump, next.at - Date.now());
+    }
+    function send(chunk: Buffer | 'close'): void {
+      const delay = mode.kind === 'slow' ? mode.ms : 0;
+      // Never ahead of what a slow spell still holds: bytes keep their order.
+      due.push({ at: Math.max(Date.now() + delay, due.at(-1)?.at ?? 0), chunk });
+      if (!timer) pump();
+    }
     // The end of the previous chunk, so a trigger split across two chunks is still seen.
     let tail = Buffer.alloc(0);
     from.on('data', (chunk: Buffer) => {
@@ -62,11 +81,7 @@ export async function startTestProxy(target: { host: string; port: number }): Pr
         link.cut = true;
         return;
       }
-      if (mode.kind === 'slow') {
-        setTimeout(() => to.destroyed || to.write(chunk), mode.ms);
-        return;
-      }
-      to.write(chunk);
+      send(chunk);
       if (fromApp && trigger) {
         const seen = Buffer.concat([tail, chunk]);
         if (seen.includes(trigger)) {
@@ -80,8 +95,7 @@ export async function startTestProxy(target: { host: string; port: number }): Pr
     from.on('close', () => {
       if (link.closesLost) return;
       if (mode.kind === 'swallow') heldCloses.add(to);
-      else if (mode.kind === 'slow') setTimeout(() => to.destroy(), mode.ms);
-      else to.destroy();
+      else send('close');
     });
     from.on('error', () => {});
   }

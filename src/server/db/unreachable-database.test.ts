@@ -130,6 +130,14 @@ describe.runIf(testDialect() === 'postgres')('when PostgreSQL stops answering', 
     expect((await call('GET', '/api/health')).status).toBe(200);
   }, 60_000);
 
+  test('a request whose queries each answer, but together outlast the deadline, answers 503 within 5 s', async () => {
+    const alice = await signUp(app.app);
+    // A round trip takes 3 s: the session read and the page each answer within the
+    // deadline, one after the other they would not.
+    proxy.slow(1_500);
+    expectUnavailable(await call('GET', '/api/clients', alice.cookie), 'a list on a slow link');
+  }, 30_000);
+
   // Swallowing begins once the statement has gone out: the database does it, and the app
   // never hears back. The transaction is then open (an INSERT) or committed (the COMMIT).
   test.each([
