@@ -4,6 +4,17 @@ import { DATABASE_DEADLINE_CODE, HEALTH_DATABASE_BUDGET_MS, runWithin } from './
 
 export const DATABASE_UNAVAILABLE_MESSAGE = 'The database is unavailable, try again shortly';
 
+const DATABASE_UNAVAILABLE_CODE = 'CLIENT_PANEL_DATABASE_UNAVAILABLE';
+
+/** A failure whose own error hides its cause (better-auth's), found to be the database's. */
+export class DatabaseUnavailable extends Error {
+  readonly code = DATABASE_UNAVAILABLE_CODE;
+  constructor(message: string) {
+    super(message);
+    this.name = 'DatabaseUnavailable';
+  }
+}
+
 // Socket errors, and PostgreSQL's connection-exception (08…), shutdown and start-up (57P0…)
 // and too-many-connections (53300) codes: the database is away, not the request wrong.
 const UNAVAILABLE_CODES = new Set([
@@ -21,6 +32,7 @@ const UNAVAILABLE_CODES = new Set([
   'SQLITE_BUSY',
   'SQLITE_LOCKED',
   DATABASE_DEADLINE_CODE,
+  DATABASE_UNAVAILABLE_CODE,
 ]);
 const UNAVAILABLE_MESSAGES =
   /Connection terminated|connection error|timeout exceeded when trying to connect|Query read timeout|the database system is (starting up|shutting down|in recovery mode)|Cannot use a pool after calling end|database connection is not open/i;

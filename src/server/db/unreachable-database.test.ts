@@ -101,7 +101,7 @@ describe.runIf(testDialect() === 'postgres')('when PostgreSQL stops answering', 
     expect((await call('POST', '/api/clients', alice.cookie, fields('Before'))).status).toBe(201);
 
     proxy.swallow();
-    // Nine calls at once on a pool of four: some wait on connections that never answer,
+    // Ten calls at once on a pool of four: some wait on connections that never answer,
     // the rest for a connection at all.
     const [health, signIn, ...answers] = await Promise.all([
       call('GET', '/api/health'),
@@ -113,6 +113,7 @@ describe.runIf(testDialect() === 'postgres')('when PostgreSQL stops answering', 
       call('POST', '/api/clients', alice.cookie, fields('Down')),
       call('PATCH', `/api/clients/${randomUUID()}`, alice.cookie, { version: 1, fname: 'X' }),
       call('GET', '/api/settings'),
+      call('GET', '/api/auth/get-session', alice.cookie),
     ]);
     expectHealthUnavailable(health);
     expectUnavailable(signIn, 'sign-in');
