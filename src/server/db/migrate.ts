@@ -24,7 +24,7 @@ async function migrateAll(
  * Brings the schema up to date: better-auth's tables, then ours. Safe to run twice,
  * and on PostgreSQL safe for several instances starting at once.
  */
-export function migrate(auth: Auth, database: Database, options: MigrationOptions) {
+export function migrate(auth: Auth, database: Database, options: MigrationOptions): Promise<void> {
   // Long work: an index built over a large table takes longer than a request may.
   return runAsLongWork(() => migrateOnce(auth, database, options));
 }
