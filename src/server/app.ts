@@ -24,6 +24,7 @@ import { ConnectionLimit } from './http/connection-limit.ts';
 import { registerErrorHandling } from './http/errors.ts';
 import { registerHealthRoute } from './http/health.ts';
 import { registerOpenApi } from './http/openapi.ts';
+import { registerRequestDeadline } from './http/request-deadline.ts';
 import { registerSecurity } from './http/security.ts';
 import { registerSpa } from './http/spa.ts';
 import { registerLedgerRoutes } from './ledger/ledger-routes.ts';
@@ -138,6 +139,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   app.setSerializerCompiler(serializerCompiler);
   decorateOperator(app);
   registerErrorHandling(app);
+  registerRequestDeadline(app);
   await registerSecurity(app, config);
   await registerCompression(app);
 

@@ -286,6 +286,48 @@ export async function isSignedIn(app: FastifyInstance, cookie: string): Promise<
   return response.statusCode === 200;
 }
 
+/** An answer over real HTTP: its status, body (parsed when JSON), headers and time taken. */
+export interface HttpAnswer {
+  status: number;
+  json: unknown;
+  text: string;
+  headers: Headers;
+  ms: number;
+}
+
+/**
+ * A request over real HTTP to an app listening on `port` on 127.0.0.1, from the panel's own
+ * origin; a string body goes as it is (with its `contentType`), anything else as JSON.
+ */
+export async function httpCall(
+  port: number,
+  method: string,
+  path: string,
+  cookie?: string,
+  body?: unknown,
+  contentType = typeof body === 'string' ? 'text/csv' : 'application/json',
+): Promise<HttpAnswer> {
+  const started = Date.now();
+  const response = await fetch(`http://127.0.0.1:${port}${path}`, {
+    method,
+    headers: {
+      origin: TEST_ORIGIN,
+      ...(cookie ? { cookie } : {}),
+      ...(body === undefined ? {} : { 'content-type': contentType }),
+    },
+    body: body === undefined || typeof body === 'string' ? body : JSON.stringify(body),
+  });
+  const text = await response.text();
+  const isJson = response.headers.get('content-type')?.includes('json') ?? false;
+  return {
+    status: response.status,
+    json: isJson && text ? JSON.parse(text) : null,
+    text,
+    headers: response.headers,
+    ms: Date.now() - started,
+  };
+}
+
 /** The token of a password-reset link: what follows `#token=`. */
 export function tokenOf(url: string): string {
   return decodeURIComponent(new URL(url).hash.replace(/^#token=/, ''));

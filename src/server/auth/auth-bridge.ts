@@ -1,7 +1,7 @@
 import { fromNodeHeaders } from 'better-auth/node';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.ts';
-import { DATABASE_UNAVAILABLE_MESSAGE, databaseAnswers } from '../db/availability.ts';
+import { DatabaseUnavailable, databaseAnswers } from '../db/availability.ts';
 import type { Database } from '../db/database.ts';
 import { HttpError } from '../http/errors.ts';
 import { AUTH_BASE_PATH, type Auth, CLIENT_IP_HEADER } from './auth.ts';
@@ -69,7 +69,8 @@ export function createAuthBridge(config: Config, database: Database, auth: Auth)
       (answer.body as { message?: unknown } | null)?.message ?? 'The request was refused';
     if (answer.status >= 500) {
       if (!(await databaseAnswers(database))) {
-        throw new HttpError(503, DATABASE_UNAVAILABLE_MESSAGE);
+        // The error handler's 503, Retry-After included, as for any other call.
+        throw new DatabaseUnavailable(`auth failed with ${answer.status}: ${message}`);
       }
       throw new Error(`auth failed with ${answer.status}: ${message}`);
     }

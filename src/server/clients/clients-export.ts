@@ -6,6 +6,7 @@ import {
   neutraliseFormula,
 } from '../../shared/client-csv.ts';
 import type { Client } from '../../shared/client-schema.ts';
+import { runAsLongWork } from '../db/deadline.ts';
 import {
   type ClientsCursor,
   clientsAfter,
@@ -30,6 +31,8 @@ export const EXPORT_PAGE_SIZE = 1000;
  * The CSV of a list view: the clients it shows, in its order, read a page of the list at a
  * time and sent as each page arrives, so that 100,000 clients never sit in memory at once.
  * Pages follow the list's order and filters (a test holds the two together for every sort).
+ * Each page is long work (deadline.ts): the request's own deadline would cut a large export
+ * short, and the stream reads its later pages outside the request's context anyway.
  */
 export function clientsCsv(
   reader: DatabaseReader,
@@ -42,7 +45,7 @@ export function clientsCsv(
   // list's own query.
   async function* byCursor() {
     for (let after: ClientsCursor | null = null; ; ) {
-      const page = await clientsAfter(reader, ownerId, view, after, pageSize);
+      const page = await runAsLongWork(() => clientsAfter(reader, ownerId, view, after, pageSize));
       if (page.clients.length > 0) yield stringify(page.clients.map(csvRow));
       if (!page.cursor) return;
       after = page.cursor;
@@ -50,7 +53,9 @@ export function clientsCsv(
   }
   async function* byOffset() {
     for (let offset = 0; ; offset += pageSize) {
-      const page = await listClients(reader, ownerId, { ...view, limit: pageSize, offset });
+      const page = await runAsLongWork(() =>
+        listClients(reader, ownerId, { ...view, limit: pageSize, offset }),
+      );
       if (page.items.length > 0) yield stringify(page.items.map(csvRow));
       if (page.items.length < pageSize) return;
     }

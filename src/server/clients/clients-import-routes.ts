@@ -14,7 +14,9 @@ import { apiPaths } from '../../shared/paths.ts';
 import { requireSession, type SessionReader } from '../auth/session.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
+import { runAsLongWork } from '../db/deadline.ts';
 import { HttpError } from '../http/errors.ts';
+import { allowLongSilence } from '../http/long-work.ts';
 import { dateIn } from '../ledger/panel-date.ts';
 import type { EventBus } from '../live/event-bus.ts';
 import { checkRows, findDuplicates, readCsv } from './clients-import.ts';
@@ -80,9 +82,10 @@ export async function registerClientsImportRoutes(
         const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
         const checked = checkRows(readCsv(body), request.query.columns);
         const ownerId = request.operator.id;
+        allowLongSilence(request);
 
         if (request.query.dryRun) {
-          const contacts = await existingContacts(database.db, ownerId);
+          const contacts = await runAsLongWork(() => existingContacts(database.db, ownerId));
           return reply.status(200).send({
             rows: checked.rows,
             valid: checked.candidates.length,
@@ -101,29 +104,32 @@ export async function registerClientsImportRoutes(
           operator: { id: ownerId, email: request.operator.email },
           today: dateIn(config.timeZone),
         };
-        const result = await database.write(async (trx, write) => {
-          // Read in the transaction that stores them, so a client added meanwhile counts.
-          const duplicates = request.query.skipDuplicates
-            ? new Set(
-                findDuplicates(checked.candidates, await existingContacts(trx, ownerId)).map(
-                  (duplicate) => duplicate.row,
-                ),
-              )
-            : new Set<number>();
-          const kept = checked.candidates.filter(({ row }) => !duplicates.has(row));
-          const created = await insertClients(
-            trx,
-            author,
-            kept.map(({ fields }) => fields),
-            IMPORT_OPENING_NOTE,
-          );
-          if (created > 0) {
-            // One event for the whole file: the other tabs reload once, not per client.
-            const event = { type: 'clients.imported' as const, count: created };
-            await bus.publish({ kind: 'event', ownerId, event }, write);
-          }
-          return { created, skipped: duplicates.size };
-        });
+        // Long work: up to 50,000 rows in one transaction, each statement on the long limit.
+        const result = await runAsLongWork(() =>
+          database.write(async (trx, write) => {
+            // Read in the transaction that stores them, so a client added meanwhile counts.
+            const duplicates = request.query.skipDuplicates
+              ? new Set(
+                  findDuplicates(checked.candidates, await existingContacts(trx, ownerId)).map(
+                    (duplicate) => duplicate.row,
+                  ),
+                )
+              : new Set<number>();
+            const kept = checked.candidates.filter(({ row }) => !duplicates.has(row));
+            const created = await insertClients(
+              trx,
+              author,
+              kept.map(({ fields }) => fields),
+              IMPORT_OPENING_NOTE,
+            );
+            if (created > 0) {
+              // One event for the whole file: the other tabs reload once, not per client.
+              const event = { type: 'clients.imported' as const, count: created };
+              await bus.publish({ kind: 'event', ownerId, event }, write);
+            }
+            return { created, skipped: duplicates.size };
+          }),
+        );
         return reply.status(201).send(result);
       },
     );

@@ -23,6 +23,7 @@ import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import { streamCompression } from '../http/compression.ts';
 import { HttpError } from '../http/errors.ts';
+import { allowLongSilence } from '../http/long-work.ts';
 import { dateIn } from '../ledger/panel-date.ts';
 import type { EventBus } from '../live/event-bus.ts';
 import { getSettings } from '../settings/settings-repository.ts';
@@ -89,15 +90,19 @@ export async function registerClientsRoutes(
           response: { 200: z.string(), ...errors },
         },
       },
-      async (request, reply) =>
-        reply
-          .type('text/csv; charset=utf-8')
-          .header(
-            'content-disposition',
-            `attachment; filename="${exportFileName(dateIn(config.timeZone))}"`,
-          )
-          // A stream is sent as it is, never through the response serializer.
-          .send(clientsCsv(database, request.operator.id, request.query) as unknown as string),
+      async (request, reply) => {
+        allowLongSilence(request);
+        return (
+          reply
+            .type('text/csv; charset=utf-8')
+            .header(
+              'content-disposition',
+              `attachment; filename="${exportFileName(dateIn(config.timeZone))}"`,
+            )
+            // A stream is sent as it is, never through the response serializer.
+            .send(clientsCsv(database, request.operator.id, request.query) as unknown as string)
+        );
+      },
     );
 
     routes.post(

@@ -1,7 +1,19 @@
 import { sql } from 'kysely';
 import type { Database } from './database.ts';
+import { DATABASE_DEADLINE_CODE, HEALTH_DATABASE_BUDGET_MS, runWithin } from './deadline.ts';
 
 export const DATABASE_UNAVAILABLE_MESSAGE = 'The database is unavailable, try again shortly';
+
+const DATABASE_UNAVAILABLE_CODE = 'CLIENT_PANEL_DATABASE_UNAVAILABLE';
+
+/** A failure whose own error hides its cause (better-auth's), found to be the database's. */
+export class DatabaseUnavailable extends Error {
+  readonly code = DATABASE_UNAVAILABLE_CODE;
+  constructor(message: string) {
+    super(message);
+    this.name = 'DatabaseUnavailable';
+  }
+}
 
 // Socket errors, and PostgreSQL's connection-exception (08…), shutdown and start-up (57P0…)
 // and too-many-connections (53300) codes: the database is away, not the request wrong.
@@ -19,6 +31,8 @@ const UNAVAILABLE_CODES = new Set([
   '53300',
   'SQLITE_BUSY',
   'SQLITE_LOCKED',
+  DATABASE_DEADLINE_CODE,
+  DATABASE_UNAVAILABLE_CODE,
 ]);
 const UNAVAILABLE_MESSAGES =
   /Connection terminated|connection error|timeout exceeded when trying to connect|Query read timeout|the database system is (starting up|shutting down|in recovery mode)|Cannot use a pool after calling end|database connection is not open/i;
@@ -60,19 +74,15 @@ export function isDiskFull(error: unknown): boolean {
   return false;
 }
 
-/** A real query, bounded in time: does the database answer now? */
-export async function databaseAnswers(database: Database, timeoutMs = 2_000): Promise<boolean> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
+/**
+ * A real query, bounded in time (and by the request it runs in, if that has less left): does
+ * the database answer now? On PostgreSQL, a connection whose query ran out of time is closed.
+ */
+export async function databaseAnswers(database: Database): Promise<boolean> {
   try {
-    return await Promise.race([
-      sql`SELECT 1`.execute(database.db).then(() => true),
-      new Promise<boolean>((resolve) => {
-        timer = setTimeout(() => resolve(false), timeoutMs);
-      }),
-    ]);
+    await runWithin(HEALTH_DATABASE_BUDGET_MS, () => sql`SELECT 1`.execute(database.db));
+    return true;
   } catch {
     return false;
-  } finally {
-    clearTimeout(timer);
   }
 }

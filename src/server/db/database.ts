@@ -14,6 +14,8 @@ import {
 import pg from 'pg';
 import type { DatabaseConfig } from '../config.ts';
 import { startCheckpointer } from './checkpointer.ts';
+import { LONG_WORK_QUERY_LIMIT_MS, REQUEST_DATABASE_BUDGET_MS } from './deadline.ts';
+import { deadlinePool } from './postgres-pool.ts';
 import { type ReadWorkers, startReadWorkers } from './read-workers.ts';
 import type { DatabaseSchema } from './schema.ts';
 import { type SqliteConnection, sqliteConnection } from './sqlite-connection.ts';
@@ -134,7 +136,9 @@ function openSqlite(file: string): Database {
   // FULL: an acknowledged write survives a power cut, not only a crash of the process.
   sqlite.pragma('synchronous = FULL');
   sqlite.pragma('foreign_keys = ON');
-  sqlite.pragma('busy_timeout = 5000');
+  // Another process holding the file (a backup, npm run reset-link) makes a request wait no
+  // longer than it would for PostgreSQL.
+  sqlite.pragma(`busy_timeout = ${REQUEST_DATABASE_BUDGET_MS}`);
   const connection: SqliteConnection = sqliteConnection(sqlite);
   const inTransaction = () => sqlite.open && sqlite.inTransaction;
   const db = new Kysely<DatabaseSchema>({
@@ -178,13 +182,22 @@ function openSqlite(file: string): Database {
   };
 }
 
+/**
+ * PostgreSQL ends a transaction left open this long without a statement: the app never pauses
+ * inside one, so it is one whose connection the app closed (its deadline ran out) while the
+ * network was down, still holding its locks until the server learns the connection is gone.
+ */
+const ABANDONED_TRANSACTION_MS = 10_000;
+
 function openPostgres(url: string, poolSize: number): Database {
   const pool = new pg.Pool({
     connectionString: url,
     max: poolSize,
-    // While the database is away, requests fail within seconds (503) instead of hanging.
+    // Kysely's queries wait only as long as their request has left (postgres-pool.ts); these
+    // bound the rest: long work's connections, and queries on the pool itself.
     connectionTimeoutMillis: 3_000,
-    query_timeout: 10_000,
+    query_timeout: LONG_WORK_QUERY_LIMIT_MS,
+    idle_in_transaction_session_timeout: ABANDONED_TRANSACTION_MS,
     keepAlive: true,
   });
   // A connection that the server drops (restart, failover) emits 'error': an idle one is
@@ -193,7 +206,9 @@ function openPostgres(url: string, poolSize: number): Database {
   // end the process.
   pool.on('error', () => {});
   pool.on('connect', (client) => client.on('error', () => {}));
-  const db = new Kysely<DatabaseSchema>({ dialect: guarded(new PostgresDialect({ pool })) });
+  const db = new Kysely<DatabaseSchema>({
+    dialect: guarded(new PostgresDialect({ pool: deadlinePool(pool) })),
+  });
   return {
     db,
     dialect: 'postgres',

@@ -3,6 +3,7 @@ import pg from 'pg';
 import type { Auth } from '../auth/auth.ts';
 import { ensureAdministrator } from '../operators/operators-repository.ts';
 import type { Database } from './database.ts';
+import { runAsLongWork } from './deadline.ts';
 import { type MigrationOptions, runAppMigrations } from './migrations.ts';
 
 // Any fixed number: every instance that starts against one PostgreSQL takes the same lock.
@@ -23,7 +24,12 @@ async function migrateAll(
  * Brings the schema up to date: better-auth's tables, then ours. Safe to run twice,
  * and on PostgreSQL safe for several instances starting at once.
  */
-export async function migrate(
+export function migrate(auth: Auth, database: Database, options: MigrationOptions): Promise<void> {
+  // Long work: an index built over a large table takes longer than a request may.
+  return runAsLongWork(() => migrateOnce(auth, database, options));
+}
+
+async function migrateOnce(
   auth: Auth,
   database: Database,
   options: MigrationOptions,

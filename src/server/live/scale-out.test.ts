@@ -9,6 +9,7 @@ import { clusterToolsMissing, createTestCluster, type TestCluster } from '../tes
 import {
   createScratchDatabase,
   GOOD_PASSWORD,
+  httpCall,
   type ScratchDatabase,
   signUp,
   startTestApp,
@@ -104,29 +105,8 @@ function openTab(port: number, cookie: string): Promise<LiveTab> {
   });
 }
 
-async function call(
-  app: Listening,
-  method: string,
-  path: string,
-  cookie?: string,
-  body?: unknown,
-): Promise<{ status: number; json: unknown; ms: number }> {
-  const started = Date.now();
-  const response = await fetch(`http://127.0.0.1:${app.port}${path}`, {
-    method,
-    headers: {
-      origin: TEST_ORIGIN,
-      ...(cookie ? { cookie } : {}),
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await response.text();
-  return {
-    status: response.status,
-    json: text ? JSON.parse(text) : null,
-    ms: Date.now() - started,
-  };
+function call(app: Listening, method: string, path: string, cookie?: string, body?: unknown) {
+  return httpCall(app.port, method, path, cookie, body);
 }
 
 const fields = (fname: string) => ({
