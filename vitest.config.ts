@@ -47,6 +47,11 @@ export default defineConfig({
       ...postgresProject(),
       {
         extends: true,
+        // The npm scripts run as a person runs them (`npm run test:scripts`, after the build).
+        test: { name: 'scripts', include: ['scripts/**/*.test.ts'], environment: 'node' },
+      },
+      {
+        extends: true,
         test: {
           name: 'web',
           include: ['src/web/**/*.test.{ts,tsx}'],
