@@ -48,7 +48,13 @@ export default defineConfig({
       {
         extends: true,
         // The npm scripts run as a person runs them (`npm run test:scripts`, after the build).
-        test: { name: 'scripts', include: ['scripts/**/*.test.ts'], environment: 'node' },
+        test: {
+          name: 'scripts',
+          include: ['scripts/**/*.test.ts'],
+          environment: 'node',
+          // Each runs a whole command (a bench, a crash test) at its smallest size.
+          testTimeout: 300_000,
+        },
       },
       {
         extends: true,
