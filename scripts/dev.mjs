@@ -45,7 +45,8 @@ const commands = {
       webPort,
       '--strictPort',
     ],
-    env: { ...shared, DEV_SERVER_PORT: serverPort },
+    // vite.config.ts reads PORT for its proxy's target.
+    env: { ...shared, PORT: serverPort },
     stdin: 'inherit',
   },
 };

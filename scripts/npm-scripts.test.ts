@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
@@ -223,42 +223,4 @@ describe('the scripts run from source', () => {
       expect((await signIn()).json()).toHaveProperty('user');
     });
   });
-});
-
-// Scripts a test runs elsewhere, or that CI runs itself.
-const COVERED_ELSEWHERE: Record<string, string> = {
-  dev: 'scripts/dev.test.ts',
-  'dev:web': 'scripts/dev.test.ts (npm run dev runs it)',
-  'dev:server': 'scripts/dev.test.ts (npm run dev runs it)',
-  serve: 'the end-to-end tests serve the build with its command',
-  build: 'npm run test:e2e',
-  typecheck: '.ci/run',
-  lint: '.ci/run',
-  format: 'npm run lint checks the same formatting',
-  test: '.ci/run',
-};
-
-test('every npm script the README names is run by a test', () => {
-  const readme = readFileSync('README.md', 'utf8');
-  const scripts = JSON.parse(readFileSync('package.json', 'utf8')).scripts as Record<
-    string,
-    string
-  >;
-  const named = new Set(
-    [...readme.matchAll(/`npm (?:run )?([\w:-]+)/g)].map((match) => match[1] ?? ''),
-  );
-  // The names of the tests in this file: "npm run NAME …" or "npm NAME …".
-  const here = new Set(
-    [
-      ...readFileSync(new URL(import.meta.url), 'utf8').matchAll(/['"]npm (?:run )?([\w:-]+) /g),
-    ].map((match) => match[1]),
-  );
-  for (const name of named) {
-    if (name === 'install' || name === 'ci') continue;
-    expect(Object.hasOwn(scripts, name), `README names npm run ${name}, which is no script`).toBe(
-      true,
-    );
-    const smoked = here.has(name) || Object.hasOwn(COVERED_ELSEWHERE, name);
-    expect(smoked, `npm run ${name} is in the README but no test runs it`).toBe(true);
-  }
 });

@@ -118,6 +118,22 @@ describe('configuration', () => {
     ]);
   });
 
+  test("every variable the server reads is in .env.example and in the README's table", () => {
+    const source = readFileSync(new URL('./config.ts', import.meta.url), 'utf8');
+    const read = new Set(
+      [...source.matchAll(/env\.([A-Z][A-Z_]+)|readVariable\(\s*env,\s*'([A-Z][A-Z_]+)'/g)].map(
+        (match) => match[1] ?? match[2],
+      ),
+    );
+    expect(read.size).toBeGreaterThan(15);
+    const example = readFileSync(new URL('../../.env.example', import.meta.url), 'utf8');
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    for (const name of read) {
+      expect(example, `.env.example lacks ${name}`).toMatch(new RegExp(`^# ${name}=`, 'm'));
+      expect(readme, `the README's table lacks ${name}`).toContain(`\n| \`${name}\` |`);
+    }
+  });
+
   test.each([
     [
       { DEV_WEB_ORIGIN: 'https://evil.example.com' },
