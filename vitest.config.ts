@@ -54,6 +54,7 @@ export default defineConfig({
           environment: 'node',
           // Each runs a whole command (a bench, a crash test) at its smallest size.
           testTimeout: 300_000,
+          maxConcurrency: 3,
         },
       },
       {

@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -16,8 +17,9 @@ import { runNpmScript, startNpmScript } from './run-npm-script.ts';
 
 // Every npm script the README gives a person, run as they run it (`npm run NAME`, the real entry
 // point and its wiring) at the smallest size that still goes through all of it, so that none
-// can stop working unnoticed again. The ones that need the build run after `npm run test:e2e`
-// has made it (`npm test` runs this project last), so none of them builds again.
+// can stop working unnoticed again. The ones that need the build use the one `npm run test:e2e`
+// has just made (`npm test` runs this project last), or make it once first. They run a few at a
+// time (the project's maxConcurrency): most of their time is spent waiting on child processes.
 
 const inCi = process.env.CI === 'true' || process.env.CI === '1';
 const postgresUrl = process.env.TEST_DATABASE_URL;
@@ -63,7 +65,18 @@ const postgresEnv = postgresUrl
   ? { BENCH_DATABASE_URL: postgresUrl, CRASH_DATABASE_URL: postgresUrl }
   : { BENCH_DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none', CRASH_ONLY: 'sqlite' };
 
-describe('the scripts that need the build', () => {
+beforeAll(async () => {
+  // Once, before scripts that would each build a stale build at the same time.
+  const built = await new Promise<number | null>((resolve) =>
+    spawn(process.execPath, ['scripts/build-if-stale.mjs'], { stdio: 'inherit' }).once(
+      'exit',
+      resolve,
+    ),
+  );
+  expect(built).toBe(0);
+}, 5 * MINUTES);
+
+describe.concurrent('the scripts that need the build', () => {
   test(
     'npm start serves the panel, and stops on Ctrl-C',
     async () => {
@@ -147,7 +160,7 @@ describe('the scripts that need the build', () => {
   );
 });
 
-describe('the scripts run from source', () => {
+describe.concurrent('the scripts run from source', () => {
   test('npm run fuzz sends hostile requests and finds no problem', async () => {
     const output = await runsGreen('fuzz', [], { FUZZ_REQUESTS: '300', FUZZ_SEED: '2026' });
     expect(output).toMatch(/fuzz: 300 requests/);
