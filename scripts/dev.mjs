@@ -1,8 +1,9 @@
 // `npm run dev`: the server from source, restarting when its code changes (node --watch), and
 // Vite's dev server with hot reload, whose proxy sends /api (and the live socket) to it. The
-// server is told Vite's origin (DEV_WEB_ORIGIN), the one the browser names on every write.
-// Each line of output is prefixed with where it came from; Ctrl-C stops both, and when one
-// stops by itself the other is stopped too. `npm run dev:server` and `npm run dev:web` run one.
+// server is told Vite's origin (DEV_WEB_ORIGIN), the one the browser names on every write, and
+// Vite starts once the server answers. Each line of output is prefixed with where it came from;
+// Ctrl-C stops both, and when one stops by itself the other is stopped too. `npm run dev:server`
+// and `npm run dev:web` run one.
 //
 // PORT (3000) is the server's port, DEV_WEB_PORT (5173) Vite's; Vite refuses to start rather
 // than move to another port, since the server accepts only the origin it was given.
@@ -75,7 +76,7 @@ function stopAll() {
   for (const child of children.values()) child.kill('SIGTERM');
 }
 
-for (const part of parts) {
+function start(part) {
   const { args, env, stdin } = commands[part];
   const child = spawn(process.execPath, args, { env, stdio: [stdin, 'pipe', 'pipe'] });
   const prefix = `[${part}]${' '.repeat(width - part.length)} `;
@@ -92,10 +93,31 @@ for (const part of parts) {
     if (children.size === 0) process.exit(exitCode);
   });
 }
-if (parts.includes('web')) {
-  console.log(
-    `Open ${webOrigin}: the web app with hot reload, /api proxied to port ${serverPort}.`,
-  );
+
+/**
+ * Until the server answers (or a minute has passed: it may be waiting for a fix to its code),
+ * so that a page Vite serves finds the API there rather than the proxy's errors.
+ */
+async function serverAnswers() {
+  const deadline = Date.now() + 60_000;
+  while (!stopping && Date.now() < deadline) {
+    try {
+      if ((await fetch(`http://127.0.0.1:${serverPort}/api/health`)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
 }
 
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, stopAll);
+if (parts.includes('server')) start('server');
+if (parts.includes('web')) {
+  if (parts.includes('server')) await serverAnswers();
+  if (!stopping) {
+    start('web');
+    console.log(
+      `Open ${webOrigin}: the web app with hot reload, /api proxied to port ${serverPort}.`,
+    );
+  }
+}
