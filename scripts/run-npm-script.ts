@@ -1,7 +1,7 @@
 // For the tests of the npm scripts: runs `npm run NAME -- ARGS` as a person would, in a process
 // group of its own (npm, its shell and whatever the script starts), so that stopping it stops
 // everything it started and nothing else.
-import { type ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 
 export interface ScriptRun {
   code: number | null;
@@ -11,7 +11,6 @@ export interface ScriptRun {
 }
 
 export interface RunningScript {
-  child: ChildProcess;
   /** Everything printed so far. */
   output(): string;
   /** Resolves when the script has exited by itself. */
@@ -55,7 +54,6 @@ export function startNpmScript(
     }
   };
   return {
-    child,
     output: () => output,
     exited,
     anyLeft: () => signalGroup(0),
