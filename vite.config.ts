@@ -1,7 +1,8 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 
-const serverPort = Number(process.env.DEV_SERVER_PORT ?? 3000);
+// The server's port, as it reads it (`npm run dev` runs both with the same environment).
+const serverPort = Number(process.env.PORT?.trim() || 3000);
 
 export default defineConfig({
   root: 'src/web',

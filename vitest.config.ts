@@ -47,6 +47,18 @@ export default defineConfig({
       ...postgresProject(),
       {
         extends: true,
+        // The npm scripts run as a person runs them (`npm run test:scripts`, after the build).
+        test: {
+          name: 'scripts',
+          include: ['scripts/**/*.test.ts'],
+          environment: 'node',
+          // Each runs a whole command (a bench, a crash test) at its smallest size.
+          testTimeout: 300_000,
+          maxConcurrency: 3,
+        },
+      },
+      {
+        extends: true,
         test: {
           name: 'web',
           include: ['src/web/**/*.test.{ts,tsx}'],

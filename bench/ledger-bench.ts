@@ -16,7 +16,7 @@ const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 100_000);
 const ENTRIES = Number(process.env.BENCH_ENTRIES ?? 1_000_000);
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = 10;
-const SEQUENTIAL = 300;
+const SEQUENTIAL = Number(process.env.BENCH_SEQUENTIAL ?? 300);
 const PORT = 3292;
 const BASE = `http://127.0.0.1:${PORT}`;
 const ORIGIN = `http://localhost:${PORT}`;
@@ -199,7 +199,7 @@ async function main(): Promise<void> {
       ['history: 50 entries, 100 pages back', `${historyUrl}&cursor=${cursor}`],
       ['statement: a year, 10,000 entries', statementUrl],
       ['statement: a month of the same client, about 820 entries', monthUrl],
-      ['chart: total owed, 90 days (1,000,000 entries)', chartUrl],
+      [`chart: total owed, 90 days (${entries.toLocaleString('en')} entries)`, chartUrl],
     ];
     for (const [name, url] of reads) {
       results.push(await sequential(name, url, cookie));

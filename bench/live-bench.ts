@@ -34,7 +34,7 @@ const BURST = 50;
 const IDLE_SOCKETS = Number(process.env.LIVE_BENCH_IDLE ?? 10_000);
 /** The default cap per operator: the idle sockets are spread so that none is past it. */
 const SOCKETS_PER_OPERATOR = 50;
-const LATENCY_SOCKETS = 1_000;
+const LATENCY_SOCKETS = Number(process.env.LIVE_BENCH_LATENCY_SOCKETS ?? 1_000);
 const LATENCY_CREATES = Number(process.env.LIVE_BENCH_CREATES ?? 200);
 const HEALTH_EVERY_MS = 5;
 

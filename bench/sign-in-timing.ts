@@ -14,7 +14,7 @@ import { createScratchDatabase } from '../src/server/test-support.ts';
 import { BENCH_PASSWORD, percentile, startServer, stop, waitForHealth } from './server-process.ts';
 
 const TRIES = Number(process.env.BENCH_TRIES ?? 50);
-const WARM_UP = 10;
+const WARM_UP = Math.min(10, TRIES);
 const PORTS = { sqlite: 3316, postgres: 3317 };
 const PG_BASE =
   process.env.BENCH_DATABASE_URL ??

@@ -3,7 +3,7 @@
 // header click to the re-sorted rows; 20 tries each, p50 and p95, as is and throttled like a
 // slow phone (Lighthouse's "slow 4G": 150 ms, 1.6 Mbit/s down, and a CPU 4 times slower).
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Page } from '@playwright/test';
@@ -123,6 +123,11 @@ async function measure(browser: Browser, cookie: string, throttle: Throttle) {
 }
 
 async function main(): Promise<void> {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(
+      `No Chromium at ${CHROMIUM}: apt-get install -y chromium, or set CHROMIUM_PATH.`,
+    );
+  }
   const dir = mkdtempSync(path.join(tmpdir(), 'client-panel-web-bench-'));
   const file = path.join(dir, 'bench.db');
   const server: ChildProcess = spawn(process.execPath, [SERVER_ENTRY], {

@@ -90,7 +90,64 @@ describe('configuration', () => {
     expect(config.acceptedOrigins).toEqual(['https://panel.example.com']);
   });
 
+  test("the web dev server's origin is accepted only when DEV_WEB_ORIGIN names it, as npm run dev does", () => {
+    const file = path.join(dataDir(), 'p.db');
+    // Production: no variable, no dev origin, whatever the host.
+    for (const env of [{}, { HOST: '0.0.0.0', PUBLIC_URL: 'https://panel.example.com' }]) {
+      const origins = loadConfig({ DATABASE_URL: file, ...env }).acceptedOrigins;
+      expect(origins.some((origin) => origin.endsWith(':5173'))).toBe(false);
+    }
+    const dev = loadConfig({ DATABASE_URL: file, DEV_WEB_ORIGIN: 'http://localhost:5173' });
+    expect(dev.acceptedOrigins).toEqual([
+      'http://localhost:3000',
+      'http://127.0.0.1:3000',
+      'http://localhost:5173',
+      'http://127.0.0.1:5173',
+    ]);
+    // Behind https the panel's own origin is kept beside it, and nothing else is opened.
+    const behindHttps = loadConfig({
+      DATABASE_URL: file,
+      PUBLIC_URL: 'https://panel.example.com',
+      HOST: '0.0.0.0',
+      DEV_WEB_ORIGIN: 'http://127.0.0.1:5180/',
+    }).acceptedOrigins;
+    expect(behindHttps).toEqual([
+      'https://panel.example.com',
+      'http://127.0.0.1:5180',
+      'http://localhost:5180',
+    ]);
+  });
+
+  test("every variable the server reads is in .env.example and in the README's table", () => {
+    const source = readFileSync(new URL('./config.ts', import.meta.url), 'utf8');
+    const read = new Set(
+      [...source.matchAll(/env\.([A-Z][A-Z_]+)|readVariable\(\s*env,\s*'([A-Z][A-Z_]+)'/g)].map(
+        (match) => match[1] ?? match[2],
+      ),
+    );
+    expect(read.size).toBeGreaterThan(15);
+    const example = readFileSync(new URL('../../.env.example', import.meta.url), 'utf8');
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    for (const name of read) {
+      expect(example, `.env.example lacks ${name}`).toMatch(new RegExp(`^# ${name}=`, 'm'));
+      expect(readme, `the README's table lacks ${name}`).toContain(`\n| \`${name}\` |`);
+    }
+  });
+
   test.each([
+    [
+      { DEV_WEB_ORIGIN: 'https://evil.example.com' },
+      /^DEV_WEB_ORIGIN: must be an http origin on loopback/,
+    ],
+    [
+      { DEV_WEB_ORIGIN: 'http://192.168.1.5:5173' },
+      /^DEV_WEB_ORIGIN: must be an http origin on loopback/,
+    ],
+    [
+      { DEV_WEB_ORIGIN: 'http://localhost:5173/app' },
+      /^DEV_WEB_ORIGIN: must be an http origin on loopback/,
+    ],
+    [{ DEV_WEB_ORIGIN: 'localhost:5173' }, /^DEV_WEB_ORIGIN: /],
     [{ PORT: 'abc' }, /^PORT: /],
     [{ PORT: '70000' }, /^PORT: /],
     [{ PUBLIC_URL: 'not a url' }, /^PUBLIC_URL: /],

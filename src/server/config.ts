@@ -73,7 +73,10 @@ export interface Config {
   authSecret: string;
   /** The origin browsers use, e.g. http://localhost:3000 (no trailing slash). */
   publicUrl: string;
-  /** Origins allowed to make state-changing requests and open the live socket. */
+  /**
+   * Origins allowed to make state-changing requests and open the live socket: PUBLIC_URL's
+   * (and its loopback twins), and in development the web dev server's (DEV_WEB_ORIGIN).
+   */
   acceptedOrigins: string[];
   secureCookies: boolean;
   logLevel: string;
@@ -227,6 +230,32 @@ function parsePublicUrl(env: NodeJS.ProcessEnv, port: number): URL {
 }
 
 /**
+ * DEV_WEB_ORIGIN: the origin of Vite's dev server, which `npm run dev` sets and whose proxy
+ * passes the page's Origin on. Unset (production), no origin but PUBLIC_URL's is accepted; set,
+ * it must be on this machine's loopback, so that it can never open the panel to another site.
+ */
+function parseDevWebOrigins(env: NodeJS.ProcessEnv): string[] {
+  const raw = env.DEV_WEB_ORIGIN?.trim();
+  if (!raw) return [];
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError('DEV_WEB_ORIGIN', `is not a URL (got "${raw}")`);
+  }
+  const originOnly = url.origin === raw.replace(/\/$/, '');
+  if (url.protocol !== 'http:' || !LOOPBACK_HOSTS.has(url.hostname) || !originOnly) {
+    throw new ConfigError(
+      'DEV_WEB_ORIGIN',
+      `must be an http origin on loopback, such as http://localhost:5173 (got "${raw}")`,
+    );
+  }
+  // The page may be opened as localhost or as 127.0.0.1; either names the same dev server.
+  const port = url.port ? `:${url.port}` : '';
+  return [url.origin, `http://localhost${port}`, `http://127.0.0.1${port}`];
+}
+
+/**
  * Reads AUTH_SECRET, or the secret generated on a first start and kept in the data
  * directory, so that restarts keep sessions valid.
  */
@@ -366,6 +395,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, stdoutIsTty = f
   if (LOOPBACK_HOSTS.has(host) || LOOPBACK_HOSTS.has(publicUrl.hostname)) {
     acceptedOrigins.push(`http://127.0.0.1:${port}`, `http://localhost:${port}`);
   }
+  acceptedOrigins.push(...parseDevWebOrigins(env));
   return {
     port,
     host,
