@@ -25,6 +25,7 @@ function postgresProject(): TestProjectInlineConfiguration[] {
           'src/server/db/write-queue.test.ts',
           'src/server/db/postgres.test.ts',
           'src/server/config.test.ts',
+          'src/server/startup.test.ts',
           'src/server/index.test.ts',
         ],
         environment: 'node',

@@ -1,27 +1,31 @@
 // The server `npm run fuzz` sends its requests to: the app as production builds it (loadConfig,
-// buildApp), from source, on loopback, with the sign-in and sign-up limits raised out of the way
-// so that the fuzz's own sign-ins are not all refused with 429 (the limits have tests of their
-// own). Never part of the app. Reads FUZZ_PORT, DATABASE_URL and AUTH_SECRET; logs errors as
-// JSON lines on stdout (the fuzz counts them) and sends 'ready' to its parent once listening.
+// prepareStartup, buildApp), from source, on loopback, with the sign-in and sign-up limits raised
+// out of the way so that the fuzz's own sign-ins are not all refused with 429 (the limits have
+// tests of their own). Never part of the app. Reads FUZZ_PORT, DATABASE_URL and AUTH_SECRET; logs
+// errors as JSON lines on stdout (the fuzz counts them) and sends 'ready' to its parent once
+// listening.
 import { buildApp } from '../src/server/app.ts';
 import { createAuth } from '../src/server/auth/auth.ts';
 import { type Config, loadConfig } from '../src/server/config.ts';
 import { openDatabase } from '../src/server/db/database.ts';
 import { migrate } from '../src/server/db/migrate.ts';
+import { prepareStartup } from '../src/server/startup.ts';
 
 const port = process.env.FUZZ_PORT ?? '3290';
-const loaded = loadConfig({
-  PORT: port,
-  HOST: '127.0.0.1',
-  DATABASE_URL: process.env.DATABASE_URL,
-  AUTH_SECRET: process.env.AUTH_SECRET,
-  LOG_LEVEL: process.env.FUZZ_LOG_LEVEL ?? 'error',
-  LOG_FORMAT: 'json',
-  // No built web app: the fuzz is about the API (other paths answer a plain 404).
-  WEB_DIST_DIR: process.env.FUZZ_WEB_DIST_DIR ?? '/nonexistent',
-  // Every request comes from one address.
-  MAX_CONNECTIONS_PER_ADDRESS: '0',
-});
+const loaded = prepareStartup(
+  loadConfig({
+    PORT: port,
+    HOST: '127.0.0.1',
+    DATABASE_URL: process.env.DATABASE_URL,
+    AUTH_SECRET: process.env.AUTH_SECRET,
+    LOG_LEVEL: process.env.FUZZ_LOG_LEVEL ?? 'error',
+    LOG_FORMAT: 'json',
+    // No built web app: the fuzz is about the API (other paths answer a plain 404).
+    WEB_DIST_DIR: process.env.FUZZ_WEB_DIST_DIR ?? '/nonexistent',
+    // Every request comes from one address.
+    MAX_CONNECTIONS_PER_ADDRESS: '0',
+  }),
+);
 const unlimited = { max: 1_000_000_000, windowSeconds: 60 };
 const config: Config = {
   ...loaded,

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
@@ -57,16 +57,30 @@ describe('configuration', () => {
     ).toThrow(/^SESSION_IDLE_MINUTES: must not be longer than SESSION_MAX_HOURS/);
   });
 
-  test('a generated auth secret is kept in the data directory with mode 0600 and reused', () => {
-    const dir = dataDir();
-    const env = { DATABASE_URL: path.join(dir, 'panel.db') };
-    const first = loadConfig(env);
-    const second = loadConfig(env);
-    expect(first.authSecret.length).toBeGreaterThanOrEqual(32);
-    expect(second.authSecret).toBe(first.authSecret);
-    const file = path.join(dir, '.auth-secret');
-    expect(readFileSync(file, 'utf8').trim()).toBe(first.authSecret);
-    expect(statSync(file).mode & 0o777).toBe(0o600);
+  test('parsing touches no file: a data directory that does not exist stays absent', () => {
+    const dir = path.join(dataDir(), 'not-yet');
+    const config = loadConfig({
+      DATABASE_URL: path.join(dir, 'panel.db'),
+      BREACHED_PASSWORDS_FILE: path.join(dir, 'pwned.txt'),
+    });
+    // The secret is left to start-up (startup.ts), which keeps it in the data directory.
+    expect(config.authSecret).toEqual({ kind: 'file', path: path.join(dir, '.auth-secret') });
+    expect(config.breachedPasswordsFile).toBe(path.join(dir, 'pwned.txt'));
+    expect(existsSync(dir)).toBe(false);
+    const given = loadConfig({
+      DATABASE_URL: path.join(dir, 'panel.db'),
+      AUTH_SECRET: 'x'.repeat(40),
+    });
+    expect(given.authSecret).toEqual({ kind: 'given', secret: 'x'.repeat(40) });
+  });
+
+  test('logs are pretty at a terminal and JSON lines otherwise, unless LOG_FORMAT says', () => {
+    const env = { DATABASE_URL: path.join(dataDir(), 'p.db') };
+    expect(loadConfig(env).logFormat).toBe('json');
+    expect(loadConfig(env, { stdoutIsTty: true }).logFormat).toBe('pretty');
+    expect(loadConfig({ ...env, LOG_FORMAT: 'json' }, { stdoutIsTty: true }).logFormat).toBe(
+      'json',
+    );
   });
 
   test('PostgreSQL needs AUTH_SECRET', () => {

@@ -1,8 +1,5 @@
-import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import * as z from 'zod/mini';
-import { checkBreachedPasswordFile } from './auth/breached-passwords.ts';
 import { isTimeZone } from './ledger/panel-date.ts';
 
 export type DatabaseConfig =
@@ -70,6 +67,7 @@ export interface Config {
   database: DatabaseConfig;
   /** Where the generated auth secret lives (and the default SQLite file). */
   dataDir: string;
+  /** AUTH_SECRET, or the one start-up keeps in the data directory (startup.ts). */
   authSecret: string;
   /** The origin browsers use, e.g. http://localhost:3000 (no trailing slash). */
   publicUrl: string;
@@ -106,6 +104,18 @@ export interface Config {
    */
   breachedPasswordsFile: string | null;
 }
+
+/**
+ * Where the auth secret comes from: AUTH_SECRET, or (SQLite without it) a file in the data
+ * directory that start-up reads, or writes on the first start.
+ */
+export type AuthSecretSource = { kind: 'given'; secret: string } | { kind: 'file'; path: string };
+
+/**
+ * The environment parsed, with nothing read from or written to disk: start-up's prepareStartup
+ * (startup.ts) checks the files it names and makes it the Config the app runs on.
+ */
+export type ParsedConfig = Omit<Config, 'authSecret'> & { authSecret: AuthSecretSource };
 
 /** The signed-in operator's own account calls (auth/account-routes.ts). */
 export interface AccountLimits {
@@ -256,18 +266,18 @@ function parseDevWebOrigins(env: NodeJS.ProcessEnv): string[] {
 }
 
 /**
- * Reads AUTH_SECRET, or the secret generated on a first start and kept in the data
- * directory, so that restarts keep sessions valid.
+ * AUTH_SECRET, or where the secret generated on a first start is kept, so that restarts keep
+ * sessions valid. PostgreSQL has no such file: every instance must be given the same secret.
  */
-function resolveAuthSecret(
+function parseAuthSecret(
   env: NodeJS.ProcessEnv,
   database: DatabaseConfig,
   dataDir: string,
-): string {
+): AuthSecretSource {
   const given = env.AUTH_SECRET?.trim();
   if (given) {
     if (given.length < 32) throw new ConfigError('AUTH_SECRET', 'must be at least 32 characters');
-    return given;
+    return { kind: 'given', secret: given };
   }
   if (database.kind === 'postgres') {
     throw new ConfigError(
@@ -275,16 +285,7 @@ function resolveAuthSecret(
       'is required when DATABASE_URL is PostgreSQL (every instance must share it)',
     );
   }
-  const file = path.join(dataDir, AUTH_SECRET_FILE);
-  if (existsSync(file)) {
-    const stored = readFileSync(file, 'utf8').trim();
-    if (stored.length >= 32) return stored;
-  }
-  mkdirSync(dataDir, { recursive: true });
-  const secret = randomBytes(32).toString('base64url');
-  writeFileSync(file, `${secret}\n`, { mode: 0o600 });
-  chmodSync(file, 0o600);
-  return secret;
+  return { kind: 'file', path: path.join(dataDir, AUTH_SECRET_FILE) };
 }
 
 const countSchema = z.coerce
@@ -308,20 +309,20 @@ function parseTrustProxy(raw: string): false | number | string[] {
   );
 }
 
-/**
- * Parses and validates the environment once; a bad value throws a ConfigError naming it.
- * `stdoutIsTty` decides the default log format.
- */
+/** The file's path only: start-up checks that it can be read. */
 function parseBreachedPasswordsFile(env: NodeJS.ProcessEnv): string | null {
   const given = env.BREACHED_PASSWORDS_FILE?.trim();
-  if (!given) return null;
-  const file = path.resolve(given);
-  const problem = checkBreachedPasswordFile(file);
-  if (problem) throw new ConfigError('BREACHED_PASSWORDS_FILE', `${problem} (got "${given}")`);
-  return file;
+  return given ? path.resolve(given) : null;
 }
 
-export function loadConfig(env: NodeJS.ProcessEnv = process.env, stdoutIsTty = false): Config {
+/**
+ * Parses and validates the environment once, touching nothing else; a bad value throws a
+ * ConfigError naming it. Whether stdout is a terminal decides the default log format.
+ */
+export function loadConfig(
+  env: NodeJS.ProcessEnv,
+  { stdoutIsTty = false }: { stdoutIsTty?: boolean } = {},
+): ParsedConfig {
   const port = readVariable(env, 'PORT', portSchema, '3000');
   const host = readVariable(env, 'HOST', z.string().check(z.minLength(1)), '127.0.0.1');
   const { database, dataDir } = parseDatabase(env);
@@ -390,7 +391,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, stdoutIsTty = f
     '20',
   );
   const breachedPasswordsFile = parseBreachedPasswordsFile(env);
-  const authSecret = resolveAuthSecret(env, database, dataDir);
+  const authSecret = parseAuthSecret(env, database, dataDir);
   const acceptedOrigins = [publicUrl.origin];
   if (LOOPBACK_HOSTS.has(host) || LOOPBACK_HOSTS.has(publicUrl.hostname)) {
     acceptedOrigins.push(`http://127.0.0.1:${port}`, `http://localhost:${port}`);

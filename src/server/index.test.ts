@@ -81,6 +81,20 @@ test(
 );
 
 test(
+  'a BREACHED_PASSWORDS_FILE that cannot be read stops the server at start-up, naming the variable',
+  async () => {
+    const { child, output } = boot({
+      PORT: String(await freePort()),
+      DATABASE_URL: path.join(dir, 'breach.db'),
+      BREACHED_PASSWORDS_FILE: path.join(dir, 'not-downloaded.txt'),
+    });
+    expect(await exitCode(child)).toBe(1);
+    expect(output()).toContain('Configuration error: BREACHED_PASSWORDS_FILE: does not exist');
+  },
+  BOOT_TEST_MS,
+);
+
+test(
   'in production, an API client without an Origin header can sign up, change its data and sign out; a foreign page cannot',
   async () => {
     const port = await freePort();

@@ -1,13 +1,16 @@
 import { buildApp } from './app.ts';
 import { createAuth } from './auth/auth.ts';
-import { ConfigError, loadConfig } from './config.ts';
+import { type Config, ConfigError, loadConfig } from './config.ts';
 import { openDatabase } from './db/database.ts';
 import { migrate } from './db/migrate.ts';
+import { prepareStartup } from './startup.ts';
 
 async function main(): Promise<void> {
-  let config: ReturnType<typeof loadConfig>;
+  let config: Config;
   try {
-    config = loadConfig(process.env, process.stdout.isTTY === true);
+    config = prepareStartup(
+      loadConfig(process.env, { stdoutIsTty: process.stdout.isTTY === true }),
+    );
   } catch (error) {
     if (error instanceof ConfigError) {
       console.error(`Configuration error: ${error.message}`);

@@ -9,10 +9,11 @@ import WebSocket from 'ws';
 import type { LiveEvent } from '../shared/live-events.ts';
 import { type AppDependencies, buildApp } from './app.ts';
 import { createAuth } from './auth/auth.ts';
-import { type Config, type DatabaseConfig, sessionLimits } from './config.ts';
+import { type Config, type DatabaseConfig, loadConfig, type RateLimitRule } from './config.ts';
 import { type Database, openDatabase } from './db/database.ts';
 import { migrate } from './db/migrate.ts';
 import type { EventBus } from './live/event-bus.ts';
+import { prepareStartup } from './startup.ts';
 
 export const TEST_ORIGIN = 'http://localhost:3999';
 
@@ -92,51 +93,63 @@ export const PANEL_V01_OPERATORS = {
   second: { email: 'second@example.com', password: 'second operator passphrase' },
 };
 
-/** A test names only the limits it is about; the others stay out of its way. */
-export type TestConfigOverrides = Omit<Partial<Config>, 'rateLimits'> & {
-  rateLimits?: Partial<Config['rateLimits']>;
+type NestedSettings = 'http' | 'live' | 'sessions' | 'rateLimits' | 'account';
+
+/** A test names only the settings it is about, nested ones too; the others stay as they are. */
+export type TestConfigOverrides = Omit<Partial<Config>, NestedSettings> & {
+  [K in NestedSettings]?: Partial<Config[K]>;
 };
 
-export function testConfig({ rateLimits, ...overrides }: TestConfigOverrides = {}): Config {
+/** Signs the test apps' cookies: given, so that no test writes a secret file. */
+const TEST_AUTH_SECRET = 'test-secret-test-secret-test-secret-0123456789';
+
+/**
+ * The configuration production would parse from a small environment (on a data directory of
+ * its own), with the sign-in, sign-up and password limits raised out of the way (the tests
+ * about a limit lower it), and the overrides on top.
+ */
+export function testConfig(overrides: TestConfigOverrides = {}): Config {
   const dir = mkdtempSync(path.join(tmpdir(), 'client-panel-test-'));
-  return {
-    port: 3999,
-    host: '127.0.0.1',
-    database: { kind: 'sqlite', path: path.join(dir, 'test.db') },
-    dataDir: dir,
-    authSecret: 'test-secret-test-secret-test-secret-0123456789',
-    publicUrl: TEST_ORIGIN,
-    acceptedOrigins: [TEST_ORIGIN, 'http://127.0.0.1:3999'],
-    secureCookies: false,
-    logLevel: 'silent',
-    logFormat: 'json',
-    timeZone: 'Asia/Kolkata',
-    webDistDir: path.join(dir, 'no-web-build'),
-    trustProxy: false,
-    http: {
-      idleTimeoutMs: 10_000,
-      headersTimeoutMs: 10_000,
-      requestTimeoutMs: 60_000,
-      maxConnectionsPerAddress: 0,
-    },
-    live: {
-      maxSocketsPerOperator: 50,
-      maxSocketsPerAddress: 200,
-      socketsPerSlice: 200,
-      maxBufferedBytes: 256 * 1024,
-    },
-    sessions: sessionLimits(30, 12),
-    account: { wrongPasswordsPerOperator: { max: 1000, windowSeconds: 900 } },
-    breachedPasswordsFile: null,
+  const config = prepareStartup(
+    loadConfig({
+      PORT: '3999',
+      PUBLIC_URL: TEST_ORIGIN,
+      DATABASE_URL: path.join(dir, 'test.db'),
+      AUTH_SECRET: TEST_AUTH_SECRET,
+      LOG_LEVEL: 'silent',
+      WEB_DIST_DIR: path.join(dir, 'no-web-build'),
+      // Every connection of a test comes from 127.0.0.1.
+      MAX_CONNECTIONS_PER_ADDRESS: '0',
+    }),
+  );
+  const raised = (rule: RateLimitRule): RateLimitRule => ({ ...rule, max: 1000 });
+  const { rateLimits, account } = config;
+  const limitsRaised = withOverrides(config, {
     rateLimits: {
-      signInPerIp: { max: 1000, windowSeconds: 600 },
-      signInPerIpAndEmail: { max: 1000, windowSeconds: 600 },
-      signInPerEmail: { max: 1000, windowSeconds: 600 },
-      signUpPerIp: { max: 1000, windowSeconds: 3600 },
-      signUpPerEmail: { max: 1000, windowSeconds: 3600 },
-      ...rateLimits,
+      signInPerIp: raised(rateLimits.signInPerIp),
+      signInPerIpAndEmail: raised(rateLimits.signInPerIpAndEmail),
+      signInPerEmail: raised(rateLimits.signInPerEmail),
+      signUpPerIp: raised(rateLimits.signUpPerIp),
+      signUpPerEmail: raised(rateLimits.signUpPerEmail),
     },
-    ...overrides,
+    account: { wrongPasswordsPerOperator: raised(account.wrongPasswordsPerOperator) },
+  });
+  return withOverrides(limitsRaised, overrides);
+}
+
+/** The config with the overrides on top, merged into its nested settings. */
+function withOverrides(
+  config: Config,
+  { http, live, sessions, rateLimits, account, ...flat }: TestConfigOverrides,
+): Config {
+  return {
+    ...config,
+    ...flat,
+    http: { ...config.http, ...http },
+    live: { ...config.live, ...live },
+    sessions: { ...config.sessions, ...sessions },
+    rateLimits: { ...config.rateLimits, ...rateLimits },
+    account: { ...config.account, ...account },
   };
 }
 

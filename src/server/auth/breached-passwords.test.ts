@@ -5,7 +5,6 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, expect, test } from 'vitest';
 import { BREACHED_PASSWORD_MESSAGE } from '../../shared/auth-schema.ts';
-import { loadConfig } from '../config.ts';
 import { GOOD_PASSWORD, signUp, startTestApp, tokenOf, uniqueEmail } from '../test-support.ts';
 import { checkBreachedPasswordFile, openBreachedPasswordList } from './breached-passwords.ts';
 
@@ -120,18 +119,4 @@ test('with the breach file, sign-up, a password change and a reset refuse a brea
   } finally {
     await t.close();
   }
-});
-
-test('BREACHED_PASSWORDS_FILE naming no readable file stops the server at start-up', () => {
-  expect(() =>
-    loadConfig({
-      BREACHED_PASSWORDS_FILE: path.join(dir, 'not-there.txt'),
-      DATABASE_URL: path.join(dir, 'panel.db'),
-    }),
-  ).toThrow(/BREACHED_PASSWORDS_FILE: does not exist/);
-  const file = breachFile(['x'], { name: 'config.txt' });
-  expect(
-    loadConfig({ BREACHED_PASSWORDS_FILE: file, DATABASE_URL: path.join(dir, 'panel.db') })
-      .breachedPasswordsFile,
-  ).toBe(file);
 });

@@ -8,6 +8,7 @@ import type { OperatorSummary } from '../../shared/operator-schema.ts';
 import { type Config, ConfigError, loadConfig } from '../config.ts';
 import { type Database, openDatabase } from '../db/database.ts';
 import { findOperatorByEmail } from '../operators/operators-repository.ts';
+import { prepareStartup } from '../startup.ts';
 import { createAuth } from './auth.ts';
 import { issueResetLink } from './reset-links.ts';
 
@@ -42,12 +43,14 @@ export async function runOperatorCommand(
   }
   let config: Config;
   try {
-    // Nothing is signed here: a stand-in secret keeps the config from generating one into
+    // Nothing is signed here: a stand-in secret keeps start-up from generating one into
     // whatever data directory a mistyped DATABASE_URL names.
-    config = loadConfig({
-      ...env,
-      AUTH_SECRET: env.AUTH_SECRET || 'unused-by-this-command-unused-by-this-command',
-    });
+    config = prepareStartup(
+      loadConfig({
+        ...env,
+        AUTH_SECRET: env.AUTH_SECRET || 'unused-by-this-command-unused-by-this-command',
+      }),
+    );
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     output.err(`Configuration error: ${error.message}`);

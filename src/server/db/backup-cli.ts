@@ -10,8 +10,8 @@ if (!destination || process.argv.length > 3) {
 }
 
 try {
-  // The backup signs nothing: a stand-in secret keeps the config from generating one into
-  // the data directory, and from asking PostgreSQL users for one before saying to use pg_dump.
+  // Only the database is read: no start-up (secret, breached-password file). The stand-in
+  // secret keeps PostgreSQL users from being asked for one before being told to use pg_dump.
   const config = loadConfig({
     ...process.env,
     AUTH_SECRET: process.env.AUTH_SECRET || 'unused-by-backup-unused-by-backup-0000',

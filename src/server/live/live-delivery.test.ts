@@ -16,9 +16,6 @@ import {
 import { type BusMessage, createInProcessBus, type EventBus } from './event-bus.ts';
 import { TOO_MANY_SOCKETS_MESSAGE, TOO_SLOW_CLOSE_CODE } from './live-routes.ts';
 
-/** The limits a server starts with when nothing is set. */
-const DEFAULT_LIMITS = loadConfig({ DATABASE_URL: ':memory:', AUTH_SECRET: 'x'.repeat(40) }).live;
-
 interface Running {
   t: TestApp;
   bus: EventBus;
@@ -33,7 +30,7 @@ function appWith(limits: Partial<LiveLimits>, overrides: TestConfigOverrides = {
   let running: Running | undefined;
   beforeAll(async () => {
     const bus = createInProcessBus();
-    const t = await startTestApp({ ...overrides, live: { ...DEFAULT_LIMITS, ...limits } }, { bus });
+    const t = await startTestApp({ ...overrides, live: limits }, { bus });
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     const { port } = t.app.server.address() as AddressInfo;
     running = { t, bus, url: `ws://127.0.0.1:${port}/api/live` };

@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, test } from 'vitest';
 import { runLoad } from '../../../bench/load.ts';
-import { startTestApp, TEST_ORIGIN, type TestApp, testConfig } from '../test-support.ts';
+import { startTestApp, TEST_ORIGIN, type TestApp } from '../test-support.ts';
 
 let t: TestApp | undefined;
 afterEach(async () => {
@@ -12,7 +12,7 @@ afterEach(async () => {
 
 /** The app on a port, without the per-address cap: every socket comes from 127.0.0.1. */
 async function listening(): Promise<string> {
-  t = await startTestApp({ live: { ...testConfig().live, maxSocketsPerAddress: 0 } });
+  t = await startTestApp({ live: { maxSocketsPerAddress: 0 } });
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   return `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
 }
