@@ -1,26 +1,28 @@
 import type { Kysely, Migration } from 'kysely';
-import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
+import { type MetadataJson, parsePhoneNumberFromString } from 'libphonenumber-js/core';
+import fullMetadata from './libphonenumber-1.13.16-metadata.max.json' with { type: 'json' };
 
 /*
  * Migration 0013: which stored phones are real numbers. Self-contained, with its own copy of
  * the rule as it was written (the app's rule may change; what ran must not): libphonenumber's
- * full metadata, India by default. Numbers that fail stay as they are, readable and
- * searchable, marked 0 (docs/decisions/0028-real-phone-numbers.md).
+ * full metadata as it was (a frozen copy), India by default. Numbers that fail stay as they
+ * are, readable and searchable, marked 0 (docs/decisions/0028-real-phone-numbers.md).
  */
 
 const BATCH = 1000;
 const PHONE_CHARACTERS = /^\+?[\d\s().-]+$/;
+const METADATA = fullMetadata as MetadataJson;
 
 function isRealNumber(phone: string): boolean {
   return (
     PHONE_CHARACTERS.test(phone.trim()) &&
-    parsePhoneNumberFromString(phone, 'IN')?.isValid() === true
+    parsePhoneNumberFromString(phone, 'IN', METADATA)?.isValid() === true
   );
 }
 
 /** As the app showed a phone when this was written: "98765 43210", "+44 20 7946 0958". */
 function display(phone: string): string {
-  const parsed = parsePhoneNumberFromString(phone, 'IN');
+  const parsed = parsePhoneNumberFromString(phone, 'IN', METADATA);
   if (!parsed) return phone;
   return parsed.country === 'IN'
     ? parsed.formatNational().replace(/^0/, '')
