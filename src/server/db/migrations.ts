@@ -13,6 +13,7 @@ import { operatorDeactivationsMigration } from './migrations/0010-operator-deact
 import { requireTwoFactorMigration } from './migrations/0011-require-two-factor.ts';
 import { oneTwoFactorRowPerOperatorMigration } from './migrations/0012-one-two-factor-row-per-operator.ts';
 import { phoneValidMigration } from './migrations/0013-phone-valid.ts';
+import { operatorColumnsWithoutDefaultsMigration } from './migrations/0014-operator-columns-without-defaults.ts';
 
 export interface MigrationOptions {
   /** The panel's time zone: existing clients' opening entries are dated in it. */
@@ -44,6 +45,7 @@ function appMigrations(options: MigrationOptions): Record<string, Migration> {
     '0011_require_two_factor': requireTwoFactorMigration,
     '0012_one_two_factor_row_per_operator': oneTwoFactorRowPerOperatorMigration,
     '0013_phone_valid': phoneValidMigration,
+    '0014_operator_columns_without_defaults': operatorColumnsWithoutDefaultsMigration,
   };
 }
 
