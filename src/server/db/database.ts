@@ -23,8 +23,6 @@ import { type SqliteConnection, sqliteConnection } from './sqlite-connection.ts'
 import { createWriteQueue } from './write-queue.ts';
 import { type WriteScope, writeScope } from './write-scope.ts';
 
-export type { WriteScope };
-
 type DialectName = 'sqlite' | 'postgres';
 
 /** The transaction `write` gives its work: what every function that writes takes first. */
