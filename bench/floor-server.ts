@@ -20,7 +20,7 @@ const DEFAULT_LIMIT = 100;
 const db = new Database(file, { readonly: true });
 db.pragma('busy_timeout = 5000');
 
-// The statements below are the app's own (session.ts, clients-repository.ts), columns and
+// The statements below are the app's own (auth/session.ts, clients/clients-read.ts), columns and
 // all, so that SQLite does the same work for both.
 const sessionQuery = db.prepare(
   `SELECT u.id AS id, u.email AS email, u.role AS role, s.id AS "sessionId"

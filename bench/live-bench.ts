@@ -455,7 +455,7 @@ async function main(): Promise<void> {
       `\none create to an operator with ${FAN_OUT_SOCKETS.toLocaleString('en')} sockets (${FAN_OUT_EVENTS} creates, one at a time):`,
     );
     console.log(
-      `  longest event-loop block per create: p50 ${ms(fanned.blocks.p50)}, p90 ${ms(fanned.blocks.p90)}, max ${ms(fanned.blocks.max)} (issue 11 measured 115–143 ms before)`,
+      `  longest event-loop block per create: p50 ${ms(fanned.blocks.p50)}, p90 ${ms(fanned.blocks.p90)}, max ${ms(fanned.blocks.max)} (115–143 ms before decision 0019)`,
     );
     console.log(
       `  create sent → the last of ${FAN_OUT_SOCKETS.toLocaleString('en')} sockets has it: p50 ${ms(fanned.deliveries.p50)}, max ${ms(fanned.deliveries.max)}`,
@@ -470,7 +470,7 @@ async function main(): Promise<void> {
       `\n${BURST} creates at once, ${FAN_OUT_SOCKETS.toLocaleString('en')} sockets (${(BURST * FAN_OUT_SOCKETS).toLocaleString('en')} messages), /api/health every ${HEALTH_EVERY_MS} ms:`,
     );
     console.log(
-      `  /api/health (${burst.samples} answers): p50 ${ms(burst.health.p50)}, p99 ${ms(burst.health.p99)}, max ${ms(burst.health.max)} (issue 11: p99 over 1 s before)`,
+      `  /api/health (${burst.samples} answers): p50 ${ms(burst.health.p50)}, p99 ${ms(burst.health.p99)}, max ${ms(burst.health.max)} (p99 over 1 s before decision 0019)`,
     );
     console.log(
       `  creates: p50 ${ms(burst.creates.p50)}, max ${ms(burst.creates.max)}; all messages delivered ${ms(burst.deliveredMs)} after the burst began; longest event-loop block ${ms(burst.loop.maxMs)} (longest garbage collection ${ms(burst.loop.gcMs)}); server CPU ${ms(burst.loop.cpuMs)}`,

@@ -16,6 +16,7 @@ import { createSessionReader, decorateOperator } from './auth/session.ts';
 import { registerTwoFactorRoutes } from './auth/two-factor-routes.ts';
 import { registerClientsImportRoutes } from './clients/clients-import-routes.ts';
 import { registerClientsRoutes } from './clients/clients-routes.ts';
+import { type PurgeJob, startPurgeJob } from './clients/purge-job.ts';
 import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
 import { answerClientError } from './http/client-errors.ts';
@@ -65,7 +66,7 @@ class OneLinePerRequest extends LogController {
 }
 
 /** Log fields that may carry secrets: replaced before any line is written. */
-export const REDACTED_LOG_PATHS = [
+const REDACTED_LOG_PATHS = [
   'req.headers.cookie',
   'req.headers.authorization',
   'res.headers["set-cookie"]',
@@ -86,6 +87,8 @@ export interface AppDependencies {
   /** Where logs go; tests pass a stream to read them. */
   logStream?: DestinationStream;
   livePingIntervalMs?: number;
+  /** How often deleted clients past their restore window go for good (tests shorten it). */
+  purgeIntervalMs?: number;
   /** Sees every route as it is added (tests check that each one declares its answers). */
   onRoute?: (route: RouteOptions) => void;
 }
@@ -160,7 +163,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   });
   await registerPasswordResetRoutes(app, { config, database, auth, bus });
   await registerAccountRoutes(app, { config, database, readSession, bus });
-  await registerTwoFactorRoutes(app, { config, database, auth, readSession });
+  await registerTwoFactorRoutes(app, { config, database, auth, readSession, bus });
   await registerClientsRoutes(app, { config, database, readSession, bus });
   await registerClientsImportRoutes(app, { config, database, readSession, bus });
   await registerLedgerRoutes(app, { config, database, readSession, bus });
@@ -172,7 +175,12 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   });
   await registerSpa(app, config.webDistDir);
 
+  let purgeJob: PurgeJob | undefined;
+  app.addHook('onReady', async () => {
+    purgeJob = startPurgeJob(database, app.log, deps.purgeIntervalMs);
+  });
   app.addHook('onClose', async () => {
+    purgeJob?.stop();
     await bus.close();
   });
   return app;

@@ -167,7 +167,10 @@ export interface TestApp {
 /** A real app on a fresh SQLite file (or the given database config), migrated. */
 export async function startTestApp(
   overrides: TestConfigOverrides = {},
-  extra: Pick<AppDependencies, 'bus' | 'logStream' | 'livePingIntervalMs' | 'onRoute'> & {
+  extra: Pick<
+    AppDependencies,
+    'bus' | 'logStream' | 'livePingIntervalMs' | 'purgeIntervalMs' | 'onRoute'
+  > & {
     /** Builds the app's bus on its database (an instance's own PostgreSQL bus, say). */
     busFor?: (database: Database) => EventBus;
   } = {},

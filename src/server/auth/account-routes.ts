@@ -19,17 +19,20 @@ import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import { HttpError } from '../http/errors.ts';
 import type { EventBus } from '../live/event-bus.ts';
+import { writeWithEvents } from '../live/write-with-events.ts';
 import {
-  activeSessionsOf,
   changeEmail,
+  type EmailChange,
+  isUniqueViolation,
   passwordHashOf,
   replacePassword,
 } from './account-repository.ts';
-import { refuseUnlessAllowed } from './auth-routes.ts';
+import { refuseUnacceptablePassword, refuseUnlessAllowed } from './auth-routes.ts';
 import { endSessions } from './end-sessions.ts';
-import { assertAcceptableNewPassword, hashPassword, verifyPassword } from './password.ts';
+import { hashPassword, verifyPassword } from './password.ts';
 import { createRateLimiter, refundRateLimit } from './rate-limiter.ts';
 import { type Operator, requireSession, type SessionReader, sessionCookieName } from './session.ts';
+import { activeSessionsOf, deleteSessions } from './sessions-repository.ts';
 import { describeUserAgent } from './user-agent.ts';
 
 interface AccountRoutesOptions {
@@ -111,24 +114,25 @@ export async function registerAccountRoutes(
         if (newPassword === currentPassword) {
           throw new HttpError(400, SAME_PASSWORD_MESSAGE, { newPassword: SAME_PASSWORD_MESSAGE });
         }
-        await assertAcceptableNewPassword(
+        await refuseUnacceptablePassword(
           config.breachedPasswordsFile,
           newPassword,
           { email: operator.email },
           'newPassword',
         );
         await checkCurrentPassword(operator, currentPassword, request, reply);
-        const replaced = await replacePassword(database, bus, {
-          userId: operator.id,
-          hash: await hashPassword(newPassword),
-          keepSessionId: operator.sessionId,
+        const hash = await hashPassword(newPassword);
+        const others = { userId: operator.id, exceptSessionId: operator.sessionId };
+        // One write: there is no moment where the new password works and an old session does.
+        const replaced = await writeWithEvents(database, bus, async (trx, publish) => {
+          await replacePassword(trx, { userId: operator.id, hash });
+          const ended = await deleteSessions(trx, others);
+          await publish({ kind: 'sessions-ended', sessionIds: ended.ids });
+          return ended.active;
         });
         // A sign-in that checked the old password while it changed may have made a session
         // since: it ends too.
-        const late = await endSessions(database, bus, {
-          userId: operator.id,
-          exceptSessionId: operator.sessionId,
-        });
+        const late = await endSessions(database, bus, others);
         const revoked = replaced + late;
         request.log.info(
           { operatorId: operator.id, revoked },
@@ -155,7 +159,18 @@ export async function registerAccountRoutes(
         if (email === operator.email) {
           return { user: { id: operator.id, email, role: operator.role } };
         }
-        const outcome = await changeEmail(database, bus, { userId: operator.id, email });
+        const outcome: EmailChange = await writeWithEvents(database, bus, async (trx, publish) => {
+          const result = await changeEmail(trx, { userId: operator.id, email });
+          // The operator's open pages learn it live, as they do a role change.
+          if (result.kind === 'changed') {
+            const event = { type: 'operator.updated' as const, operator: result.operator };
+            await publish({ kind: 'event', ownerId: operator.id, event });
+          }
+          return result;
+        }).catch((error: unknown) => {
+          if (isUniqueViolation(error)) return { kind: 'taken' as const };
+          throw error;
+        });
         if (outcome.kind === 'taken') {
           throw new HttpError(409, EMAIL_TAKEN_MESSAGE, { email: EMAIL_TAKEN_MESSAGE });
         }

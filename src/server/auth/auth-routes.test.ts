@@ -1,6 +1,7 @@
 import { dictionary } from '@zxcvbn-ts/language-common';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { COMMON_PASSWORD_MESSAGE, CONTEXT_PASSWORD_MESSAGE } from '../../shared/auth-schema.ts';
+import { HttpError } from '../http/errors.ts';
 import {
   GOOD_PASSWORD,
   sessionCookie,
@@ -9,7 +10,7 @@ import {
   type TestApp,
   uniqueEmail,
 } from '../test-support.ts';
-import { TOO_MANY_ATTEMPTS_MESSAGE } from './auth-routes.ts';
+import { refuseUnacceptablePassword, TOO_MANY_ATTEMPTS_MESSAGE } from './auth-routes.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -562,5 +563,23 @@ describe('over https', () => {
     } finally {
       await https.close();
     }
+  });
+});
+
+test('a new password refused: 400 with the message under the field that holds the new password', async () => {
+  await expect(refuseUnacceptablePassword(null, 'correct horse battery staple')).resolves.toBe(
+    undefined,
+  );
+  let refusal: unknown;
+  try {
+    await refuseUnacceptablePassword(null, 'ClientPanel2024', {}, 'newPassword');
+  } catch (error) {
+    refusal = error;
+  }
+  expect(refusal).toBeInstanceOf(HttpError);
+  expect(refusal).toMatchObject({
+    statusCode: 400,
+    message: CONTEXT_PASSWORD_MESSAGE,
+    fieldErrors: { newPassword: CONTEXT_PASSWORD_MESSAGE },
   });
 });

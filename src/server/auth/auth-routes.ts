@@ -20,12 +20,13 @@ import type { Database } from '../db/database.ts';
 import { HttpError } from '../http/errors.ts';
 import { OPTIONAL_SESSION, PUBLIC_ROUTE, validatedByHandler } from '../http/openapi.ts';
 import type { EventBus } from '../live/event-bus.ts';
+import { writeWithEvents } from '../live/write-with-events.ts';
 import { claimFirstAdministrator } from '../operators/operators-repository.ts';
 import { getSettings } from '../settings/settings-repository.ts';
 import type { Auth } from './auth.ts';
 import { createAuthBridge } from './auth-bridge.ts';
 import { endSessions } from './end-sessions.ts';
-import { assertAcceptableNewPassword } from './password.ts';
+import { newPasswordProblem } from './password.ts';
 import {
   addressGroupOf,
   createRateLimiter,
@@ -34,9 +35,9 @@ import {
 } from './rate-limiter.ts';
 import { createSecondFactorCheck } from './second-factor.ts';
 import type { SessionReader } from './session.ts';
-import { withTwoFactorSetupFlag } from './two-factor.ts';
+import { withTwoFactorSetupFlag } from './two-factor-repository.ts';
 
-export const REGISTRATIONS_CLOSED_MESSAGE = 'Registrations are closed';
+const REGISTRATIONS_CLOSED_MESSAGE = 'Registrations are closed';
 export const TOO_MANY_ATTEMPTS_MESSAGE = 'Too many attempts. Please wait and try again.';
 
 interface AuthRoutesOptions {
@@ -84,6 +85,21 @@ export function refuseUnlessAllowed(verdict: RateLimitVerdict, reply: FastifyRep
   }
 }
 
+/**
+ * A new password (sign-up, a change, a reset) that is common, built on the panel's words or
+ * the person's e-mail address, or breached: 400 with the message under the field that holds
+ * it (`password`, or `newPassword` in a password change).
+ */
+export async function refuseUnacceptablePassword(
+  breachedPasswordsFile: string | null,
+  password: string,
+  person: { email?: string | undefined } = {},
+  field = 'password',
+): Promise<void> {
+  const problem = await newPasswordProblem(breachedPasswordsFile, password, person);
+  if (problem) throw new HttpError(400, problem, { [field]: problem });
+}
+
 export async function registerAuthRoutes(
   app: FastifyInstance,
   { config, database, auth, readSession, bus }: AuthRoutesOptions,
@@ -128,10 +144,10 @@ export async function registerAuthRoutes(
     },
     async (request, reply) => {
       await limit(`sign-up:ip:${addressGroupOf(request.ip)}`, config.rateLimits.signUpPerIp, reply);
-      const settings = await getSettings(database.db);
+      const settings = await getSettings(database);
       if (!settings.allowRegistrations) throw new HttpError(403, REGISTRATIONS_CLOSED_MESSAGE);
       const input = parseBody(signUpSchema, request.body);
-      await assertAcceptableNewPassword(config.breachedPasswordsFile, input.password, {
+      await refuseUnacceptablePassword(config.breachedPasswordsFile, input.password, {
         email: input.email,
       });
       const email = input.email.toLowerCase();
@@ -145,7 +161,7 @@ export async function registerAuthRoutes(
       if (!session) return refusal(answer);
       await endReplacedSession(request);
       const { user } = session;
-      if (await database.write((trx) => claimFirstAdministrator(trx, user.id))) {
+      if (await writeWithEvents(database, bus, (trx) => claimFirstAdministrator(trx, user.id))) {
         user.role = 'admin';
       }
       return withTwoFactorSetupFlag(database, { user });

@@ -62,7 +62,7 @@ export function createAuth(config: Config, database: Database) {
             // and a wrong password still do the same work; the refusal names the reason, as
             // only someone who knows the password sees it
             // (docs/decisions/0025-deactivating-operators.md).
-            if (await isDeactivated(database.db, session.userId)) {
+            if (await isDeactivated(database, session.userId)) {
               throw new APIError('FORBIDDEN', { message: ACCOUNT_DEACTIVATED_MESSAGE });
             }
             return { data: { ...session, expiresAt } };

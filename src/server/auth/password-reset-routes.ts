@@ -16,11 +16,13 @@ import type { Database } from '../db/database.ts';
 import { HttpError } from '../http/errors.ts';
 import { PUBLIC_ROUTE } from '../http/openapi.ts';
 import type { EventBus } from '../live/event-bus.ts';
+import { writeWithEvents } from '../live/write-with-events.ts';
 import { isDeactivated } from '../operators/operators-repository.ts';
 import type { Auth } from './auth.ts';
-import { endSessionsWithin, sessionIdsOf } from './end-sessions.ts';
-import { assertAcceptableNewPassword } from './password.ts';
-import { findResetLink, withdrawResetLinksWithin } from './reset-links.ts';
+import { refuseUnacceptablePassword } from './auth-routes.ts';
+import { findResetLink } from './password-reset.ts';
+import { withdrawResetLinks } from './reset-links-repository.ts';
+import { deleteSessions, sessionIdsOf } from './sessions-repository.ts';
 
 interface PasswordResetRoutesOptions {
   config: Config;
@@ -48,7 +50,7 @@ export async function registerPasswordResetRoutes(
     if (!holder) throw new HttpError(400, RESET_LINK_INVALID_MESSAGE);
     // Deactivating withdraws the operator's links; this also stops one issued in a race
     // with it (or by the reset-link command), so a new password is no way back in.
-    if (await isDeactivated(database.db, holder.userId)) {
+    if (await isDeactivated(database, holder.userId)) {
       throw new HttpError(400, ACCOUNT_DEACTIVATED_MESSAGE);
     }
     return holder;
@@ -85,7 +87,7 @@ export async function registerPasswordResetRoutes(
     async (request) => {
       const { token, password } = request.body;
       const holder = await holderOf(token);
-      await assertAcceptableNewPassword(config.breachedPasswordsFile, password, {
+      await refuseUnacceptablePassword(config.breachedPasswordsFile, password, {
         email: holder.email,
       });
       // Read first: better-auth deletes these rows, and their live sockets must close too.
@@ -100,12 +102,13 @@ export async function registerPasswordResetRoutes(
         }
         throw error;
       }
-      // Their sockets close on every instance; a session that slipped in since ends too, and
-      // so do the operator's other links.
+      // Their sockets close on every instance at once: better-auth's write has committed.
       if (sessionIds.length > 0) await bus.publish({ kind: 'sessions-ended', sessionIds });
-      await database.write(async (trx, write) => {
-        await endSessionsWithin(trx, write, bus, { userId: holder.userId });
-        await withdrawResetLinksWithin(trx, holder.userId);
+      // A session that slipped in since ends too, and so do the operator's other links.
+      await writeWithEvents(database, bus, async (trx, publish) => {
+        const ended = await deleteSessions(trx, { userId: holder.userId });
+        await withdrawResetLinks(trx, holder.userId);
+        await publish({ kind: 'sessions-ended', sessionIds: ended.ids });
       });
       return { success: true };
     },

@@ -6,7 +6,6 @@ import {
   CONTEXT_PASSWORD_MESSAGE,
   PASSWORD_MIN_LENGTH,
 } from '../../shared/auth-schema.ts';
-import { HttpError } from '../http/errors.ts';
 import { type BreachedPasswordList, openBreachedPasswordList } from './breached-passwords.ts';
 
 /** OWASP's first recommended argon2id profile: 19 MiB of memory, 2 passes, 1 lane. */
@@ -128,40 +127,25 @@ export function passwordProblem(
   return null;
 }
 
-/**
- * passwordProblem as the API's refusal: 400 with the message under the field that holds the
- * new password (`password`, or `newPassword` in a password change).
- */
-export function assertAcceptablePassword(
-  password: string,
-  person: { email?: string | undefined } = {},
-  field = 'password',
-): void {
-  const problem = passwordProblem(password, person);
-  if (problem) throw new HttpError(400, problem, { [field]: problem });
-}
-
 /** One open list per file, for the life of the process. */
 const breachedLists = new Map<string, BreachedPasswordList>();
 
 /**
- * assertAcceptablePassword, then, when the panel has Have I Been Pwned's Pwned Passwords
- * (BREACHED_PASSWORDS_FILE), whether the password is in it (ASVS 6.2.12).
+ * passwordProblem for a password about to be set (sign-up, a change, a reset), then, when the
+ * panel has Have I Been Pwned's Pwned Passwords (BREACHED_PASSWORDS_FILE), whether the
+ * password is in it (ASVS 6.2.12). Null when there is nothing wrong.
  */
-export async function assertAcceptableNewPassword(
+export async function newPasswordProblem(
   breachedPasswordsFile: string | null,
   password: string,
   person: { email?: string | undefined } = {},
-  field = 'password',
-): Promise<void> {
-  assertAcceptablePassword(password, person, field);
-  if (!breachedPasswordsFile) return;
+): Promise<string | null> {
+  const problem = passwordProblem(password, person);
+  if (problem || !breachedPasswordsFile) return problem;
   let list = breachedLists.get(breachedPasswordsFile);
   if (!list) {
     list = openBreachedPasswordList(breachedPasswordsFile);
     breachedLists.set(breachedPasswordsFile, list);
   }
-  if (await list.contains(password)) {
-    throw new HttpError(400, BREACHED_PASSWORD_MESSAGE, { [field]: BREACHED_PASSWORD_MESSAGE });
-  }
+  return (await list.contains(password)) ? BREACHED_PASSWORD_MESSAGE : null;
 }

@@ -55,8 +55,6 @@ export function createRateLimiter(database: Database) {
   };
 }
 
-export type RateLimiter = ReturnType<typeof createRateLimiter>;
-
 /** Takes back one count from the window a consume saw; a window begun since is left alone. */
 export async function refundRateLimit(
   database: Database,
@@ -101,7 +99,7 @@ export function addressGroupOf(ip: string): string {
   return `${groups.map((g) => Number.parseInt(g, 16).toString(16)).join(':')}::/64`;
 }
 
-export interface SignInAttempt {
+interface SignInAttempt {
   /** Refused when the address has failed too often, whatever the e-mail. */
   address: RateLimitVerdict;
   /**

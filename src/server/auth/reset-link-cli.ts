@@ -10,7 +10,8 @@ import { type Database, openDatabase } from '../db/database.ts';
 import { findOperatorByEmail } from '../operators/operators-repository.ts';
 import { prepareStartup } from '../startup.ts';
 import { createAuth } from './auth.ts';
-import { issueResetLink } from './reset-links.ts';
+import { issueResetLink } from './password-reset.ts';
+import { keepOnlyNewestResetLink } from './reset-links-repository.ts';
 
 const RESET_LINK_USAGE =
   'Usage: npm run reset-link -- EMAIL (prints a one-time link, valid for an hour, with which that operator sets a new password)';
@@ -65,7 +66,7 @@ export async function runOperatorCommand(
   }
   const database = openDatabase(where);
   try {
-    const operator = await findOperatorByEmail(database.db, email);
+    const operator = await findOperatorByEmail(database, email);
     if (!operator) {
       output.err(`No operator has the e-mail address ${email}.`);
       return 1;
@@ -89,7 +90,9 @@ export function runResetLinkCommand(
     RESET_LINK_USAGE,
     async ({ config, database, operator }) => {
       const auth = createAuth(config, database);
-      const link = await issueResetLink({ auth, database, publicUrl: config.publicUrl }, operator);
+      const link = await issueResetLink(auth, config.publicUrl, operator);
+      // No server process to tell: a plain write, without live events.
+      await database.write((trx) => keepOnlyNewestResetLink(trx, operator.id));
       output.out(`A one-time link for ${operator.email} to set a new password:`);
       output.out('');
       output.out(`  ${link.url}`);

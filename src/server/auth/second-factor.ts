@@ -16,13 +16,14 @@ import { type AuthAnswer, authErrorCode, type createAuthBridge } from './auth-br
 import { createRateLimiter, refundRateLimit } from './rate-limiter.ts';
 import { cookiePrefix, verifySessionCookie } from './session.ts';
 import { backupCodeDigest } from './two-factor.ts';
+import { twoFactorLockedUntil } from './two-factor-repository.ts';
 
 type Bridge = ReturnType<typeof createAuthBridge>;
 
 export const TOO_MANY_WRONG_CODES_MESSAGE =
   'Too many wrong codes: two-factor sign-in is locked for 15 minutes';
 /** A sign-in whose password was right, waiting for its code. */
-export interface Challenge {
+interface Challenge {
   userId: string;
   /** The challenge cookie's value (signed), all that is passed on to better-auth. */
   signed: string;
@@ -83,12 +84,7 @@ export function createSecondFactorCheck({
 
   /** Seconds until the account's two-factor lock ends (better-auth's lockedUntil). */
   async function lockSecondsLeft(userId: string): Promise<number> {
-    const row = await database.db
-      .selectFrom('twoFactor')
-      .select('lockedUntil')
-      .where('userId', '=', userId)
-      .executeTakeFirst();
-    const until = row?.lockedUntil ? new Date(row.lockedUntil).getTime() : 0;
+    const until = await twoFactorLockedUntil(database, userId);
     return Math.max(1, Math.ceil((until - Date.now()) / 1000));
   }
 

@@ -24,7 +24,7 @@ export interface Operator {
   twoFactorSetupRequired: boolean;
 }
 
-export interface ReadOptions {
+interface ReadOptions {
   /**
    * The request uses the session (an API call, a socket being opened): its idle end moves
    * on. A check that is not the operator's doing (a live socket's heartbeat) leaves it.
@@ -108,7 +108,7 @@ export function slidSessionEnd(
   return Math.abs(target - session.expiresAt) >= limits.slideEverySeconds * 1000 ? target : null;
 }
 
-export interface SessionReaderOptions {
+interface SessionReaderOptions {
   /** Where a failed slide is reported (the request itself goes on: its session is valid). */
   log?: Pick<FastifyBaseLogger, 'warn'>;
   /** The clock, in ms; tests move it. */
@@ -191,13 +191,13 @@ export function createSessionReader(
 }
 
 export const SIGNED_OUT_MESSAGE = 'Sign in to continue';
-export const ADMINISTRATORS_ONLY_MESSAGE = 'Only an administrator can do this';
+const ADMINISTRATORS_ONLY_MESSAGE = 'Only an administrator can do this';
 
 /**
  * The signed-in operator, or a 401 refusal. The request counts as a use of the session unless
  * `use` is false (opening a live socket) or the web app marks it unattended.
  */
-export async function requireOperator(
+async function requireOperator(
   readSession: SessionReader,
   request: FastifyRequest,
   { use = true }: { use?: boolean } = {},

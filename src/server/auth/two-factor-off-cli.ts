@@ -4,7 +4,7 @@
 // operators ask an administrator in the panel (docs/decisions/0026-two-factor-sign-in.md).
 import { pathToFileURL } from 'node:url';
 import { type Output, runOperatorCommand } from './reset-link-cli.ts';
-import { removeTwoFactor } from './two-factor.ts';
+import { removeTwoFactor } from './two-factor-repository.ts';
 
 const USAGE =
   "Usage: npm run two-factor-off -- EMAIL (turns off that operator's two-factor sign-in: they sign in with their password, and may set it up again)";
@@ -16,7 +16,7 @@ export function runTwoFactorOffCommand(
   output: Output,
 ): Promise<number> {
   return runOperatorCommand(args, env, output, USAGE, async ({ database, operator }) => {
-    const removed = await removeTwoFactor(database, operator.id);
+    const removed = await database.write((trx) => removeTwoFactor(trx, operator.id));
     output.out(
       removed
         ? `Two-factor sign-in is off for ${operator.email}: they sign in with their password alone, and may set it up again in their settings.`

@@ -1,19 +1,14 @@
-import { createOTP } from '@better-auth/utils/otp';
-import { symmetricDecrypt } from 'better-auth/crypto';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { apiErrorSchema } from '../../shared/api-error.ts';
 import { apiPaths } from '../../shared/paths.ts';
 import {
-  BACKUP_CODE_COUNT,
   backupCodesSchema,
   CODE_ALREADY_USED_MESSAGE,
   isTotpCode,
   normaliseCode,
   REQUIRE_OWN_FIRST_MESSAGE,
   securityPolicySchema,
-  TOTP_DIGITS,
-  TOTP_PERIOD_SECONDS,
   twoFactorConfirmSchema,
   twoFactorPasswordSchema,
   twoFactorSetupSchema,
@@ -23,33 +18,38 @@ import {
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import { HttpError } from '../http/errors.ts';
+import type { EventBus } from '../live/event-bus.ts';
+import { writeWithEvents } from '../live/write-with-events.ts';
 import { createCurrentPasswordCheck } from './account-routes.ts';
 import type { Auth } from './auth.ts';
 import { refuseUnlessAllowed } from './auth-routes.ts';
 import { createRateLimiter, refundRateLimit } from './rate-limiter.ts';
 import { USED_CODE_RULE, usedCodeKey } from './second-factor.ts';
 import { requireSession, type SessionReader } from './session.ts';
+import { newBackupCodes, storedBackupCodes } from './two-factor.ts';
 import {
-  authBoolean,
-  backupCodeDigest,
-  beginTwoFactorSetup,
-  newBackupCode,
+  confirmTwoFactorSetup,
   removeTwoFactor,
+  replaceBackupCodes,
   requiresTwoFactor,
   saveTwoFactorRequirement,
+  storeTwoFactorSetup,
+  twoFactorSetupOf,
   twoFactorStatusOf,
-} from './two-factor.ts';
+} from './two-factor-repository.ts';
+import { isCodeOfSecret, newTwoFactorSetup } from './two-factor-secrets.ts';
 
 interface TwoFactorRoutesOptions {
   config: Config;
   database: Database;
   auth: Auth;
   readSession: SessionReader;
+  bus: EventBus;
 }
 
-export const ALREADY_ON_MESSAGE = 'Two-factor sign-in is already on';
-export const NOT_ON_MESSAGE = 'Two-factor sign-in is not on';
-export const NO_SETUP_MESSAGE = 'Start the setup first: the code must come from its secret';
+const ALREADY_ON_MESSAGE = 'Two-factor sign-in is already on';
+const NOT_ON_MESSAGE = 'Two-factor sign-in is not on';
+const NO_SETUP_MESSAGE = 'Start the setup first: the code must come from its secret';
 export const REQUIRED_BY_POLICY_MESSAGE =
   'Your administrator requires two-factor sign-in: it cannot be turned off';
 export const APP_CODE_MESSAGE = 'Enter the 6-digit code from your authenticator app';
@@ -68,20 +68,10 @@ const errors = { '4xx': apiErrorSchema };
  */
 export async function registerTwoFactorRoutes(
   app: FastifyInstance,
-  { config, database, auth, readSession }: TwoFactorRoutesOptions,
+  { config, database, auth, readSession, bus }: TwoFactorRoutesOptions,
 ): Promise<void> {
   const checkCurrentPassword = createCurrentPasswordCheck(config, database);
   const consume = createRateLimiter(database);
-  const truthy = authBoolean(database, true);
-  const falsy = authBoolean(database, false);
-
-  async function pendingSetupOf(userId: string) {
-    return database.db
-      .selectFrom('twoFactor')
-      .select(['id', 'secret', 'verified'])
-      .where('userId', '=', userId)
-      .executeTakeFirst();
-  }
 
   await app.register(async (scope) => {
     // Open to an operator whom the administrator's policy holds until they turn it on.
@@ -114,10 +104,13 @@ export async function registerTwoFactorRoutes(
       async (request, reply) => {
         const operator = request.operator;
         await checkCurrentPassword(operator, request.body.currentPassword, request, reply);
-        const setup = await beginTwoFactorSetup(database, auth, operator);
-        if (!setup) throw new HttpError(409, ALREADY_ON_MESSAGE);
+        const setup = await newTwoFactorSetup(auth, operator);
+        const stored = await writeWithEvents(database, bus, (trx) =>
+          storeTwoFactorSetup(trx, operator.id, setup.stored),
+        );
+        if (!stored) throw new HttpError(409, ALREADY_ON_MESSAGE);
         request.log.info({ operatorId: operator.id }, 'an operator began a two-factor setup');
-        return setup;
+        return setup.shown;
       },
     );
 
@@ -140,42 +133,23 @@ export async function registerTwoFactorRoutes(
         const attemptKey = `two-factor:confirm:${operator.id}`;
         const attempt = await consume(attemptKey, CONFIRM_RULE);
         refuseUnlessAllowed(attempt, reply);
-        const setup = await pendingSetupOf(operator.id);
+        const setup = await twoFactorSetupOf(database, operator.id);
         if ((await twoFactorStatusOf(database, operator.id)).enabled) {
           throw new HttpError(409, ALREADY_ON_MESSAGE);
         }
         if (!setup) throw new HttpError(409, NO_SETUP_MESSAGE);
-        const context = await auth.$context;
-        const secret = await symmetricDecrypt({ key: context.secretConfig, data: setup.secret });
         const given = normaliseCode(code);
-        const right = await createOTP(secret, {
-          digits: TOTP_DIGITS,
-          period: TOTP_PERIOD_SECONDS,
-        }).verify(given);
-        if (!right) throw new HttpError(400, WRONG_CODE_MESSAGE, { code: WRONG_CODE_MESSAGE });
+        if (!(await isCodeOfSecret(auth, setup.secret, given))) {
+          throw new HttpError(400, WRONG_CODE_MESSAGE, { code: WRONG_CODE_MESSAGE });
+        }
         // The code that turned it on cannot also sign in while it is still valid.
         const used = await consume(usedCodeKey(operator.id, given), USED_CODE_RULE);
         if (!used.allowed) {
           throw new HttpError(400, CODE_ALREADY_USED_MESSAGE, { code: CODE_ALREADY_USED_MESSAGE });
         }
-        // Only the setup that was checked, still unconfirmed: a disable or a new setup in
-        // between leaves nothing to turn on (and the user's flag untouched).
-        const confirmed = await database.write(async (trx) => {
-          const result = await trx
-            .updateTable('twoFactor')
-            .set({ verified: truthy })
-            .where('id', '=', setup.id)
-            .where('secret', '=', setup.secret)
-            .where('verified', '=', falsy)
-            .executeTakeFirst();
-          if (Number(result.numUpdatedRows) === 0) return false;
-          await trx
-            .updateTable('user')
-            .set({ twoFactorEnabled: truthy })
-            .where('id', '=', operator.id)
-            .execute();
-          return true;
-        });
+        const confirmed = await writeWithEvents(database, bus, (trx) =>
+          confirmTwoFactorSetup(trx, operator.id, setup),
+        );
         if (!confirmed) throw new HttpError(409, NO_SETUP_MESSAGE);
         await refundRateLimit(database, attemptKey, attempt.windowStart);
         request.log.info({ operatorId: operator.id }, 'an operator turned on two-factor sign-in');
@@ -196,16 +170,10 @@ export async function registerTwoFactorRoutes(
       async (request, reply) => {
         const operator = request.operator;
         await checkCurrentPassword(operator, request.body.currentPassword, request, reply);
-        const backupCodes = Array.from({ length: BACKUP_CODE_COUNT }, newBackupCode);
-        const replaced = await database.write(async (trx) => {
-          const result = await trx
-            .updateTable('twoFactor')
-            .set({ backupCodes: JSON.stringify(backupCodes.map(backupCodeDigest)) })
-            .where('userId', '=', operator.id)
-            .where('verified', '=', truthy)
-            .executeTakeFirst();
-          return Number(result.numUpdatedRows) > 0;
-        });
+        const backupCodes = newBackupCodes();
+        const replaced = await writeWithEvents(database, bus, (trx) =>
+          replaceBackupCodes(trx, operator.id, storedBackupCodes(backupCodes)),
+        );
         if (!replaced) throw new HttpError(409, NOT_ON_MESSAGE);
         request.log.info({ operatorId: operator.id }, 'an operator made new backup codes');
         return { backupCodes };
@@ -226,7 +194,7 @@ export async function registerTwoFactorRoutes(
         const operator = request.operator;
         await checkCurrentPassword(operator, request.body.currentPassword, request, reply);
         if (await requiresTwoFactor(database)) throw new HttpError(409, REQUIRED_BY_POLICY_MESSAGE);
-        if (await removeTwoFactor(database, operator.id)) {
+        if (await writeWithEvents(database, bus, (trx) => removeTwoFactor(trx, operator.id))) {
           request.log.info(
             { operatorId: operator.id },
             'an operator turned off two-factor sign-in',
@@ -270,7 +238,9 @@ export async function registerTwoFactorRoutes(
         if (requireTwoFactor && !(await twoFactorStatusOf(database, request.operator.id)).enabled) {
           throw new HttpError(409, REQUIRE_OWN_FIRST_MESSAGE);
         }
-        await saveTwoFactorRequirement(database, requireTwoFactor);
+        await writeWithEvents(database, bus, (trx) =>
+          saveTwoFactorRequirement(trx, requireTwoFactor),
+        );
         request.log.info(
           { by: request.operator.id, requireTwoFactor },
           'an administrator changed the two-factor policy',

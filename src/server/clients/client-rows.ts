@@ -1,9 +1,10 @@
-import type { Kysely, Selectable } from 'kysely';
+import type { Selectable } from 'kysely';
 import type { Client } from '../../shared/client-schema.ts';
 import { formatAmount } from '../../shared/money.ts';
 import { compiledQuery } from '../db/compiled-queries.ts';
 import { type DbInteger, exactInteger, smallInteger } from '../db/integers.ts';
-import type { ClientsTable, DatabaseSchema } from '../db/schema.ts';
+import { handleOf, type ReadSource } from '../db/reader.ts';
+import type { ClientsTable } from '../db/schema.ts';
 
 export type ClientRow = Pick<
   Selectable<ClientsTable>,
@@ -79,11 +80,11 @@ const ownedClientQuery = compiledQuery('owned-client', (db, p: { ownerId: string
 );
 
 export async function selectOwnedClient(
-  db: Kysely<DatabaseSchema>,
+  source: ReadSource,
   ownerId: string,
   id: string,
 ): Promise<ClientRow | undefined> {
   if (!isClientId(id)) return undefined;
-  const [row] = await ownedClientQuery(db, { ownerId, id });
+  const [row] = await ownedClientQuery(handleOf(source), { ownerId, id });
   return row;
 }

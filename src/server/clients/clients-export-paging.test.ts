@@ -3,7 +3,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { CLIENT_SORT_FIELDS, type Client } from '../../shared/client-schema.ts';
 import { setPanelSettings, signUp, startTestApp, type TestApp } from '../test-support.ts';
 import { clientsCsv } from './clients-export.ts';
-import { listClients } from './clients-repository.ts';
+import { listClients } from './clients-read.ts';
 
 let t: TestApp;
 let ownerId: string;

@@ -7,12 +7,8 @@ import {
 } from '../../shared/client-csv.ts';
 import type { Client } from '../../shared/client-schema.ts';
 import { runAsLongWork } from '../db/deadline.ts';
-import {
-  type ClientsCursor,
-  clientsAfter,
-  type DatabaseReader,
-  listClients,
-} from './clients-repository.ts';
+import type { DatabaseReader } from '../db/reader.ts';
+import { type ClientsCursor, clientsAfter, listClients } from './clients-read.ts';
 
 function csvRow(client: Client): string[] {
   return [
@@ -25,7 +21,7 @@ function csvRow(client: Client): string[] {
 }
 
 /** Clients read at a time: 1,000 rows keep the server within ~30 MB more memory. */
-export const EXPORT_PAGE_SIZE = 1000;
+const EXPORT_PAGE_SIZE = 1000;
 
 /**
  * The CSV of a list view: the clients it shows, in its order, read a page of the list at a

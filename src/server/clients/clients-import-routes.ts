@@ -19,8 +19,10 @@ import { HttpError } from '../http/errors.ts';
 import { allowLongSilence } from '../http/long-work.ts';
 import { dateIn } from '../ledger/panel-date.ts';
 import type { EventBus } from '../live/event-bus.ts';
+import { writeWithEvents } from '../live/write-with-events.ts';
 import { checkRows, findDuplicates, readCsv } from './clients-import.ts';
-import { existingContacts, insertClients } from './clients-repository.ts';
+import { existingContacts } from './clients-read.ts';
+import { insertClients } from './clients-write.ts';
 
 interface ClientsImportRoutesOptions {
   config: Config;
@@ -80,12 +82,14 @@ export async function registerClientsImportRoutes(
       },
       async (request, reply) => {
         const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-        const checked = checkRows(readCsv(body), request.query.columns);
+        const csv = readCsv(body);
+        if (!csv.ok) throw new HttpError(400, csv.message);
+        const checked = checkRows(csv.table, request.query.columns);
         const ownerId = request.operator.id;
         allowLongSilence(request);
 
         if (request.query.dryRun) {
-          const contacts = await runAsLongWork(() => existingContacts(database.db, ownerId));
+          const contacts = await runAsLongWork(() => existingContacts(database, ownerId));
           return reply.status(200).send({
             rows: checked.rows,
             valid: checked.candidates.length,
@@ -106,7 +110,7 @@ export async function registerClientsImportRoutes(
         };
         // Long work: up to 50,000 rows in one transaction, each statement on the long limit.
         const result = await runAsLongWork(() =>
-          database.write(async (trx, write) => {
+          writeWithEvents(database, bus, async (trx, publish) => {
             // Read in the transaction that stores them, so a client added meanwhile counts.
             const duplicates = request.query.skipDuplicates
               ? new Set(
@@ -125,7 +129,7 @@ export async function registerClientsImportRoutes(
             if (created > 0) {
               // One event for the whole file: the other tabs reload once, not per client.
               const event = { type: 'clients.imported' as const, count: created };
-              await bus.publish({ kind: 'event', ownerId, event }, write);
+              await publish({ kind: 'event', ownerId, event });
             }
             return { created, skipped: duplicates.size };
           }),

@@ -11,8 +11,7 @@ import {
   REQUIRED_IMPORT_FIELDS,
 } from '../../shared/client-csv-import.ts';
 import { type ClientFields, clientFieldsSchema } from '../../shared/client-fields-schema.ts';
-import { HttpError } from '../http/errors.ts';
-import type { ExistingContacts } from './clients-repository.ts';
+import type { ExistingContacts } from './clients-read.ts';
 
 /** A file as a spreadsheet shows it: the header row, then each row with its row number. */
 interface CsvTable {
@@ -20,8 +19,14 @@ interface CsvTable {
   rows: { row: number; cells: string[] }[];
 }
 
+/** What reading a file gives: its table, or why it cannot be read (for the person who sent it). */
+type CsvReading = { ok: true; table: CsvTable } | { ok: false; message: string };
+
+/** Why a file cannot be read: thrown deep in the reading, answered by readCsv as an outcome. */
+class Unreadable extends Error {}
+
 function refuse(message: string): never {
-  throw new HttpError(400, message);
+  throw new Unreadable(message);
 }
 
 /** The text of an uploaded file; a workbook, binary data or another encoding is refused. */
@@ -54,8 +59,17 @@ function isBlank(cells: readonly string[]): boolean {
   return cells.every((cell) => cell.trim() === '');
 }
 
-/** Reads a CSV with csv-parse; every way it can be wrong is a 400 naming the row. */
-export function readCsv(body: Buffer): CsvTable {
+/** Reads a CSV with csv-parse; every way it can be wrong is a message naming the row. */
+export function readCsv(body: Buffer): CsvReading {
+  try {
+    return { ok: true, table: tableOf(body) };
+  } catch (error) {
+    if (error instanceof Unreadable) return { ok: false, message: error.message };
+    throw error;
+  }
+}
+
+function tableOf(body: Buffer): CsvTable {
   const text = textOf(body);
   let records: string[][];
   try {
@@ -88,7 +102,7 @@ export function readCsv(body: Buffer): CsvTable {
 }
 
 /** What the rows of a file would store, checked against the client form's own rules. */
-export interface CheckedRows {
+interface CheckedRows {
   rows: number;
   errors: ImportError[];
   /** The rows that can be stored; none while a needed column is missing. */

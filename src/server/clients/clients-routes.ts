@@ -26,20 +26,12 @@ import { HttpError } from '../http/errors.ts';
 import { allowLongSilence } from '../http/long-work.ts';
 import { dateIn } from '../ledger/panel-date.ts';
 import type { EventBus } from '../live/event-bus.ts';
+import { writeWithEvents } from '../live/write-with-events.ts';
 import { getSettings } from '../settings/settings-repository.ts';
+import { deleteClients, restoreClients } from './clients-deletion.ts';
 import { clientsCsv } from './clients-export.ts';
-import {
-  type Author,
-  deleteClient,
-  deleteClients,
-  getClient,
-  insertClient,
-  listClients,
-  purgeDeletedClients,
-  restoreClient,
-  restoreClients,
-  updateClient,
-} from './clients-repository.ts';
+import { getClient, listClients } from './clients-read.ts';
+import { type Author, insertClient, updateClient } from './clients-write.ts';
 
 export const CLIENT_NOT_FOUND_MESSAGE = 'Client not found';
 
@@ -61,6 +53,29 @@ export async function registerClientsRoutes(
     operator: { id: request.operator.id, email: request.operator.email },
     today: dateIn(config.timeZone),
   });
+
+  /** Deletes the operator's clients of these ids; each one's tabs learn it once it commits. */
+  const deleteAndTell = (request: FastifyRequest, ids: readonly string[]) =>
+    writeWithEvents(database, bus, async (trx, publish) => {
+      const deleted = await deleteClients(trx, authorOf(request), ids);
+      for (const id of deleted) {
+        const event = { type: 'client.deleted' as const, id };
+        await publish({ kind: 'event', ownerId: request.operator.id, event });
+      }
+      return deleted;
+    });
+
+  /** Restores what it can of these ids; each one comes back on the tabs as a new client. */
+  const restoreAndTell = (request: FastifyRequest, ids: readonly string[]) =>
+    writeWithEvents(database, bus, async (trx, publish) => {
+      const restored = await restoreClients(trx, authorOf(request), ids);
+      for (const client of restored) {
+        const event = { type: 'client.created' as const, client };
+        await publish({ kind: 'event', ownerId: request.operator.id, event });
+      }
+      return restored;
+    });
+
   await app.register(async (scope) => {
     requireSession(scope, readSession);
     const routes = scope.withTypeProvider<ZodTypeProvider>();
@@ -116,16 +131,14 @@ export async function registerClientsRoutes(
         },
       },
       async (request, reply) => {
-        const settings = await getSettings(database.db);
+        const settings = await getSettings(database);
         const fields = settings.disableBalanceOnAdd
           ? { ...request.body, balance: formatAmount(0n) }
           : request.body;
-        const ownerId = request.operator.id;
-        const author = authorOf(request);
-        const client = await database.write(async (trx, write) => {
-          const created = await insertClient(trx, author, fields);
+        const client = await writeWithEvents(database, bus, async (trx, publish) => {
+          const created = await insertClient(trx, authorOf(request), fields);
           const event = { type: 'client.created' as const, client: created };
-          await bus.publish({ kind: 'event', ownerId, event }, write);
+          await publish({ kind: 'event', ownerId: request.operator.id, event });
           return created;
         });
         return reply.status(201).send(client);
@@ -170,19 +183,21 @@ export async function registerClientsRoutes(
         // A balance sent with other fields is the edit form's, which the setting locks; a
         // balance alone is the details page's inline update, allowed whatever the setting.
         if (balance !== undefined && changesOthers) {
-          const settings = await getSettings(database.db);
+          const settings = await getSettings(database);
           if (settings.disableBalanceOnEdit) {
             throw new HttpError(400, BALANCE_LOCKED_MESSAGE, { balance: BALANCE_LOCKED_MESSAGE });
           }
         }
-        const ownerId = request.operator.id;
-        const { id } = request.params;
-        const author = authorOf(request);
-        const outcome = await database.write(async (trx, write) => {
-          const result = await updateClient(trx, author, id, request.body);
+        const outcome = await writeWithEvents(database, bus, async (trx, publish) => {
+          const result = await updateClient(
+            trx,
+            authorOf(request),
+            request.params.id,
+            request.body,
+          );
           if (result.kind === 'updated') {
             const event = { type: 'client.updated' as const, client: result.client };
-            await bus.publish({ kind: 'event', ownerId, event }, write);
+            await publish({ kind: 'event', ownerId: request.operator.id, event });
           }
           return result;
         });
@@ -205,20 +220,7 @@ export async function registerClientsRoutes(
         },
       },
       async (request, reply) => {
-        const ownerId = request.operator.id;
-        const { id } = request.params;
-        const author = authorOf(request);
-        const deleted = await database.write(async (trx, write) => {
-          await purgeDeletedClients(trx);
-          const removed = await deleteClient(trx, author, id);
-          if (removed) {
-            await bus.publish(
-              { kind: 'event', ownerId, event: { type: 'client.deleted', id } },
-              write,
-            );
-          }
-          return removed;
-        });
+        const [deleted] = await deleteAndTell(request, [request.params.id]);
         if (!deleted) throw new HttpError(404, CLIENT_NOT_FOUND_MESSAGE);
         return reply.status(204).send(null);
       },
@@ -235,18 +237,7 @@ export async function registerClientsRoutes(
         },
       },
       async (request) => {
-        const ownerId = request.operator.id;
-        const author = authorOf(request);
-        const restored = await database.write(async (trx, write) => {
-          const client = await restoreClient(trx, author, request.params.id);
-          if (client) {
-            await bus.publish(
-              { kind: 'event', ownerId, event: { type: 'client.created', client } },
-              write,
-            );
-          }
-          return client;
-        });
+        const [restored] = await restoreAndTell(request, [request.params.id]);
         if (!restored) throw new HttpError(404, NOT_RESTORABLE_MESSAGE);
         return restored;
       },
@@ -262,22 +253,7 @@ export async function registerClientsRoutes(
           response: { 200: bulkDeletedSchema, ...errors },
         },
       },
-      async (request) => {
-        const ownerId = request.operator.id;
-        const author = authorOf(request);
-        const deleted = await database.write(async (trx, write) => {
-          await purgeDeletedClients(trx);
-          const removed = await deleteClients(trx, author, request.body.ids);
-          for (const id of removed) {
-            await bus.publish(
-              { kind: 'event', ownerId, event: { type: 'client.deleted', id } },
-              write,
-            );
-          }
-          return removed;
-        });
-        return { deleted };
-      },
+      async (request) => ({ deleted: await deleteAndTell(request, request.body.ids) }),
     );
 
     routes.post(
@@ -290,34 +266,7 @@ export async function registerClientsRoutes(
           response: { 200: bulkRestoredSchema, ...errors },
         },
       },
-      async (request) => {
-        const ownerId = request.operator.id;
-        const author = authorOf(request);
-        const restored = await database.write(async (trx, write) => {
-          const back = await restoreClients(trx, author, request.body.ids);
-          for (const client of back) {
-            await bus.publish(
-              { kind: 'event', ownerId, event: { type: 'client.created', client } },
-              write,
-            );
-          }
-          return back;
-        });
-        return { restored };
-      },
+      async (request) => ({ restored: await restoreAndTell(request, request.body.ids) }),
     );
   });
-
-  // Deleted clients go for good once they can no longer be restored, on every instance.
-  const purge = setInterval(() => {
-    database
-      .write((trx) => purgeDeletedClients(trx))
-      .catch((error: unknown) => {
-        app.log.warn({ err: error }, 'could not remove expired deleted clients');
-      });
-  }, PURGE_INTERVAL_MS);
-  purge.unref();
-  app.addHook('onClose', async () => clearInterval(purge));
 }
-
-const PURGE_INTERVAL_MS = 60_000;

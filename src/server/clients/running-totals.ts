@@ -1,11 +1,9 @@
-import { sql, type Transaction } from 'kysely';
+import { sql } from 'kysely';
 import type { BalanceFilter } from '../../shared/client-schema.ts';
 import { compiledQuery } from '../db/compiled-queries.ts';
+import type { WriteTransaction } from '../db/database.ts';
 import { exactInteger } from '../db/integers.ts';
-import type { DatabaseSchema } from '../db/schema.ts';
 import { toTotals } from './client-rows.ts';
-
-type WriteTransaction = Transaction<DatabaseSchema>;
 
 export const ownerTotalsQuery = compiledQuery('owner-totals', (db, p: { ownerId: string }) =>
   db

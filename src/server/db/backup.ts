@@ -11,7 +11,7 @@ export class BackupRefused extends Error {
   }
 }
 
-export interface BackupResult {
+interface BackupResult {
   source: string;
   destination: string;
   pages: number;

@@ -32,7 +32,7 @@ parentPort.on('message', (message) => {
 });
 `;
 
-export interface CheckpointerEvents {
+interface CheckpointerEvents {
   /** A checkpoint failed; the next ones are retried quietly until one works. */
   onFailure(message: string): void;
   onRecovery(): void;
@@ -40,7 +40,7 @@ export interface CheckpointerEvents {
   onStopped(message: string): void;
 }
 
-export interface Checkpointer {
+interface Checkpointer {
   stop(): Promise<void>;
 }
 

@@ -7,6 +7,7 @@ import {
   type Dialect,
   type Driver,
   Kysely,
+  PostgresAdapter,
   PostgresDialect,
   SqliteDialect,
   type Transaction,
@@ -22,14 +23,12 @@ import { type SqliteConnection, sqliteConnection } from './sqlite-connection.ts'
 import { createWriteQueue } from './write-queue.ts';
 import { type WriteScope, writeScope } from './write-scope.ts';
 
-export type { WriteScope };
+type DialectName = 'sqlite' | 'postgres';
 
-export type DialectName = 'sqlite' | 'postgres';
+/** The transaction `write` gives its work: what every function that writes takes first. */
+export type WriteTransaction = Transaction<DatabaseSchema>;
 
-/** A database handle or an open transaction: what repositories query through. */
-export type Queryable = Kysely<DatabaseSchema>;
-
-export type WriteWork<T> = (trx: Transaction<DatabaseSchema>, scope: WriteScope) => Promise<T>;
+type WriteWork<T> = (trx: WriteTransaction, scope: WriteScope) => Promise<T>;
 
 export interface Database {
   /** For reads. Inside `write`, use the transaction it gives: this handle refuses to run there. */
@@ -57,7 +56,7 @@ export const NESTED_WRITE_MESSAGE = 'database.write was called inside database.w
  */
 const insideWrite = new AsyncLocalStorage<true>();
 
-export function runAsWrite<T>(work: () => Promise<T>): Promise<T> {
+function runAsWrite<T>(work: () => Promise<T>): Promise<T> {
   return insideWrite.run(true, work);
 }
 
@@ -231,6 +230,11 @@ export function openDatabase(config: DatabaseConfig): Database {
   return config.kind === 'postgres'
     ? openPostgres(config.url, config.poolSize)
     : openSqlite(config.path);
+}
+
+/** The SQL a handle or a transaction speaks (a write's work is given no Database to ask). */
+export function dialectOf(handle: Kysely<DatabaseSchema>): DialectName {
+  return handle.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite';
 }
 
 /** A date as better-auth keeps it: ISO text on SQLite, a timestamp on PostgreSQL. */

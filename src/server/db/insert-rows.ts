@@ -1,4 +1,5 @@
-import type { Insertable, Transaction } from 'kysely';
+import type { Insertable } from 'kysely';
+import type { WriteTransaction } from './database.ts';
 import type { DatabaseSchema } from './schema.ts';
 
 /** Rows per INSERT when many are stored at once, well within both databases' parameter limits. */
@@ -6,7 +7,7 @@ const ROWS_PER_INSERT = 500;
 
 /** Many rows in the caller's transaction, a few hundred per statement instead of one each. */
 export async function insertRows<Table extends keyof DatabaseSchema & string>(
-  trx: Transaction<DatabaseSchema>,
+  trx: WriteTransaction,
   table: Table,
   rows: readonly Insertable<DatabaseSchema[Table]>[],
 ): Promise<void> {

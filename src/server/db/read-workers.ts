@@ -3,7 +3,7 @@ import { Worker } from 'node:worker_threads';
 
 const require = createRequire(import.meta.url);
 
-export interface ReadStatement {
+interface ReadStatement {
   sql: string;
   parameters: readonly unknown[];
 }

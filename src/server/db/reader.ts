@@ -1,11 +1,24 @@
-import type { RawBuilder } from 'kysely';
-import type { Database } from './database.ts';
+import { Kysely, type RawBuilder } from 'kysely';
+import type { Database, WriteTransaction } from './database.ts';
+import type { DatabaseSchema } from './schema.ts';
 
 /**
  * What reads need: a handle, which SQL it speaks, and (SQLite) workers for heavy reads.
  * Writes get only their transaction.
  */
 export type DatabaseReader = Pick<Database, 'db' | 'dialect' | 'readWorkers'>;
+
+/**
+ * What a read takes when it may also be part of a write: the database, or the write's
+ * transaction (inside a write the outer handle refuses to run, and the write's own changes
+ * are seen only through its transaction).
+ */
+export type ReadSource = DatabaseReader | WriteTransaction;
+
+/** The handle a read of a ReadSource runs on. */
+export function handleOf(source: ReadSource): Kysely<DatabaseSchema> {
+  return source instanceof Kysely ? source : source.db;
+}
 
 /**
  * Runs read queries together: on SQLite's read workers when there are some (a search over

@@ -5,11 +5,11 @@ import type { DbInteger } from './integers.ts';
  * A 64-bit integer column: read as a DbInteger (exact; see integers.ts), written only as a
  * bigint, so that no JavaScript number (bound as a double by SQLite) ever reaches it.
  */
-export type Int64Column = ColumnType<DbInteger, bigint, bigint>;
+type Int64Column = ColumnType<DbInteger, bigint, bigint>;
 /** A small integer column (versions, counts, flags). */
-export type IntColumn = ColumnType<DbInteger, number, number>;
+type IntColumn = ColumnType<DbInteger, number, number>;
 
-export interface SettingsTable {
+interface SettingsTable {
   id: number;
   allow_registrations: IntColumn;
   disable_balance_on_add: IntColumn;
@@ -21,7 +21,7 @@ export interface SettingsTable {
   updated_at: string;
 }
 
-export interface RateLimitsTable {
+interface RateLimitsTable {
   key: string;
   count: IntColumn;
   window_start: ColumnType<DbInteger, number, number>;
@@ -54,7 +54,7 @@ export interface ClientsTable {
 }
 
 /** Each operator's client count and total owed, kept current by every write. */
-export interface OwnerTotalsTable {
+interface OwnerTotalsTable {
   owner_id: string;
   client_count: Int64Column;
   total_paise: Int64Column;
@@ -67,7 +67,7 @@ export interface OwnerTotalsTable {
 }
 
 /** The better-auth user table, named here only so that clients can reference it. */
-export interface UserTable {
+interface UserTable {
   id: string;
   email: string;
   name: string;
@@ -83,7 +83,7 @@ export interface UserTable {
 type AuthDate = Date | string;
 
 /** better-auth's sessions, as much as the panel reads and ends them (never written but by it). */
-export interface SessionTable {
+interface SessionTable {
   id: string;
   userId: string;
   token: string;
@@ -95,7 +95,7 @@ export interface SessionTable {
 }
 
 /** better-auth's accounts: an e-mail and password account holds the password's hash. */
-export interface AccountTable {
+interface AccountTable {
   id: string;
   userId: string;
   providerId: string;
@@ -104,7 +104,7 @@ export interface AccountTable {
 }
 
 /** better-auth's verifications: the reset links (as digests), keyed to the operator's id. */
-export interface VerificationTable {
+interface VerificationTable {
   id: string;
   identifier: string;
   value: string;
@@ -116,7 +116,7 @@ export interface VerificationTable {
  * code confirmed it; `secret` is encrypted with the auth secret, `backupCodes` is a JSON list
  * of SHA-256 digests (auth/two-factor.ts).
  */
-export interface TwoFactorTable {
+interface TwoFactorTable {
   id: string;
   userId: string;
   secret: string;
@@ -128,7 +128,7 @@ export interface TwoFactorTable {
 }
 
 /** Operators who may not sign in (and whose sessions ended) until reactivated. */
-export interface OperatorDeactivationsTable {
+interface OperatorDeactivationsTable {
   user_id: string;
   /** When (ISO 8601, UTC). */
   deactivated_at: string;
@@ -153,7 +153,7 @@ export interface LedgerEntriesTable {
 }
 
 /** How an operator's total owed changed on each day: the chart adds these up, not the ledger. */
-export interface OwnerDailyDeltasTable {
+interface OwnerDailyDeltasTable {
   owner_id: string;
   on_date: string;
   delta_paise: Int64Column;
@@ -163,7 +163,7 @@ export interface OwnerDailyDeltasTable {
  * A deleted client, restorable for a while: its row and its entries as they were, in JSON
  * (integers as decimal text), put back as they were on restore.
  */
-export interface DeletedClientsTable {
+interface DeletedClientsTable {
   client_id: string;
   owner_id: string;
   /** When it was deleted (ISO 8601, UTC): restorable until RESTORE_WINDOW_MS after. */

@@ -85,5 +85,3 @@ export function createWriteQueue(
     });
   };
 }
-
-export type WriteQueue = ReturnType<typeof createWriteQueue>;

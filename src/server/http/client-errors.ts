@@ -6,7 +6,7 @@ import type { ApiErrorBody } from '../../shared/api-error.ts';
 export const HEADERS_TOO_LARGE_MESSAGE =
   'The request is too large: its address and headers may take at most 16 KiB';
 export const MALFORMED_REQUEST_MESSAGE = 'The request is not valid HTTP';
-export const REQUEST_TIMEOUT_MESSAGE = 'The request took too long to arrive';
+const REQUEST_TIMEOUT_MESSAGE = 'The request took too long to arrive';
 
 /**
  * Writes a refusal in the API's error shape straight to a socket no Fastify reply owns, then

@@ -243,7 +243,7 @@ describe('hostile input', () => {
     const leaks = [
       '{"message":"SqliteError: no such table: clients"}',
       '{"message":"duplicate key value violates unique constraint \\"clients_pkey\\""}',
-      '{"message":"boom\\n    at listClients (/app/src/server/clients/clients-repository.ts:12:3)"}',
+      '{"message":"boom\\n    at listClients (/app/src/server/clients/clients-read.ts:12:3)"}',
       '{"items":[],"note":"invalid input syntax for type bigint"}',
     ];
     for (const body of leaks) {

@@ -16,7 +16,7 @@ export const DOCS_PATH = '/api/docs';
 export const DOCS_STYLESHEET_PATH = '/api/docs.css';
 
 /** The security scheme every route needs unless its schema says `security: []`. */
-export const SESSION_COOKIE_SCHEME = 'sessionCookie';
+const SESSION_COOKIE_SCHEME = 'sessionCookie';
 
 type SecurityRequirement = Record<string, string[]>;
 

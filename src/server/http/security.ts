@@ -36,13 +36,13 @@ function originOf(url: string): string {
 }
 
 export const CROSS_ORIGIN_MESSAGE = 'Requests from another site are refused';
-export const BAD_HOST_MESSAGE = 'The Host header is not valid';
+const BAD_HOST_MESSAGE = 'The Host header is not valid';
 
 // A DNS name, an IPv4 address or a bracketed IPv6 address, then an optional port.
 const HOST_PATTERN =
   /^(?:[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?(?:\.[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?)*\.?|\[[0-9a-f:.]+\])(?::(\d{1,5}))?$/i;
 
-export function isValidHost(host: string): boolean {
+function isValidHost(host: string): boolean {
   const match = HOST_PATTERN.exec(host);
   return match !== null && (match[1] === undefined || Number(match[1]) <= 65_535);
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { sql, type Transaction } from 'kysely';
+import { sql } from 'kysely';
 import type { Client } from '../../shared/client-schema.ts';
 import {
   addDays,
@@ -19,12 +19,10 @@ import {
 } from '../clients/client-rows.ts';
 import { adjustTotals, ownerTotalsQuery } from '../clients/running-totals.ts';
 import { compiledQuery } from '../db/compiled-queries.ts';
+import type { WriteTransaction } from '../db/database.ts';
 import { insertRows } from '../db/insert-rows.ts';
 import { type DbInteger, exactInteger } from '../db/integers.ts';
 import { type DatabaseReader, readTogether } from '../db/reader.ts';
-import type { DatabaseSchema } from '../db/schema.ts';
-
-type WriteTransaction = Transaction<DatabaseSchema>;
 
 interface EntryRow {
   seq: DbInteger;
@@ -54,7 +52,7 @@ function toEntry(row: EntryRow): Entry {
   };
 }
 
-export interface NewLedgerEntry {
+interface NewLedgerEntry {
   ownerId: string;
   clientId: string;
   kind: EntryKind;
@@ -149,7 +147,7 @@ export async function insertEntries(
   await insertRows(trx, 'ledger_entries', rows);
 }
 
-export type RecordOutcome =
+type RecordOutcome =
   | { kind: 'recorded'; entry: Entry; client: Client }
   | { kind: 'not-found' }
   | { kind: 'out-of-range' };
@@ -220,7 +218,7 @@ export async function listEntries(
   clientId: string,
   page: { limit: number; cursor?: string | undefined },
 ): Promise<{ items: Entry[]; nextCursor: string | null } | undefined> {
-  const client = await selectOwnedClient(reader.db, ownerId, clientId);
+  const client = await selectOwnedClient(reader, ownerId, clientId);
   if (!client) return undefined;
   const before = page.cursor === undefined ? null : BigInt(page.cursor);
   const rows = await sql<EntryRow>`SELECT ${ENTRY_COLUMNS}
@@ -242,7 +240,7 @@ export async function listEntries(
  * dated in the range (oldest first), what was added and taken off, and the balance at the end.
  */
 /** A statement's figures; its entries come as JSON text, written by the database. */
-export interface StatementParts {
+interface StatementParts {
   summary: Omit<Statement, 'entries'>;
   /** `Entry[]`, oldest first, as JSON. */
   entriesJson: string;
@@ -293,7 +291,7 @@ export async function statementOf(
   clientId: string,
   range: { from: string; to: string },
 ): Promise<StatementParts | undefined> {
-  const client = await selectOwnedClient(reader.db, ownerId, clientId);
+  const client = await selectOwnedClient(reader, ownerId, clientId);
   if (!client) return undefined;
   const [before, [inRange]] = await readTogether<
     [{ opening: DbInteger }[], { added: DbInteger; taken: DbInteger; entries_json: string }[]]

@@ -24,6 +24,7 @@ import type { Database } from '../db/database.ts';
 import { largeAnswerCompression } from '../http/compression.ts';
 import { HttpError } from '../http/errors.ts';
 import type { EventBus } from '../live/event-bus.ts';
+import { writeWithEvents } from '../live/write-with-events.ts';
 import {
   currentTotals,
   listEntries,
@@ -44,8 +45,8 @@ interface LedgerRoutesOptions {
 const idParams = z.object({ id: z.string() });
 const errors = { '4xx': apiErrorSchema };
 
-export const FUTURE_DATE_MESSAGE = 'The date cannot be in the future';
-export const BALANCE_RANGE_MESSAGE = `The balance would leave the allowed range: ${AMOUNT_RANGE_MESSAGE.toLowerCase()}`;
+const FUTURE_DATE_MESSAGE = 'The date cannot be in the future';
+const BALANCE_RANGE_MESSAGE = `The balance would leave the allowed range: ${AMOUNT_RANGE_MESSAGE.toLowerCase()}`;
 
 /** Payments and charges, each client's history and statements, and the operator's totals. */
 export async function registerLedgerRoutes(
@@ -98,7 +99,7 @@ export async function registerLedgerRoutes(
           throw new HttpError(400, FUTURE_DATE_MESSAGE, { on: FUTURE_DATE_MESSAGE });
         }
         const operator = { id: request.operator.id, email: request.operator.email };
-        const outcome = await database.write(async (trx, write) => {
+        const outcome = await writeWithEvents(database, bus, async (trx, publish) => {
           const result = await recordEntry(trx, operator, request.params.id, {
             ...request.body,
             on,
@@ -109,7 +110,7 @@ export async function registerLedgerRoutes(
               entry: result.entry,
               client: result.client,
             };
-            await bus.publish({ kind: 'event', ownerId: operator.id, event }, write);
+            await publish({ kind: 'event', ownerId: operator.id, event });
           }
           return result;
         });

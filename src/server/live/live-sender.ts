@@ -45,7 +45,7 @@ export function recipientOf(socket: WebSocket): Recipient {
   return { socket, outbox: [], inLine: false, nextInLine: undefined };
 }
 
-export interface LiveSenderOptions {
+interface LiveSenderOptions {
   /** Sockets written to between two yields to the event loop. */
   socketsPerSlice: number;
   /** A socket with more than this still unsent is too slow to keep. */
@@ -54,7 +54,7 @@ export interface LiveSenderOptions {
   onTooSlow(recipient: Recipient): void;
 }
 
-export interface LiveSender {
+interface LiveSender {
   /**
    * Sends the frame to each recipient, later: a slice of sockets at a time with other work in
    * between, each socket's frames in the order they were sent. `to` is read as the frame's

@@ -3,17 +3,17 @@ import pg from 'pg';
 import type { Database } from '../db/database.ts';
 import type { BusDelivery, BusListener, BusMessage, EventBus } from './event-bus.ts';
 
-export const BUS_CHANNEL = 'client_panel_events';
+const BUS_CHANNEL = 'client_panel_events';
 /** The listening connection's application_name, as pg_stat_activity shows it. */
 export const LISTENER_NAME = 'client-panel-live';
 
 /** NOTIFY refuses payloads of 8,000 bytes or more; larger messages travel by reference. */
-export const NOTIFY_PAYLOAD_LIMIT = 7_900;
+const NOTIFY_PAYLOAD_LIMIT = 7_900;
 
 /** How long a message sent by reference stays readable. */
 const REFERENCE_LIFETIME = '5 minutes';
 
-export interface PostgresBusOptions {
+interface PostgresBusOptions {
   url: string;
   database: Database;
   /** Where a lost feed or a bad notification is reported. */

@@ -7,7 +7,7 @@ import {
   type OperatorListItem,
 } from '../../shared/operator-list-schema.ts';
 import { RESET_LINK_INVALID_MESSAGE } from '../../shared/password-reset-schema.ts';
-import { sessionIdsOf } from '../auth/end-sessions.ts';
+import { sessionIdsOf } from '../auth/sessions-repository.ts';
 import {
   closeCode,
   GOOD_PASSWORD,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { SESSION_ENDED_CLOSE_CODE } from '../../shared/live-events.ts';
-import { sessionIdsOf } from '../auth/end-sessions.ts';
+import { sessionIdsOf } from '../auth/sessions-repository.ts';
 import { type BusMessage, createInProcessBus, type EventBus } from '../live/event-bus.ts';
 import {
   closeCode,

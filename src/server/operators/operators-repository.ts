@@ -1,4 +1,4 @@
-import type { Kysely, Transaction } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { OperatorListItem } from '../../shared/operator-list-schema.ts';
 import {
   type OperatorRole,
@@ -6,9 +6,9 @@ import {
   operatorRoleOf,
 } from '../../shared/operator-schema.ts';
 import { hasForbiddenCharacters } from '../../shared/text.ts';
+import type { WriteTransaction } from '../db/database.ts';
+import { type DatabaseReader, handleOf, type ReadSource } from '../db/reader.ts';
 import type { DatabaseSchema } from '../db/schema.ts';
-
-type WriteTransaction = Transaction<DatabaseSchema>;
 
 /**
  * Makes this new account the panel's administrator if no account ever was: one conditional
@@ -85,7 +85,7 @@ function toListItem(row: {
 }
 
 /** Operators with whether, and since when, they are deactivated. */
-function operatorsWithState(db: Kysely<DatabaseSchema> | WriteTransaction) {
+function operatorsWithState(db: Kysely<DatabaseSchema>) {
   return db
     .selectFrom('user')
     .leftJoin('operator_deactivations as d', 'd.user_id', 'user.id')
@@ -98,17 +98,17 @@ function operatorsWithState(db: Kysely<DatabaseSchema> | WriteTransaction) {
     ]);
 }
 
-export async function listOperators(db: Kysely<DatabaseSchema>): Promise<OperatorListItem[]> {
-  const rows = await operatorsWithState(db).orderBy('user.email').execute();
+export async function listOperators(reader: DatabaseReader): Promise<OperatorListItem[]> {
+  const rows = await operatorsWithState(reader.db).orderBy('user.email').execute();
   return rows.map(toListItem);
 }
 
 export async function findOperator(
-  db: Kysely<DatabaseSchema>,
+  reader: DatabaseReader,
   id: string,
 ): Promise<OperatorSummary | null> {
   if (!isOperatorId(id)) return null;
-  const row = await db
+  const row = await reader.db
     .selectFrom('user')
     .select(['id', 'email', 'role'])
     .where('id', '=', id)
@@ -118,10 +118,10 @@ export async function findOperator(
 
 /** E-mail addresses are stored lower-cased (sign-up lower-cases them). */
 export async function findOperatorByEmail(
-  db: Kysely<DatabaseSchema>,
+  reader: DatabaseReader,
   email: string,
 ): Promise<OperatorSummary | null> {
-  const row = await db
+  const row = await reader.db
     .selectFrom('user')
     .select(['id', 'email', 'role'])
     .where('email', '=', email.toLowerCase())
@@ -129,7 +129,7 @@ export async function findOperatorByEmail(
   return row ? toOperator(row) : null;
 }
 
-export type RoleChangeOutcome =
+type RoleChangeOutcome =
   | { kind: 'changed'; operator: OperatorSummary }
   | { kind: 'not-found' }
   | { kind: 'last-administrator' };
@@ -182,11 +182,8 @@ async function activeAdministratorCount(trx: WriteTransaction): Promise<number> 
 }
 
 /** Whether this operator is deactivated: one primary-key lookup. */
-export async function isDeactivated(
-  db: Kysely<DatabaseSchema> | WriteTransaction,
-  userId: string,
-): Promise<boolean> {
-  const row = await db
+export async function isDeactivated(source: ReadSource, userId: string): Promise<boolean> {
+  const row = await handleOf(source)
     .selectFrom('operator_deactivations')
     .select('user_id')
     .where('user_id', '=', userId)
@@ -194,7 +191,7 @@ export async function isDeactivated(
   return row !== undefined;
 }
 
-export type DeactivationOutcome =
+type DeactivationOutcome =
   | { kind: 'deactivated'; operator: OperatorListItem }
   | { kind: 'not-found' }
   | { kind: 'last-administrator' };
@@ -240,10 +237,10 @@ export async function reactivateOperator(
 
 /** The operator as the administrator's list shows them; null: no such operator. */
 export async function findListedOperator(
-  db: Kysely<DatabaseSchema> | WriteTransaction,
+  reader: DatabaseReader,
   userId: string,
 ): Promise<OperatorListItem | null> {
   if (!isOperatorId(userId)) return null;
-  const row = await operatorsWithState(db).where('user.id', '=', userId).executeTakeFirst();
+  const row = await operatorsWithState(reader.db).where('user.id', '=', userId).executeTakeFirst();
   return row ? toListItem(row) : null;
 }

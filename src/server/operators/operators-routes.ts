@@ -19,14 +19,17 @@ import { apiPaths } from '../../shared/paths.ts';
 import { twoFactorPasswordSchema } from '../../shared/two-factor-schema.ts';
 import { createCurrentPasswordCheck } from '../auth/account-routes.ts';
 import type { Auth } from '../auth/auth.ts';
-import { endSessions, endSessionsWithin } from '../auth/end-sessions.ts';
-import { issueResetLink, withdrawResetLinksWithin } from '../auth/reset-links.ts';
+import { endSessions } from '../auth/end-sessions.ts';
+import { issueResetLink } from '../auth/password-reset.ts';
+import { keepOnlyNewestResetLink, withdrawResetLinks } from '../auth/reset-links-repository.ts';
 import { requireSession, type SessionReader } from '../auth/session.ts';
-import { removeTwoFactor } from '../auth/two-factor.ts';
+import { deleteSessions } from '../auth/sessions-repository.ts';
+import { removeTwoFactor } from '../auth/two-factor-repository.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import { HttpError } from '../http/errors.ts';
 import type { EventBus } from '../live/event-bus.ts';
+import { writeWithEvents } from '../live/write-with-events.ts';
 import {
   changeRole,
   deactivateOperator,
@@ -49,7 +52,7 @@ interface OperatorsRoutesOptions {
 
 const errors = { '4xx': apiErrorSchema };
 
-export const OPERATOR_NOT_FOUND_MESSAGE = 'Operator not found';
+const OPERATOR_NOT_FOUND_MESSAGE = 'Operator not found';
 export const RESET_LINK_FOR_DEACTIVATED_MESSAGE =
   'This operator is deactivated: reactivate them before issuing a reset link';
 
@@ -79,7 +82,7 @@ export async function registerOperatorsRoutes(
           response: { 200: operatorListSchema, ...errors },
         },
       },
-      async () => ({ items: await listOperators(database.db) }),
+      async () => ({ items: await listOperators(database) }),
     );
 
     routes.put(
@@ -96,11 +99,11 @@ export async function registerOperatorsRoutes(
       async (request) => {
         const { id } = request.params;
         const { role } = request.body;
-        const outcome = await database.write(async (trx, write) => {
+        const outcome = await writeWithEvents(database, bus, async (trx, publish) => {
           const result = await changeRole(trx, id, role);
           if (result.kind === 'changed') {
             const event = { type: 'operator.updated' as const, operator: result.operator };
-            await bus.publish({ kind: 'event', ownerId: id, event }, write);
+            await publish({ kind: 'event', ownerId: id, event });
           }
           return result;
         });
@@ -128,7 +131,7 @@ export async function registerOperatorsRoutes(
         },
       },
       async (request) => {
-        const operator = await findOperator(database.db, request.params.id);
+        const operator = await findOperator(database, request.params.id);
         if (!operator) throw new HttpError(404, OPERATOR_NOT_FOUND_MESSAGE);
         const revoked = await endSessions(database, bus, {
           userId: operator.id,
@@ -175,13 +178,14 @@ export async function registerOperatorsRoutes(
         },
       },
       async (request) => {
-        const operator = await findOperator(database.db, request.params.id);
+        const operator = await findOperator(database, request.params.id);
         if (!operator) throw new HttpError(404, OPERATOR_NOT_FOUND_MESSAGE);
         // It would not work (the reset refuses them), and deactivating withdrew their links.
-        if (await isDeactivated(database.db, operator.id)) {
+        if (await isDeactivated(database, operator.id)) {
           throw new HttpError(409, RESET_LINK_FOR_DEACTIVATED_MESSAGE);
         }
-        const link = await issueResetLink({ auth, database, publicUrl }, operator);
+        const link = await issueResetLink(auth, publicUrl, operator);
+        await writeWithEvents(database, bus, (trx) => keepOnlyNewestResetLink(trx, operator.id));
         request.log.info(
           { operatorId: operator.id, by: request.operator.id },
           'an administrator issued a reset link',
@@ -208,15 +212,16 @@ export async function registerOperatorsRoutes(
         const { id } = request.params;
         // The administrator would lock themselves out mid-request; another one can do it.
         if (id === request.operator.id) throw new HttpError(409, DEACTIVATE_SELF_MESSAGE);
-        const outcome = await database.write(async (trx, write) => {
+        const outcome = await writeWithEvents(database, bus, async (trx, publish) => {
           const result = await deactivateOperator(trx, id, {
             id: request.operator.id,
             at: new Date(),
           });
           if (result.kind !== 'deactivated') return { result, revoked: 0 };
-          const revoked = await endSessionsWithin(trx, write, bus, { userId: id });
-          await withdrawResetLinksWithin(trx, id);
-          return { result, revoked };
+          const ended = await deleteSessions(trx, { userId: id });
+          await withdrawResetLinks(trx, id);
+          await publish({ kind: 'sessions-ended', sessionIds: ended.ids });
+          return { result, revoked: ended.active };
         });
         const { result, revoked } = outcome;
         if (result.kind === 'not-found') throw new HttpError(404, OPERATOR_NOT_FOUND_MESSAGE);
@@ -244,7 +249,7 @@ export async function registerOperatorsRoutes(
       },
       async (request) => {
         const { id } = request.params;
-        const operator = await database.write((trx) => reactivateOperator(trx, id));
+        const operator = await writeWithEvents(database, bus, (trx) => reactivateOperator(trx, id));
         if (!operator) throw new HttpError(404, OPERATOR_NOT_FOUND_MESSAGE);
         request.log.info(
           { operatorId: id, by: request.operator.id },
@@ -274,16 +279,16 @@ export async function registerOperatorsRoutes(
         // One's own is turned off in the account settings, where it stays on while required.
         if (id === request.operator.id) throw new HttpError(409, TWO_FACTOR_OFF_SELF_MESSAGE);
         await checkCurrentPassword(request.operator, request.body.currentPassword, request, reply);
-        if (!(await findListedOperator(database.db, id))) {
+        if (!(await findListedOperator(database, id))) {
           throw new HttpError(404, OPERATOR_NOT_FOUND_MESSAGE);
         }
-        if (await removeTwoFactor(database, id)) {
+        if (await writeWithEvents(database, bus, (trx) => removeTwoFactor(trx, id))) {
           request.log.info(
             { operatorId: id, by: request.operator.id },
             "an administrator turned off an operator's two-factor sign-in",
           );
         }
-        const operator = await findListedOperator(database.db, id);
+        const operator = await findListedOperator(database, id);
         if (!operator) throw new HttpError(404, OPERATOR_NOT_FOUND_MESSAGE);
         return operator;
       },

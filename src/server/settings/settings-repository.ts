@@ -1,8 +1,8 @@
-import type { Kysely, Transaction } from 'kysely';
 import type { Settings } from '../../shared/settings-schema.ts';
 import { compiledQuery } from '../db/compiled-queries.ts';
+import type { WriteTransaction } from '../db/database.ts';
 import { exactInteger } from '../db/integers.ts';
-import type { DatabaseSchema } from '../db/schema.ts';
+import { handleOf, type ReadSource } from '../db/reader.ts';
 
 const readSettingsQuery = compiledQuery('read-settings', (db) =>
   db
@@ -11,8 +11,8 @@ const readSettingsQuery = compiledQuery('read-settings', (db) =>
     .where('id', '=', 1),
 );
 
-export async function getSettings(db: Kysely<DatabaseSchema>): Promise<Settings> {
-  const [row] = await readSettingsQuery(db, {});
+export async function getSettings(source: ReadSource): Promise<Settings> {
+  const [row] = await readSettingsQuery(handleOf(source), {});
   if (!row) throw new Error('the settings row is missing: migrations have not run');
   return {
     allowRegistrations: exactInteger(row.allow_registrations) !== 0n,
@@ -21,10 +21,7 @@ export async function getSettings(db: Kysely<DatabaseSchema>): Promise<Settings>
   };
 }
 
-export async function saveSettings(
-  trx: Transaction<DatabaseSchema>,
-  settings: Settings,
-): Promise<Settings> {
+export async function saveSettings(trx: WriteTransaction, settings: Settings): Promise<Settings> {
   await trx
     .updateTable('settings')
     .set({

@@ -7,6 +7,7 @@ import { requireSession, type SessionReader } from '../auth/session.ts';
 import type { Database } from '../db/database.ts';
 import { PUBLIC_ROUTE } from '../http/openapi.ts';
 import type { EventBus } from '../live/event-bus.ts';
+import { writeWithEvents } from '../live/write-with-events.ts';
 import { getSettings, saveSettings } from './settings-repository.ts';
 
 interface SettingsRoutesOptions {
@@ -30,7 +31,7 @@ export async function registerSettingsRoutes(
         response: { 200: settingsSchema },
       },
     },
-    () => getSettings(database.db),
+    () => getSettings(database),
   );
 
   // Panel-wide, so only an administrator changes them.
@@ -46,15 +47,13 @@ export async function registerSettingsRoutes(
           response: { 200: settingsSchema, '4xx': apiErrorSchema },
         },
       },
-      async (request) => {
-        const saved = await database.write(async (trx, write) => {
+      (request) =>
+        writeWithEvents(database, bus, async (trx, publish) => {
           const settings = await saveSettings(trx, request.body);
           const event = { type: 'settings.updated' as const, settings };
-          await bus.publish({ kind: 'event', ownerId: null, event }, write);
+          await publish({ kind: 'event', ownerId: null, event });
           return settings;
-        });
-        return saved;
-      },
+        }),
     );
   });
 }

@@ -1,0 +1,306 @@
+// The clients as the list, the search, the export and the details page read them.
+import { type RawBuilder, sql } from 'kysely';
+import type {
+  BalanceFilter,
+  Client,
+  ClientList,
+  ClientListQuery,
+  ClientSortField,
+} from '../../shared/client-schema.ts';
+import { formatAmount } from '../../shared/money.ts';
+import { foldForSearch, phoneSearchDigits } from '../../shared/search-text.ts';
+import { compiledQuery } from '../db/compiled-queries.ts';
+import { type DbInteger, exactInteger } from '../db/integers.ts';
+import { type DatabaseReader, handleOf, type ReadSource, readTogether } from '../db/reader.ts';
+import {
+  CLIENT_COLUMNS,
+  type ClientRow,
+  selectOwnedClient,
+  toClient,
+  toTotals,
+} from './client-rows.ts';
+import { ownerTotalsQuery, totalsOf } from './running-totals.ts';
+
+const SORT_COLUMNS: Record<
+  ClientSortField,
+  'lname' | 'fname' | 'email' | 'phone' | 'balance_paise' | 'created_at' | 'last_payment_on'
+> = {
+  lname: 'lname',
+  fname: 'fname',
+  email: 'email',
+  phone: 'phone',
+  balance: 'balance_paise',
+  createdAt: 'created_at',
+  lastPaymentOn: 'last_payment_on',
+};
+
+/**
+ * How a sort orders missing values: never having paid counts as the longest ago, on both
+ * databases (SQLite puts NULL first by default, PostgreSQL last).
+ */
+function nullsOrder(sort: ClientSortField, dir: 'asc' | 'desc'): string {
+  if (sort !== 'lastPaymentOn') return '';
+  return dir === 'asc' ? ' NULLS FIRST' : ' NULLS LAST';
+}
+
+const BALANCE_CONDITIONS: Record<BalanceFilter, string> = {
+  owing: 'balance_paise > 0',
+  credit: 'balance_paise < 0',
+  settled: 'balance_paise = 0',
+};
+
+/** The SQL that keeps the clients a balance filter names (none: every client). */
+function balanceCondition(filter: BalanceFilter | undefined, alias = ''): RawBuilder<unknown> {
+  return sql.raw(filter ? `${alias}${BALANCE_CONDITIONS[filter]}` : '1 = 1');
+}
+
+type PageParams = { ownerId: string; limit: number; offset: number };
+const pageQueries = new Map<string, ReturnType<typeof buildPageQuery>>();
+
+function buildPageQuery(
+  sort: ClientSortField,
+  dir: 'asc' | 'desc',
+  filter: BalanceFilter | undefined,
+) {
+  return compiledQuery(`client-page:${sort}:${dir}:${filter ?? 'all'}`, (db, p: PageParams) => {
+    let page = db
+      .selectFrom('clients')
+      .select(CLIENT_COLUMNS)
+      .where('owner_id', '=', p.ownerId)
+      .where(balanceCondition(filter) as RawBuilder<boolean>)
+      .orderBy(sql.raw(`${SORT_COLUMNS[sort]} ${dir}${nullsOrder(sort, dir)}`));
+    if (sort === 'lname') page = page.orderBy('fname', dir);
+    return page.orderBy('seq', dir).limit(p.limit).offset(p.offset);
+  });
+}
+
+function pageQuery(query: ClientListQuery) {
+  const { sort, dir, balance } = query;
+  const key = `${sort}:${dir}:${balance ?? 'all'}`;
+  let compiled = pageQueries.get(key);
+  if (!compiled) {
+    compiled = buildPageQuery(sort, dir, balance);
+    pageQueries.set(key, compiled);
+  }
+  return compiled;
+}
+
+function orderBy(query: ClientListQuery): RawBuilder<unknown> {
+  const direction = sql.raw(query.dir === 'desc' ? 'DESC' : 'ASC');
+  const column = sql.ref(`c.${SORT_COLUMNS[query.sort]}`);
+  const nulls = sql.raw(nullsOrder(query.sort, query.dir));
+  return query.sort === 'lname'
+    ? sql`${column} ${direction}, c.fname ${direction}, c.seq ${direction}`
+    : sql`${column} ${direction}${nulls}, c.seq ${direction}`;
+}
+
+/** The trigram index finds substrings of 3 or more characters. */
+const MIN_INDEXED_SEARCH = 3;
+
+/** Up to this many matches, one query fetches them all and the totals are summed here. */
+const SMALL_MATCH_SET = 200;
+
+/** Escapes LIKE's wildcards so that the search text matches literally. */
+function likePattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/** Folded search text contains any of the needles, as a scan (short searches, PostgreSQL). */
+function containsCondition(reader: DatabaseReader, needles: string[]): RawBuilder<unknown> {
+  const each = needles.map((needle) =>
+    reader.dialect === 'sqlite'
+      ? sql`instr(c.search_text, ${needle}) > 0`
+      : sql`c.search_text LIKE ${likePattern(needle)} ESCAPE '\\'`,
+  );
+  return sql`(${sql.join(each, sql` OR `)})`;
+}
+
+/**
+ * What a search looks for: its folded text and, when it looks like a phone number, its
+ * digits too ("098765-43210" finds a stored "+919876543210").
+ */
+function searchNeedles(q: string): string[] {
+  const needles = [foldForSearch(q)];
+  const digits = phoneSearchDigits(q);
+  if (digits && !needles.includes(digits)) needles.push(digits);
+  return needles;
+}
+
+/**
+ * Search through SQLite's trigram index. One query fetches the matches in order, up to
+ * SMALL_MATCH_SET + 1: when that is all of them, the totals are summed from those rows and
+ * the page is cut from them (one index lookup in all). Broader searches count and sum in a
+ * second query, and sort only their matches (docs/decisions/0006-search-index.md).
+ */
+async function searchThroughIndex(
+  reader: DatabaseReader,
+  ownerId: string,
+  query: ClientListQuery,
+  needles: string[],
+): Promise<ClientList> {
+  // FTS5 phrases match their text literally: quotes doubled, nothing else special.
+  const phrase = needles.map((needle) => `"${needle.replaceAll('"', '""')}"`).join(' OR ');
+  const matches = sql`clients_search s CROSS JOIN clients c ON c.seq = s.rowid
+    WHERE clients_search MATCH ${phrase} AND c.owner_id = ${ownerId}
+    AND ${balanceCondition(query.balance, 'c.')}`;
+  const pageEnd = query.offset + query.limit;
+  const [firstRows] = await readTogether<[ClientRow[]]>(reader, [
+    sql`SELECT c.* FROM ${matches} ORDER BY ${orderBy(query)}
+      LIMIT ${Math.max(SMALL_MATCH_SET + 1, pageEnd)}`,
+  ]);
+  const items = firstRows.slice(query.offset, pageEnd).map(toClient);
+  if (firstRows.length <= SMALL_MATCH_SET) {
+    const total = firstRows.reduce((sum, row) => sum + exactInteger(row.balance_paise), 0n);
+    return { items, total: firstRows.length, totalOwed: formatAmount(total) };
+  }
+  const [totals] = await readTogether<[{ count: DbInteger; total: DbInteger }[]]>(reader, [
+    sql`SELECT COUNT(*) AS count, COALESCE(SUM(c.balance_paise), 0) AS total FROM ${matches}`,
+  ]);
+  return { items, ...toTotals(totals[0]) };
+}
+
+/** A list query, optionally narrowed to clients picked by id (an export of a selection). */
+type ClientsQuery = ClientListQuery & { ids?: readonly string[] | undefined };
+
+function idsCondition(ids: readonly string[] | undefined): RawBuilder<unknown> {
+  if (!ids) return sql`1 = 1`;
+  return ids.length > 0 ? sql`c.id IN (${sql.join(ids)})` : sql`1 = 0`;
+}
+
+async function searchByScan(
+  reader: DatabaseReader,
+  ownerId: string,
+  query: ClientsQuery,
+  needles: string[],
+): Promise<ClientList> {
+  const contains = needles.length > 0 ? containsCondition(reader, needles) : sql`1 = 1`;
+  const matches = sql`clients c WHERE c.owner_id = ${ownerId} AND ${idsCondition(query.ids)}
+    AND ${contains} AND ${balanceCondition(query.balance, 'c.')}`;
+  // Matches first, then sorted: left to itself, PostgreSQL walks a whole sort index and
+  // filters every client (69 ms for a broad search of 100,000) instead of using the trigram
+  // index and sorting the 5,000 matches (15 ms).
+  const [page] = await readTogether<
+    [(ClientRow & { match_count: DbInteger; match_total: DbInteger })[]]
+  >(reader, [
+    sql`WITH m AS MATERIALIZED (SELECT * FROM ${matches})
+      SELECT c.*, COUNT(*) OVER () AS match_count, SUM(c.balance_paise) OVER () AS match_total
+      FROM m c ORDER BY ${orderBy(query)}
+      LIMIT ${query.limit} OFFSET ${query.offset}`,
+  ]);
+  const first = page[0];
+  if (first) {
+    return {
+      items: page.map(toClient),
+      ...toTotals({ count: first.match_count, total: first.match_total }),
+    };
+  }
+  if (query.offset === 0) return { items: [], total: 0, totalOwed: formatAmount(0n) };
+  const [totals] = await readTogether<[{ count: DbInteger; total: DbInteger }[]]>(reader, [
+    sql`SELECT COUNT(*) AS count, COALESCE(SUM(c.balance_paise), 0) AS total FROM ${matches}`,
+  ]);
+  return { items: [], ...toTotals(totals[0]) };
+}
+
+export async function listClients(
+  reader: DatabaseReader,
+  ownerId: string,
+  query: ClientsQuery,
+): Promise<ClientList> {
+  if (query.q || query.ids) {
+    const needles = query.q ? searchNeedles(query.q) : [];
+    const indexed = needles.every((needle) => [...needle].length >= MIN_INDEXED_SEARCH);
+    // Picked ids (at most 500) are found by their key: no search index is needed for them.
+    return reader.dialect === 'sqlite' && indexed && !query.ids
+      ? searchThroughIndex(reader, ownerId, query, needles)
+      : searchByScan(reader, ownerId, query, needles);
+  }
+  const [rows, [totals]] = await Promise.all([
+    pageQuery(query)(reader.db, { ownerId, limit: query.limit, offset: query.offset }),
+    ownerTotalsQuery(reader.db, { ownerId }),
+  ]);
+  return { items: rows.map(toClient), ...totalsOf(totals, query.balance) };
+}
+
+/** Where a keyset page ends: the sort key of its last client. */
+export type ClientsCursor = readonly (string | number | bigint)[];
+
+/** The columns a view is ordered by, in order, each ending in seq. */
+function keyColumns(sort: ClientSortField): string[] {
+  const column = SORT_COLUMNS[sort];
+  return sort === 'lname' ? [column, 'fname', 'seq'] : [column, 'seq'];
+}
+
+/**
+ * A page of a view without a search, after a cursor rather than an offset: each page is a
+ * range read straight off the view's index, however deep it is (an offset reads and drops
+ * every row before it, which made an export of 100,000 clients quadratic). Not for the
+ * last-payment order, whose missing dates a row comparison cannot order.
+ */
+export async function clientsAfter(
+  reader: DatabaseReader,
+  ownerId: string,
+  view: Pick<ClientListQuery, 'sort' | 'dir' | 'balance'>,
+  after: ClientsCursor | null,
+  limit: number,
+): Promise<{ clients: Client[]; cursor: ClientsCursor | null }> {
+  if (view.sort === 'lastPaymentOn') throw new Error('clientsAfter cannot order by last payment');
+  const columns = keyColumns(view.sort);
+  const direction = sql.raw(view.dir === 'desc' ? 'DESC' : 'ASC');
+  const key = sql.join(columns.map((column) => sql.ref(column)));
+  const past = after
+    ? sql`(${key}) ${sql.raw(view.dir === 'desc' ? '<' : '>')} (${sql.join([...after])})`
+    : sql`1 = 1`;
+  const order = sql.join(
+    columns.map((column) => sql`${sql.ref(column)} ${direction}`),
+    sql`, `,
+  );
+  const rows = await reader.db
+    .selectFrom('clients')
+    .select([...CLIENT_COLUMNS, 'seq'])
+    .where('owner_id', '=', ownerId)
+    .where(balanceCondition(view.balance) as RawBuilder<boolean>)
+    .where(past as RawBuilder<boolean>)
+    .orderBy(order)
+    .limit(limit)
+    .execute();
+  const last = rows.at(-1);
+  const cursor =
+    last && rows.length === limit
+      ? columns.map(
+          (column) => (last as unknown as Record<string, string | number | bigint>)[column] ?? '',
+        )
+      : null;
+  return { clients: rows.map(toClient), cursor };
+}
+
+export async function getClient(
+  reader: DatabaseReader,
+  ownerId: string,
+  id: string,
+): Promise<Client | undefined> {
+  const row = await selectOwnedClient(reader, ownerId, id);
+  return row ? toClient(row) : undefined;
+}
+
+/** The operator's clients by e-mail (folded to lower case) and by phone, to find repeats. */
+export interface ExistingContacts {
+  byEmail: Map<string, string>;
+  byPhone: Map<string, string>;
+}
+
+export async function existingContacts(
+  source: ReadSource,
+  ownerId: string,
+): Promise<ExistingContacts> {
+  const rows = await handleOf(source)
+    .selectFrom('clients')
+    .select(['id', 'email', 'phone'])
+    .where('owner_id', '=', ownerId)
+    .execute();
+  const contacts: ExistingContacts = { byEmail: new Map(), byPhone: new Map() };
+  for (const row of rows) {
+    contacts.byEmail.set(row.email.toLowerCase(), row.id);
+    contacts.byPhone.set(row.phone, row.id);
+  }
+  return contacts;
+}
