@@ -2,26 +2,25 @@ import './styles.scss';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createBrowserRouter, RouterProvider } from 'react-router';
-import { createQueryClient, Providers } from './app/providers.tsx';
-import { routesFor } from './app/routes.tsx';
+import { appRoutes } from './app/routes.tsx';
+import { FlashProvider } from './components/flash-messages.tsx';
 import { watchInput } from './lib/attention.ts';
-import { sessionQuery } from './lib/session.ts';
-import { settingsQuery } from './lib/settings-service.ts';
+import { session } from './lib/session.ts';
+import { settings } from './lib/settings-service.ts';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
 
 watchInput(window);
-const queryClient = createQueryClient();
 // Every page needs these: asked for now, while the page's code is still loading.
-void queryClient.prefetchQuery(sessionQuery);
-void queryClient.prefetchQuery(settingsQuery);
-const router = createBrowserRouter(routesFor(queryClient));
+session.start();
+settings.start();
+const router = createBrowserRouter(appRoutes());
 
 createRoot(root).render(
   <StrictMode>
-    <Providers client={queryClient}>
+    <FlashProvider>
       <RouterProvider router={router} />
-    </Providers>
+    </FlashProvider>
   </StrictMode>,
 );

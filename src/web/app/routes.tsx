@@ -1,9 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
 import type { LoaderFunctionArgs, RouteObject } from 'react-router';
 import { Loading } from '../components/loading.tsx';
-import { clientListQuery } from '../features/clients/clients-api.ts';
-import { listParams, viewFromParams } from '../features/clients/list-view.ts';
-import { sessionQuery } from '../lib/session.ts';
 import { AppLayout } from './app-layout.tsx';
 import { RequireRegistrationsOpen, RequireSignedIn, RequireSignedOut } from './guards.tsx';
 import { NotFoundPage } from './not-found-page.tsx';
@@ -45,26 +42,36 @@ const page = {
     })),
 };
 
-/**
- * The list pages start loading their clients at once, beside the page's code, instead of
- * after it (the loader does not wait for the list; the page shows it when it is there).
- */
-function prefetchList(queryClient: QueryClient | undefined) {
-  return async ({ request }: LoaderFunctionArgs) => {
-    if (!queryClient) return null;
-    const user = await queryClient.ensureQueryData(sessionQuery).catch(() => null);
-    // Refused until the operator turns on the two-factor sign-in the administrator requires.
-    if (user && !user.twoFactorSetupRequired) {
-      const view = viewFromParams(new URL(request.url).searchParams);
-      void queryClient.prefetchQuery(clientListQuery(listParams(view)));
-    }
-    return null;
-  };
+/** The signed-in part of the app (signed-in.tsx) once loaded, with the app's query cache. */
+export interface SignedInPart {
+  client: QueryClient;
+  module: typeof import('./signed-in.tsx');
 }
 
-/** The signed-in pages; tests may add their own to the same shell. */
-export function signedInPages(queryClient?: QueryClient): RouteObject[] {
-  const loader = prefetchList(queryClient);
+/** Loads the signed-in part the first time a signed-in page or the live channel needs it. */
+export interface SignedInLoader {
+  /** Undefined until it is loaded. */
+  current: SignedInPart | undefined;
+  load(): Promise<SignedInPart>;
+}
+
+function signedInLoader(): SignedInLoader {
+  let loading: Promise<SignedInPart> | undefined;
+  const loader: SignedInLoader = {
+    current: undefined,
+    load: () =>
+      (loading ??= import('./signed-in.tsx').then((module) => {
+        loader.current = { client: module.createQueryClient(), module };
+        return loader.current;
+      })),
+  };
+  return loader;
+}
+
+/** The signed-in pages; `extraPages` (a test's page that throws, say) join them. */
+function signedInPages(signedIn: SignedInLoader, extraPages: RouteObject[]): RouteObject[] {
+  const loader = (args: LoaderFunctionArgs) =>
+    signedIn.load().then(({ client, module }) => module.prefetchList(client, args));
   return [
     { index: true, lazy: page.dashboard, loader },
     { path: 'dashboard', lazy: page.dashboard, loader },
@@ -74,18 +81,21 @@ export function signedInPages(queryClient?: QueryClient): RouteObject[] {
     { path: 'client/:id', lazy: page.clientDetails },
     { path: 'client/:id/statement', lazy: page.statement },
     { path: 'settings', lazy: page.settings },
+    ...extraPages,
   ];
 }
 
 /**
- * The whole app: the layout (navbar, messages, live sync) around every page. A page that
- * throws is replaced by "Something went wrong" inside the layout; the outer boundary
- * covers a failure of the layout itself.
+ * The whole app: the layout (navbar, messages, live channel) around every page. A page that
+ * throws is replaced by "Something went wrong" inside the layout; the outer boundary covers a
+ * failure of the layout itself. The pages before sign-in need nothing of the signed-in part,
+ * whose query cache is one per app (per router).
  */
-export function appRoutes(pages: RouteObject[]): RouteObject[] {
+export function appRoutes(extraPages: RouteObject[] = []): RouteObject[] {
+  const signedIn = signedInLoader();
   return [
     {
-      element: <AppLayout />,
+      element: <AppLayout signedIn={signedIn} />,
       errorElement: <RouteErrorPage />,
       // Shown while the first page's code loads.
       hydrateFallbackElement: <Loading />,
@@ -106,15 +116,22 @@ export function appRoutes(pages: RouteObject[]): RouteObject[] {
             },
             // Signed in or not: the link is the credential.
             { path: 'reset-password', lazy: page.resetPassword },
-            { element: <RequireSignedIn />, children: pages },
+            {
+              element: <RequireSignedIn />,
+              children: [
+                {
+                  lazy: () =>
+                    signedIn.load().then(({ client, module }) => ({
+                      element: <module.QueryShell client={client} />,
+                    })),
+                  children: signedInPages(signedIn, extraPages),
+                },
+              ],
+            },
             { path: '*', element: <NotFoundPage /> },
           ],
         },
       ],
     },
   ];
-}
-
-export function routesFor(queryClient: QueryClient): RouteObject[] {
-  return appRoutes(signedInPages(queryClient));
 }

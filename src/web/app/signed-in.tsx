@@ -1,0 +1,49 @@
+import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import type { LoaderFunctionArgs } from 'react-router';
+import { Outlet } from 'react-router';
+import { clientListQuery } from '../features/clients/clients-api.ts';
+import { listParams, viewFromParams } from '../features/clients/list-view.ts';
+import { worthRetrying } from '../lib/api-client.ts';
+import { rereadSessionOnRefusal, session } from '../lib/session.ts';
+import { useLiveSync } from './live-sync.tsx';
+
+// The signed-in part of the app, loaded once a signed-in page or the live channel needs it:
+// TanStack Query and what rides on it stay out of the pages before sign-in (decision 0013).
+
+export function createQueryClient(): QueryClient {
+  const onError = (error: Error): void => rereadSessionOnRefusal(error);
+  return new QueryClient({
+    queryCache: new QueryCache({ onError }),
+    mutationCache: new MutationCache({ onError }),
+    defaultOptions: { queries: { retry: worthRetrying, refetchOnWindowFocus: false } },
+  });
+}
+
+/** Around the signed-in pages: their query cache. */
+export function QueryShell({ client }: { client: QueryClient }) {
+  return (
+    <QueryClientProvider client={client}>
+      <Outlet />
+    </QueryClientProvider>
+  );
+}
+
+/** Keeps this tab's cached data current with what the operator does elsewhere; shows nothing. */
+export function LiveSync({ client, operatorId }: { client: QueryClient; operatorId: string }) {
+  useLiveSync(client, operatorId);
+  return null;
+}
+
+/**
+ * The list pages start loading their clients at once, beside the page's code, instead of
+ * after it (the loader does not wait for the list; the page shows it when it is there).
+ */
+export async function prefetchList(client: QueryClient, { request }: LoaderFunctionArgs) {
+  const user = await session.ensure().catch(() => null);
+  // Refused until the operator turns on the two-factor sign-in the administrator requires.
+  if (user && !user.twoFactorSetupRequired) {
+    const view = viewFromParams(new URL(request.url).searchParams);
+    void client.prefetchQuery(clientListQuery(listParams(view)));
+  }
+  return null;
+}
