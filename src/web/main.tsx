@@ -1,9 +1,8 @@
 import './styles.scss';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { createBrowserRouter, RouterProvider } from 'react-router';
-import { appRoutes } from './app/routes.tsx';
-import { FlashProvider } from './components/flash-messages.tsx';
+import { BrowserRouter } from 'react-router';
+import { App } from './app/routes.tsx';
 import { watchInput } from './lib/attention.ts';
 import { session } from './lib/session.ts';
 import { settings } from './lib/settings-service.ts';
@@ -15,12 +14,11 @@ watchInput(window);
 // Every page needs these: asked for now, while the page's code is still loading.
 session.start();
 settings.start();
-const router = createBrowserRouter(appRoutes());
 
 createRoot(root).render(
   <StrictMode>
-    <FlashProvider>
-      <RouterProvider router={router} />
-    </FlashProvider>
+    <BrowserRouter>
+      <App />
+    </BrowserRouter>
   </StrictMode>,
 );

@@ -1,8 +1,8 @@
 import { render } from '@testing-library/react';
-import { createMemoryRouter, type RouteObject, RouterProvider } from 'react-router';
+import { useLayoutEffect } from 'react';
+import { type Location, MemoryRouter, type RouteObject, useLocation } from 'react-router';
 import { afterEach, beforeEach, vi } from 'vitest';
-import { appRoutes } from './app/routes.tsx';
-import { FlashProvider } from './components/flash-messages.tsx';
+import { App } from './app/routes.tsx';
 import { session } from './lib/session.ts';
 import { settings } from './lib/settings-service.ts';
 
@@ -32,16 +32,25 @@ export function mockApi(handlers: Record<string, Handler>) {
 
 /**
  * The real app at a path, started as main.tsx starts it (the session and settings read
- * afresh); `extraPages` joins the signed-in pages (a page that throws, say).
+ * afresh); `extraPages` joins the signed-in pages (a page that throws, say). `router.state`
+ * says where the app is (its location once shown).
  */
 export function renderApp(path: string, extraPages: RouteObject[] = []) {
   session.start();
   settings.start();
-  const router = createMemoryRouter(appRoutes(extraPages), { initialEntries: [path] });
+  const router = { state: { location: undefined as unknown as Location } };
+  function WhereTheAppIs() {
+    const location = useLocation();
+    useLayoutEffect(() => {
+      router.state = { location };
+    }, [location]);
+    return null;
+  }
   render(
-    <FlashProvider>
-      <RouterProvider router={router} />
-    </FlashProvider>,
+    <MemoryRouter initialEntries={[path]}>
+      <WhereTheAppIs />
+      <App extraPages={extraPages} />
+    </MemoryRouter>,
   );
   return { router };
 }

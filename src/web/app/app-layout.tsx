@@ -2,11 +2,13 @@ import { Suspense, use, useEffect, useRef } from 'react';
 import { Outlet, useLocation, useNavigate } from 'react-router';
 import { paths } from '../../shared/paths.ts';
 import { FlashMessages, useFlash } from '../components/flash-messages.tsx';
+import { Loading } from '../components/loading.tsx';
 import { Navbar } from '../components/navbar.tsx';
 import { useSession, useSignOut } from '../lib/session.ts';
 import { useSettings } from '../lib/settings-service.ts';
 import { FAILURE_SECONDS, failureText, loggedOut } from '../lib/shell-messages.ts';
 import { useTheme } from '../lib/theme.ts';
+import { ErrorBoundary } from './error-boundary.tsx';
 import type { SignedInLoader } from './routes.tsx';
 
 /**
@@ -73,6 +75,7 @@ export function AppLayout({ signedIn }: { signedIn: SignedInLoader }) {
   const flash = useFlash();
   const navigate = useNavigate();
   const { theme, toggle } = useTheme();
+  const { pathname } = useLocation();
   const user = session.data;
   useForgetOnChange(signedIn, user?.id);
   useFocusOnNavigation();
@@ -86,6 +89,9 @@ export function AppLayout({ signedIn }: { signedIn: SignedInLoader }) {
       flash.failure(failureText('Logout failed', error), FAILURE_SECONDS);
     }
   }
+
+  // Until who is signed in is known, neither the navbar nor the page can be right.
+  if (session.isPending) return <Loading />;
 
   return (
     <>
@@ -110,7 +116,13 @@ export function AppLayout({ signedIn }: { signedIn: SignedInLoader }) {
         </Suspense>
       ) : null}
       <main id="main" tabIndex={-1} className="pb-5 container">
-        <Outlet />
+        {/* A page that throws is replaced by "Something went wrong" under a working navbar,
+            until the next page; one whose code is loading shows "Loading..." meanwhile. */}
+        <ErrorBoundary resetKey={pathname}>
+          <Suspense fallback={<Loading />}>
+            <Outlet />
+          </Suspense>
+        </ErrorBoundary>
       </main>
     </>
   );

@@ -1,4 +1,4 @@
-import { Link, useRouteError } from 'react-router';
+import { Link } from 'react-router';
 import { paths } from '../../shared/paths.ts';
 import { usePageTitle } from '../components/page-title.ts';
 
@@ -7,8 +7,7 @@ import { usePageTitle } from '../components/page-title.ts';
  * happened, and a way back. The navbar above it keeps working. Bootstrap's classes rather than
  * react-bootstrap's components: it is part of the app shell (decision 0013).
  */
-export function RouteErrorPage() {
-  const error = useRouteError();
+export function RouteErrorPage({ error }: { error: unknown }) {
   usePageTitle('Something went wrong');
   const detail = error instanceof Error ? error.message : undefined;
   return (

@@ -1,6 +1,5 @@
 import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import type { LoaderFunctionArgs } from 'react-router';
-import { Outlet } from 'react-router';
+import type { ReactNode } from 'react';
 import { clientListQuery } from '../features/clients/clients-api.ts';
 import { listParams, viewFromParams } from '../features/clients/list-view.ts';
 import { worthRetrying } from '../lib/api-client.ts';
@@ -19,13 +18,9 @@ export function createQueryClient(): QueryClient {
   });
 }
 
-/** Around the signed-in pages: their query cache. */
-export function QueryShell({ client }: { client: QueryClient }) {
-  return (
-    <QueryClientProvider client={client}>
-      <Outlet />
-    </QueryClientProvider>
-  );
+/** Around each signed-in page: the app's query cache. */
+export function QueryShell({ client, children }: { client: QueryClient; children: ReactNode }) {
+  return <QueryClientProvider client={client}>{children}</QueryClientProvider>;
 }
 
 /** Keeps this tab's cached data current with what the operator does elsewhere; shows nothing. */
@@ -34,16 +29,12 @@ export function LiveSync({ client, operatorId }: { client: QueryClient; operator
   return null;
 }
 
-/**
- * The list pages start loading their clients at once, beside the page's code, instead of
- * after it (the loader does not wait for the list; the page shows it when it is there).
- */
-export async function prefetchList(client: QueryClient, { request }: LoaderFunctionArgs) {
+/** A list page's clients, asked for beside its code (routes.tsx, listPage); `search`: its URL's. */
+export async function prefetchList(client: QueryClient, search: string): Promise<void> {
   const user = await session.ensure().catch(() => null);
   // Refused until the operator turns on the two-factor sign-in the administrator requires.
   if (user && !user.twoFactorSetupRequired) {
-    const view = viewFromParams(new URL(request.url).searchParams);
+    const view = viewFromParams(new URLSearchParams(search));
     void client.prefetchQuery(clientListQuery(listParams(view)));
   }
-  return null;
 }
