@@ -1,4 +1,4 @@
-import { Suspense, use, useEffect, useRef } from 'react';
+import { Suspense, useEffect, useRef } from 'react';
 import { Outlet, useLocation, useNavigate } from 'react-router';
 import { paths } from '../../shared/paths.ts';
 import { FlashMessages, useFlash } from '../components/flash-messages.tsx';
@@ -62,12 +62,6 @@ function useForgetOnChange(signedIn: SignedInLoader, operatorId: string | null |
   }, [operatorId, signedIn]);
 }
 
-/** The live channel, with the signed-in part it needs (loaded by then, or loading now). */
-function LiveChannel({ signedIn, operatorId }: { signedIn: SignedInLoader; operatorId: string }) {
-  const { client, module } = use(signedIn.load());
-  return <module.LiveSync client={client} operatorId={operatorId} />;
-}
-
 export function AppLayout({ signedIn }: { signedIn: SignedInLoader }) {
   const session = useSession();
   const settings = useSettings();
@@ -112,7 +106,7 @@ export function AppLayout({ signedIn }: { signedIn: SignedInLoader }) {
           only its setup: no live channel (the server refuses it). */}
       {user && !user.twoFactorSetupRequired ? (
         <Suspense fallback={null}>
-          <LiveChannel signedIn={signedIn} operatorId={user.id} />
+          <signedIn.LiveChannel operatorId={user.id} />
         </Suspense>
       ) : null}
       <main id="main" tabIndex={-1} className="pb-5 container">

@@ -52,6 +52,8 @@ export interface SignedInLoader {
   /** Undefined until it is loaded. */
   current: SignedInPart | undefined;
   load(): Promise<SignedInPart>;
+  /** The live channel of the signed-in operator, with the part it needs. */
+  LiveChannel: ComponentType<{ operatorId: string }>;
 }
 
 function signedInLoader(): SignedInLoader {
@@ -63,6 +65,13 @@ function signedInLoader(): SignedInLoader {
         loader.current = { client: module.createQueryClient(), module };
         return loader.current;
       })),
+    LiveChannel: lazy(() =>
+      loader.load().then(({ client, module }) => ({
+        default: ({ operatorId }: { operatorId: string }) => (
+          <module.LiveSync client={client} operatorId={operatorId} />
+        ),
+      })),
+    ),
   };
   return loader;
 }
