@@ -10,7 +10,7 @@ import { useLiveSync } from './live-sync.tsx';
 // TanStack Query and what rides on it stay out of the pages before sign-in (decision 0013).
 
 export function createQueryClient(): QueryClient {
-  const onError = (error: Error): void => rereadSessionOnRefusal(error);
+  const onError = rereadSessionOnRefusal;
   return new QueryClient({
     queryCache: new QueryCache({ onError }),
     mutationCache: new MutationCache({ onError }),
