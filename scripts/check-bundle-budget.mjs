@@ -8,13 +8,13 @@ import { gzipSync } from 'node:zlib';
 const root = process.argv[2] ?? path.join('dist', 'web');
 const manifest = JSON.parse(readFileSync(path.join(root, '.vite', 'manifest.json'), 'utf8'));
 
-// Route: [its page module, JavaScript budget in KB, CSS budget in KB], gzipped. The login
-// budget sits above the 110 KB first asked for, which this stack cannot reach: React 19 and
-// react-dom are 69 KB and React Router's data router 33 KB before any of our code
-// (docs/decisions/0013-bundle-budgets.md).
+// Route: [the modules it loads before it shows (its page, and for a signed-in page the
+// signed-in part: query cache, live channel), JavaScript budget in KB, CSS budget in KB],
+// gzipped (docs/decisions/0013-bundle-budgets.md).
+const SIGNED_IN = 'app/signed-in.tsx';
 const BUDGETS = {
-  '/login': ['features/auth/login-page.tsx', 157, 25],
-  '/dashboard': ['features/clients/dashboard-page.tsx', 176, 25],
+  '/login': [['features/auth/login-page.tsx'], 100, 25],
+  '/dashboard': [[SIGNED_IN, 'features/clients/dashboard-page.tsx'], 153, 25],
 };
 
 const gzipped = (file) => gzipSync(readFileSync(path.join(root, file)), { level: 9 }).length;
@@ -45,9 +45,12 @@ let failed = false;
 console.log(
   '| route | JavaScript KB (budget) | CSS KB (budget) | then, lazily, KB |\n|---|---:|---:|---:|',
 );
-for (const [route, [page, jsBudget, cssBudget]] of Object.entries(BUDGETS)) {
-  if (!manifest[page]) throw new Error(`no chunk for ${page} in the build`);
-  const chunks = closure(page, closure(entry));
+for (const [route, [modules, jsBudget, cssBudget]] of Object.entries(BUDGETS)) {
+  const chunks = closure(entry);
+  for (const module of modules) {
+    if (!manifest[module]) throw new Error(`no chunk for ${module} in the build`);
+    closure(module, chunks);
+  }
   let js = 0;
   const css = new Set();
   for (const key of chunks) {
@@ -55,7 +58,7 @@ for (const [route, [page, jsBudget, cssBudget]] of Object.entries(BUDGETS)) {
     for (const file of manifest[key].css ?? []) css.add(file);
   }
   const cssSize = [...css].reduce((sum, file) => sum + gzipped(file), 0);
-  const later = [...lazyClosure(page, chunks)].reduce(
+  const later = [...lazyClosure(modules.at(-1), chunks)].reduce(
     (sum, key) =>
       sum +
       gzipped(manifest[key].file) +

@@ -1,8 +1,10 @@
 import { render } from '@testing-library/react';
-import { createMemoryRouter, type RouteObject, RouterProvider } from 'react-router';
+import { useLayoutEffect } from 'react';
+import { type Location, MemoryRouter, type RouteObject, useLocation } from 'react-router';
 import { afterEach, beforeEach, vi } from 'vitest';
-import { createQueryClient, Providers } from './app/providers.tsx';
-import { appRoutes, signedInPages } from './app/routes.tsx';
+import { App } from './app/routes.tsx';
+import { session } from './lib/session.ts';
+import { settings } from './lib/settings-service.ts';
 
 type Handler = (init: RequestInit | undefined) => { status: number; body?: unknown };
 
@@ -28,16 +30,27 @@ export function mockApi(handlers: Record<string, Handler>) {
   return { calls };
 }
 
-/** The real app at a path; `extraPages` joins the signed-in pages (a page that throws, say). */
+/**
+ * The real app at a path, started as main.tsx starts it (the session and settings read
+ * afresh); `extraPages` joins the signed-in pages (a page that throws, say). `router.state`
+ * says where the app is (its location once shown).
+ */
 export function renderApp(path: string, extraPages: RouteObject[] = []) {
-  const client = createQueryClient();
-  const router = createMemoryRouter(appRoutes([...signedInPages(client), ...extraPages]), {
-    initialEntries: [path],
-  });
+  session.start();
+  settings.start();
+  const router = { state: { location: undefined as unknown as Location } };
+  function WhereTheAppIs() {
+    const location = useLocation();
+    useLayoutEffect(() => {
+      router.state = { location };
+    }, [location]);
+    return null;
+  }
   render(
-    <Providers client={client}>
-      <RouterProvider router={router} />
-    </Providers>,
+    <MemoryRouter initialEntries={[path]}>
+      <WhereTheAppIs />
+      <App extraPages={extraPages} />
+    </MemoryRouter>,
   );
   return { router };
 }

@@ -1,15 +1,15 @@
-import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef } from 'react';
-import Container from 'react-bootstrap/Container';
+import { Suspense, useEffect, useRef } from 'react';
 import { Outlet, useLocation, useNavigate } from 'react-router';
 import { paths } from '../../shared/paths.ts';
 import { FlashMessages, useFlash } from '../components/flash-messages.tsx';
+import { Loading } from '../components/loading.tsx';
 import { Navbar } from '../components/navbar.tsx';
-import { forgetSignedInData, useSession, useSignOut } from '../lib/session.ts';
+import { useSession, useSignOut } from '../lib/session.ts';
 import { useSettings } from '../lib/settings-service.ts';
 import { FAILURE_SECONDS, failureText, loggedOut } from '../lib/shell-messages.ts';
 import { useTheme } from '../lib/theme.ts';
-import { useLiveSync } from './live-sync.tsx';
+import { ErrorBoundary } from './error-boundary.tsx';
+import type { SignedInLoader } from './routes.tsx';
 
 /**
  * After a navigation, the new page's heading takes the focus (a screen reader announces
@@ -47,27 +47,36 @@ function useFocusOnNavigation(): void {
   }, [pathname]);
 }
 
-export function AppLayout() {
+/**
+ * Another operator's data must never linger: when who is signed in changes (signed out, or
+ * another operator), the query cache is emptied, after the commit that left the signed-in
+ * pages, so that no page still watches the data.
+ */
+function useForgetOnChange(signedIn: SignedInLoader, operatorId: string | null | undefined) {
+  const previous = useRef(operatorId);
+  useEffect(() => {
+    if (previous.current && previous.current !== operatorId) {
+      signedIn.current?.client.removeQueries();
+    }
+    previous.current = operatorId;
+  }, [operatorId, signedIn]);
+}
+
+export function AppLayout({ signedIn }: { signedIn: SignedInLoader }) {
   const session = useSession();
   const settings = useSettings();
-  const signOut = useSignOut();
+  const { signOut } = useSignOut();
   const flash = useFlash();
   const navigate = useNavigate();
   const { theme, toggle } = useTheme();
-  const queryClient = useQueryClient();
-  // Until they turn on the two-factor sign-in the administrator requires, an operator has only
-  // its setup: no live channel (the server refuses it), no other page in the navbar.
-  useLiveSync(session.data?.twoFactorSetupRequired ? null : (session.data?.id ?? null));
+  const { pathname } = useLocation();
+  const user = session.data;
+  useForgetOnChange(signedIn, user?.id);
   useFocusOnNavigation();
-  // Runs after the commit that left the signed-in pages, so no page still watches the data.
-  const signedOut = session.data === null;
-  useEffect(() => {
-    if (signedOut) forgetSignedInData(queryClient);
-  }, [signedOut, queryClient]);
 
   async function logout() {
     try {
-      await signOut.mutateAsync();
+      await signOut();
       flash.success(loggedOut.text, loggedOut.seconds);
       navigate(paths.login);
     } catch (error) {
@@ -75,24 +84,40 @@ export function AppLayout() {
     }
   }
 
+  // Until who is signed in is known, neither the navbar nor the page can be right.
+  if (session.isPending) return <Loading />;
+
   return (
     <>
       <a href="#main" className="skip-link">
         Skip to main content
       </a>
       <Navbar
-        email={session.data?.email ?? null}
-        role={session.data?.role ?? null}
-        setupOnly={session.data?.twoFactorSetupRequired}
+        email={user?.email ?? null}
+        role={user?.role ?? null}
+        setupOnly={user?.twoFactorSetupRequired}
         allowRegistrations={settings.data?.allowRegistrations ?? false}
         theme={theme}
         onToggleTheme={toggle}
         onLogout={() => void logout()}
       />
       <FlashMessages />
-      <Container as="main" id="main" tabIndex={-1} className="pb-5">
-        <Outlet />
-      </Container>
+      {/* Until they turn on the two-factor sign-in the administrator requires, an operator has
+          only its setup: no live channel (the server refuses it). */}
+      {user && !user.twoFactorSetupRequired ? (
+        <Suspense fallback={null}>
+          <signedIn.LiveChannel operatorId={user.id} />
+        </Suspense>
+      ) : null}
+      <main id="main" tabIndex={-1} className="pb-5 container">
+        {/* A page that throws is replaced by "Something went wrong" under a working navbar,
+            until the next page; one whose code is loading shows "Loading..." meanwhile. */}
+        <ErrorBoundary resetKey={pathname}>
+          <Suspense fallback={<Loading />}>
+            <Outlet />
+          </Suspense>
+        </ErrorBoundary>
+      </main>
     </>
   );
 }

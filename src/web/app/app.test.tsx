@@ -71,6 +71,80 @@ describe('navbar', () => {
   });
 });
 
+describe('the navbar at phone width', () => {
+  test('"Menu" folds the links away and out again, and says whether they show', async () => {
+    mockApi({
+      'GET /api/auth/get-session': () => ({ status: 200, body: null }),
+      'GET /api/settings': () => ({ status: 200, body: openSettings }),
+    });
+    renderApp('/login');
+    const menu = await screen.findByRole('button', { name: 'Menu' });
+    const links = document.getElementById(menu.getAttribute('aria-controls') ?? '');
+    expect(links).toContainElement(screen.getByRole('link', { name: 'Login' }));
+    expect(menu).toHaveAttribute('aria-expanded', 'false');
+    expect(links).not.toHaveClass('show');
+    await userEvent.click(menu);
+    expect(menu).toHaveAttribute('aria-expanded', 'true');
+    expect(links).toHaveClass('show');
+    await userEvent.click(menu);
+    expect(menu).toHaveAttribute('aria-expanded', 'false');
+    expect(links).not.toHaveClass('show');
+  });
+});
+
+describe('who is signed in', () => {
+  test('the next operator to sign in never sees the clients of the one who signed out', async () => {
+    const asha = {
+      id: 'a1',
+      fname: 'Asha',
+      lname: 'Verma',
+      email: 'asha@example.com',
+      phone: '+919847012345',
+      balance: '100.00',
+      version: 1,
+      lastPaymentOn: null,
+      createdAt: '2026-01-01T00:00:00.000Z',
+      updatedAt: '2026-01-01T00:00:00.000Z',
+    };
+    const other = { user: { id: 'u2', email: 'other@example.com', role: 'operator' } };
+    let session: typeof signedIn | typeof other | null = signedIn;
+    mockApi({
+      'GET /api/auth/get-session': () => ({ status: 200, body: session }),
+      'GET /api/settings': () => ({ status: 200, body: openSettings }),
+      'GET /api/clients': () => ({
+        status: 200,
+        body: { items: [asha], total: 1, totalOwed: '100.00' },
+      }),
+      'POST /api/auth/sign-out': () => {
+        session = null;
+        return { status: 200, body: { success: true } };
+      },
+      'POST /api/auth/sign-in/email': () => {
+        session = other;
+        return { status: 200, body: other };
+      },
+    });
+    // The second operator's list is still on its way: only a cache could show one now.
+    const answer = vi.mocked(fetch);
+    vi.stubGlobal('fetch', (input: RequestInfo | URL, init?: RequestInit) =>
+      session === other && String(input).startsWith('/api/clients')
+        ? new Promise(() => {})
+        : answer(input, init),
+    );
+    renderApp('/dashboard');
+    expect(await screen.findAllByText(/Asha/)).not.toHaveLength(0);
+    await userEvent.click(screen.getByRole('button', { name: 'Logout' }));
+    await userEvent.type(await screen.findByLabelText('Email'), 'other@example.com');
+    await userEvent.type(screen.getByLabelText('Password'), 'their passphrase');
+    await userEvent.click(screen.getByRole('button', { name: 'Login' }));
+    expect(
+      await within(await screen.findByRole('navigation')).findByText('other@example.com'),
+    ).toBeVisible();
+    expect(await screen.findByRole('link', { name: 'New' })).toBeVisible();
+    expect(screen.queryAllByText(/Asha/)).toHaveLength(0);
+  });
+});
+
 describe('guards', () => {
   test.each([
     '/',
@@ -160,6 +234,17 @@ describe('login and register forms', () => {
     expect(refusal.closest('[role="alert"]')).not.toBeNull();
   });
 
+  test('the first field at fault takes the focus, and a message goes once its field is put right', async () => {
+    renderApp('/login');
+    await userEvent.click(await screen.findByRole('button', { name: 'Login' }));
+    expect(await screen.findByText('Email is required')).toBeVisible();
+    expect(screen.getByLabelText('Email')).toHaveFocus();
+    await userEvent.type(screen.getByLabelText('Email'), 'op@example.com');
+    expect(screen.queryByText('Email is required')).toBeNull();
+    expect(screen.getByLabelText('Email')).toHaveAttribute('aria-invalid', 'false');
+    expect(screen.getByText('Password is required')).toBeVisible();
+  });
+
   test('register shows the password rules, checks them, and puts server messages under fields', async () => {
     renderApp('/register');
     expect(await screen.findByText(/8 to 128 characters/)).toBeVisible();
@@ -233,6 +318,25 @@ describe('failures are shown, never a blank screen', () => {
       expect(
         within(await screen.findByRole('navigation')).getByRole('button', { name: 'Logout' }),
       ).toBeVisible();
+    } finally {
+      consoleError.mockRestore();
+    }
+  });
+
+  test('the next page shows again after one that threw', async () => {
+    mockApi({
+      'GET /api/auth/get-session': () => ({ status: 200, body: signedIn }),
+      'GET /api/settings': () => ({ status: 200, body: openSettings }),
+      'GET /api/clients': () => ({ status: 200, body: emptyList }),
+    });
+    const consoleError = vi.spyOn(console, 'error').mockImplementation(() => {});
+    try {
+      renderApp('/boom', [{ path: 'boom', element: <Boom /> }]);
+      expect(await screen.findByRole('heading', { name: 'Something went wrong' })).toBeVisible();
+      const nav = await screen.findByRole('navigation');
+      await userEvent.click(within(nav).getByRole('link', { name: 'Dashboard' }));
+      expect(await screen.findByText('No users found')).toBeVisible();
+      expect(screen.queryByRole('heading', { name: 'Something went wrong' })).toBeNull();
     } finally {
       consoleError.mockRestore();
     }

@@ -1,21 +1,26 @@
-import { useQueryClient } from '@tanstack/react-query';
+import type { QueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { refreshAfterChange } from '../features/clients/clients-api.ts';
 import { applyClientEvent } from '../features/clients/clients-cache.ts';
 import { connectLive } from '../lib/live-socket.ts';
-import { sessionQueryKey } from '../lib/session.ts';
-import { cacheSettings, settingsQueryKey } from '../lib/settings-service.ts';
+import { session } from '../lib/session.ts';
+import { settings } from '../lib/settings-service.ts';
+
+/** Everything shown is read again: the cached pages' data, the session and the settings. */
+function reloadEverything(queryClient: QueryClient): void {
+  void queryClient.invalidateQueries();
+  void session.reload();
+  void settings.reload();
+}
 
 /** Keeps this tab's cached data current with every change the operator makes elsewhere. */
-export function useLiveSync(operatorId: string | null): void {
-  const queryClient = useQueryClient();
+export function useLiveSync(queryClient: QueryClient, operatorId: string): void {
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new operator gets a new channel.
   useEffect(() => {
-    if (!operatorId) return;
     return connectLive({
       onEvent(event) {
         if (event.type === 'settings.updated') {
-          cacheSettings(event.settings);
-          queryClient.setQueryData(settingsQueryKey, event.settings);
+          settings.set(event.settings);
         } else if (event.type === 'entry.created') {
           // The client's new balance patches what is shown; the ledger views reload.
           applyClientEvent(queryClient, { type: 'client.updated', client: event.client });
@@ -23,19 +28,19 @@ export function useLiveSync(operatorId: string | null): void {
           // Many new clients at once: the lists, totals and chart reload.
           refreshAfterChange(queryClient);
         } else if (event.type === 'resync') {
-          void queryClient.invalidateQueries();
+          reloadEverything(queryClient);
         } else if (event.type === 'operator.updated') {
           // This operator's role changed: the navbar and settings page follow.
-          queryClient.setQueryData(sessionQueryKey, event.operator);
+          session.set(event.operator);
         } else {
           applyClientEvent(queryClient, event);
         }
       },
       onResync() {
-        void queryClient.invalidateQueries();
+        reloadEverything(queryClient);
       },
       onSessionEnded() {
-        void queryClient.invalidateQueries({ queryKey: sessionQueryKey });
+        void session.reload();
       },
     });
   }, [operatorId, queryClient]);

@@ -1,120 +1,185 @@
 import type { QueryClient } from '@tanstack/react-query';
-import type { LoaderFunctionArgs, RouteObject } from 'react-router';
-import { Loading } from '../components/loading.tsx';
-import { clientListQuery } from '../features/clients/clients-api.ts';
-import { listParams, viewFromParams } from '../features/clients/list-view.ts';
-import { sessionQuery } from '../lib/session.ts';
+import { type ComponentType, lazy, useState } from 'react';
+import { type RouteObject, useLocation, useRoutes } from 'react-router';
+import { FlashProvider } from '../components/flash-messages.tsx';
 import { AppLayout } from './app-layout.tsx';
+import { ErrorBoundary } from './error-boundary.tsx';
 import { RequireRegistrationsOpen, RequireSignedIn, RequireSignedOut } from './guards.tsx';
 import { NotFoundPage } from './not-found-page.tsx';
-import { RouteErrorPage } from './route-error-page.tsx';
 
 /*
- * Each page is its own chunk, loaded when its route is first visited: the sign-in page
- * does not download the client forms, the phone-number metadata or the settings page.
- * `import().then()` rather than `(await import()).Page`: the bundler writes it shorter, and
- * this table is in the app shell, which is at its size budget (decision 0013).
+ * Each page is its own chunk, loaded when its route is first shown: the sign-in page does not
+ * download the client forms, the phone-number metadata or the settings page. React Router's
+ * declarative routes (useRoutes) rather than its data router, which alone would cost the
+ * sign-in page 17 KB (decision 0013): React.lazy loads the pages, error boundaries catch what
+ * they throw. `import().then()` rather than `(await import()).Page`: the bundler writes it
+ * shorter, and this table is in the app shell.
  */
+type PageLoader = () => Promise<ComponentType>;
+
 const page = {
-  login: () => import('../features/auth/login-page.tsx').then((m) => ({ Component: m.LoginPage })),
-  loginCode: () =>
-    import('../features/auth/login-code-page.tsx').then((m) => ({ Component: m.LoginCodePage })),
-  register: () =>
-    import('../features/auth/register-page.tsx').then((m) => ({ Component: m.RegisterPage })),
-  dashboard: () =>
-    import('../features/clients/dashboard-page.tsx').then((m) => ({ Component: m.DashboardPage })),
-  clients: () =>
-    import('../features/clients/clients-page.tsx').then((m) => ({ Component: m.ClientsPage })),
-  addClient: () =>
-    import('../features/clients/add-client-page.tsx').then((m) => ({ Component: m.AddClientPage })),
-  editClient: () =>
-    import('../features/clients/edit-client-page.tsx').then((m) => ({
-      Component: m.EditClientPage,
-    })),
-  clientDetails: () =>
-    import('../features/clients/client-details-page.tsx').then((m) => ({
-      Component: m.ClientDetailsPage,
-    })),
-  statement: () =>
-    import('../features/clients/statement-page.tsx').then((m) => ({ Component: m.StatementPage })),
-  settings: () =>
-    import('../features/settings/settings-page.tsx').then((m) => ({ Component: m.SettingsPage })),
+  login: () => import('../features/auth/login-page.tsx').then((m) => m.LoginPage),
+  loginCode: () => import('../features/auth/login-code-page.tsx').then((m) => m.LoginCodePage),
+  register: () => import('../features/auth/register-page.tsx').then((m) => m.RegisterPage),
   resetPassword: () =>
-    import('../features/auth/reset-password-page.tsx').then((m) => ({
-      Component: m.ResetPasswordPage,
-    })),
-};
+    import('../features/auth/reset-password-page.tsx').then((m) => m.ResetPasswordPage),
+  dashboard: () => import('../features/clients/dashboard-page.tsx').then((m) => m.DashboardPage),
+  clients: () => import('../features/clients/clients-page.tsx').then((m) => m.ClientsPage),
+  addClient: () => import('../features/clients/add-client-page.tsx').then((m) => m.AddClientPage),
+  editClient: () =>
+    import('../features/clients/edit-client-page.tsx').then((m) => m.EditClientPage),
+  clientDetails: () =>
+    import('../features/clients/client-details-page.tsx').then((m) => m.ClientDetailsPage),
+  statement: () => import('../features/clients/statement-page.tsx').then((m) => m.StatementPage),
+  settings: () => import('../features/settings/settings-page.tsx').then((m) => m.SettingsPage),
+} satisfies Record<string, PageLoader>;
+
+const lazyPage = (load: PageLoader) => lazy(() => load().then((Page) => ({ default: Page })));
+
+const LoginPage = lazyPage(page.login);
+const LoginCodePage = lazyPage(page.loginCode);
+const RegisterPage = lazyPage(page.register);
+const ResetPasswordPage = lazyPage(page.resetPassword);
+
+/** The signed-in part of the app (signed-in.tsx) once loaded, with the app's query cache. */
+export interface SignedInPart {
+  client: QueryClient;
+  module: typeof import('./signed-in.tsx');
+}
+
+/** Loads the signed-in part the first time a signed-in page or the live channel needs it. */
+export interface SignedInLoader {
+  /** Undefined until it is loaded. */
+  current: SignedInPart | undefined;
+  load(): Promise<SignedInPart>;
+  /** The live channel of the signed-in operator, with the part it needs. */
+  LiveChannel: ComponentType<{ operatorId: string }>;
+}
+
+function signedInLoader(): SignedInLoader {
+  let loading: Promise<SignedInPart> | undefined;
+  const loader: SignedInLoader = {
+    current: undefined,
+    load: () =>
+      (loading ??= import('./signed-in.tsx').then((module) => {
+        loader.current = { client: module.createQueryClient(), module };
+        return loader.current;
+      })),
+    LiveChannel: lazy(() =>
+      loader.load().then(({ client, module }) => ({
+        default: ({ operatorId }: { operatorId: string }) => (
+          <module.LiveSync client={client} operatorId={operatorId} />
+        ),
+      })),
+    ),
+  };
+  return loader;
+}
 
 /**
- * The list pages start loading their clients at once, beside the page's code, instead of
- * after it (the loader does not wait for the list; the page shows it when it is there).
+ * A signed-in page: its code and the signed-in part load side by side, and the page shows in
+ * the app's query cache. `beside` starts what may go with them (the list's first request).
  */
-function prefetchList(queryClient: QueryClient | undefined) {
-  return async ({ request }: LoaderFunctionArgs) => {
-    if (!queryClient) return null;
-    const user = await queryClient.ensureQueryData(sessionQuery).catch(() => null);
-    // Refused until the operator turns on the two-factor sign-in the administrator requires.
-    if (user && !user.twoFactorSetupRequired) {
-      const view = viewFromParams(new URL(request.url).searchParams);
-      void queryClient.prefetchQuery(clientListQuery(listParams(view)));
-    }
-    return null;
+function signedInPage(
+  signedIn: SignedInLoader,
+  load: PageLoader,
+  beside?: (part: SignedInPart) => void,
+) {
+  return lazy(async () => {
+    const [Page, { client, module }] = await Promise.all([
+      load(),
+      signedIn.load().then((part) => {
+        beside?.(part);
+        return part;
+      }),
+    ]);
+    return {
+      default: () => (
+        <module.QueryShell client={client}>
+          <Page />
+        </module.QueryShell>
+      ),
+    };
+  });
+}
+
+/**
+ * A list page, whose clients are asked for beside its code the first time it loads instead
+ * of after it (the page shows the list when it is there).
+ */
+function listPage(signedIn: SignedInLoader, load: PageLoader) {
+  let search = '';
+  const Page = signedInPage(signedIn, load, ({ client, module }) => {
+    void module.prefetchList(client, search);
+  });
+  return function ListPage() {
+    search = useLocation().search;
+    return <Page />;
   };
 }
 
-/** The signed-in pages; tests may add their own to the same shell. */
-export function signedInPages(queryClient?: QueryClient): RouteObject[] {
-  const loader = prefetchList(queryClient);
+/** The signed-in pages; `extraPages` (a test's page that throws, say) join them. */
+function signedInPages(signedIn: SignedInLoader, extraPages: RouteObject[]): RouteObject[] {
+  const Dashboard = listPage(signedIn, page.dashboard);
+  const Clients = listPage(signedIn, page.clients);
+  const AddClient = signedInPage(signedIn, page.addClient);
+  const EditClient = signedInPage(signedIn, page.editClient);
+  const ClientDetails = signedInPage(signedIn, page.clientDetails);
+  const Statement = signedInPage(signedIn, page.statement);
+  const Settings = signedInPage(signedIn, page.settings);
   return [
-    { index: true, lazy: page.dashboard, loader },
-    { path: 'dashboard', lazy: page.dashboard, loader },
-    { path: 'clients', lazy: page.clients, loader },
-    { path: 'client/add', lazy: page.addClient },
-    { path: 'client/edit/:id', lazy: page.editClient },
-    { path: 'client/:id', lazy: page.clientDetails },
-    { path: 'client/:id/statement', lazy: page.statement },
-    { path: 'settings', lazy: page.settings },
+    { index: true, element: <Dashboard /> },
+    { path: 'dashboard', element: <Dashboard /> },
+    { path: 'clients', element: <Clients /> },
+    { path: 'client/add', element: <AddClient /> },
+    { path: 'client/edit/:id', element: <EditClient /> },
+    { path: 'client/:id', element: <ClientDetails /> },
+    { path: 'client/:id/statement', element: <Statement /> },
+    { path: 'settings', element: <Settings /> },
+    ...extraPages,
   ];
 }
 
 /**
- * The whole app: the layout (navbar, messages, live sync) around every page. A page that
- * throws is replaced by "Something went wrong" inside the layout; the outer boundary
- * covers a failure of the layout itself.
+ * The whole app: the layout (navbar, messages, live channel) around every page. The pages
+ * before sign-in need nothing of the signed-in part, whose query cache is one per app.
  */
-export function appRoutes(pages: RouteObject[]): RouteObject[] {
+function appRoutes(extraPages: RouteObject[]): RouteObject[] {
+  const signedIn = signedInLoader();
   return [
     {
-      element: <AppLayout />,
-      errorElement: <RouteErrorPage />,
-      // Shown while the first page's code loads.
-      hydrateFallbackElement: <Loading />,
+      element: <AppLayout signedIn={signedIn} />,
       children: [
         {
-          errorElement: <RouteErrorPage />,
+          element: <RequireSignedOut />,
           children: [
-            {
-              element: <RequireSignedOut />,
-              children: [
-                { path: 'login', lazy: page.login },
-                { path: 'login/code', lazy: page.loginCode },
-              ],
-            },
-            {
-              element: <RequireRegistrationsOpen />,
-              children: [{ path: 'register', lazy: page.register }],
-            },
-            // Signed in or not: the link is the credential.
-            { path: 'reset-password', lazy: page.resetPassword },
-            { element: <RequireSignedIn />, children: pages },
-            { path: '*', element: <NotFoundPage /> },
+            { path: 'login', element: <LoginPage /> },
+            { path: 'login/code', element: <LoginCodePage /> },
           ],
         },
+        {
+          element: <RequireRegistrationsOpen />,
+          children: [{ path: 'register', element: <RegisterPage /> }],
+        },
+        // Signed in or not: the link is the credential.
+        { path: 'reset-password', element: <ResetPasswordPage /> },
+        { element: <RequireSignedIn />, children: signedInPages(signedIn, extraPages) },
+        { path: '*', element: <NotFoundPage /> },
       ],
     },
   ];
 }
 
-export function routesFor(queryClient: QueryClient): RouteObject[] {
-  return appRoutes(signedInPages(queryClient));
+/**
+ * The app inside a router (main.tsx's, or a test's). A failure of the layout itself is shown
+ * in place of everything; a page's, inside the layout (app-layout.tsx).
+ */
+export function App({ extraPages = [] }: { extraPages?: RouteObject[] }) {
+  const [routes] = useState(() => appRoutes(extraPages));
+  const element = useRoutes(routes);
+  return (
+    <ErrorBoundary>
+      <FlashProvider>{element}</FlashProvider>
+    </ErrorBoundary>
+  );
 }

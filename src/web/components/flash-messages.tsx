@@ -7,8 +7,6 @@ import {
   useRef,
   useState,
 } from 'react';
-import Button from 'react-bootstrap/Button';
-import CloseButton from 'react-bootstrap/CloseButton';
 
 export type FlashVariant = 'success' | 'danger';
 
@@ -87,24 +85,25 @@ function Message({ message, onClose }: { message: FlashMessage; onClose(): void 
     <div className={`alert alert-${message.variant} alert-dismissible mb-2`}>
       {message.text}
       {message.action ? (
-        <Button
-          variant="link"
-          className="alert-link p-0 ms-2 align-baseline"
+        <button
+          type="button"
+          className="btn btn-link alert-link p-0 ms-2 align-baseline"
           onClick={() => {
             onClose();
             message.action?.run();
           }}
         >
           {message.action.label}
-        </Button>
+        </button>
       ) : null}
-      <CloseButton aria-label="Close" onClick={onClose} />
+      <button type="button" className="btn-close" aria-label="Close" onClick={onClose} />
     </div>
   );
 }
 
 /**
- * Messages float in a corner, so nothing on the page moves when they come and go. The two
+ * Bootstrap's classes rather than react-bootstrap's components, as everything the sign-in
+ * page shows (decision 0013). Messages float in a corner, so nothing on the page moves when they come and go. The two
  * live regions are always there, so that screen readers announce what appears in them:
  * success politely (status), a failure at once (alert).
  */

@@ -1,11 +1,11 @@
 import type { ReactNode } from 'react';
-import Form from 'react-bootstrap/Form';
-import type { UseFormRegisterReturn } from 'react-hook-form';
+import type { FieldRegistration } from '../lib/use-schema-form.ts';
 
 interface FormFieldProps {
   id: string;
   label: string;
-  registration: UseFormRegisterReturn;
+  /** From the form: react-hook-form's `register(name)`, or useSchemaForm's. */
+  registration: FieldRegistration;
   error?: string | undefined;
   type?: string;
   autoComplete?: string;
@@ -16,7 +16,10 @@ interface FormFieldProps {
   rows?: number;
 }
 
-/** A labelled input whose own message sits under it when it is invalid. */
+/**
+ * A labelled input whose own message sits under it when it is invalid. Bootstrap's classes
+ * rather than react-bootstrap's Form: the sign-in page has it (decision 0013).
+ */
 export function FormField({
   id,
   label,
@@ -31,28 +34,31 @@ export function FormField({
 }: FormFieldProps) {
   const helpId = help ? `${id}-help` : undefined;
   const errorId = error ? `${id}-error` : undefined;
+  const control = {
+    id,
+    className: error ? 'form-control is-invalid' : 'form-control',
+    autoComplete,
+    inputMode,
+    disabled,
+    'aria-invalid': Boolean(error),
+    'aria-describedby': [helpId, errorId].filter(Boolean).join(' ') || undefined,
+    ...registration,
+  };
   return (
-    <Form.Group className="mb-3" controlId={id}>
-      <Form.Label>{label}</Form.Label>
-      <Form.Control
-        {...(rows ? { as: 'textarea' as const, rows } : { type })}
-        autoComplete={autoComplete}
-        inputMode={inputMode}
-        disabled={disabled}
-        isInvalid={Boolean(error)}
-        aria-invalid={Boolean(error)}
-        aria-describedby={[helpId, errorId].filter(Boolean).join(' ') || undefined}
-        {...registration}
-      />
+    <div className="mb-3">
+      <label className="form-label" htmlFor={id}>
+        {label}
+      </label>
+      {rows ? <textarea rows={rows} {...control} /> : <input type={type} {...control} />}
       {help ? (
-        <Form.Text id={helpId} muted>
+        <small id={helpId} className="form-text text-muted">
           {help}
-        </Form.Text>
+        </small>
       ) : null}
-      <Form.Control.Feedback type="invalid" id={errorId}>
+      <div className="invalid-feedback" id={errorId}>
         {error}
-      </Form.Control.Feedback>
-    </Form.Group>
+      </div>
+    </div>
   );
 }
 

@@ -1,5 +1,5 @@
-import Alert from 'react-bootstrap/Alert';
-import Button from 'react-bootstrap/Button';
+// Bootstrap's classes rather than react-bootstrap's components: the guards show these before
+// the sign-in page (decision 0013).
 
 export function Loading() {
   return (
@@ -20,13 +20,13 @@ export function LoadFailed({
   onRetry(): void;
 }) {
   return (
-    <Alert variant="danger" role="alert">
+    <div role="alert" className="alert alert-danger">
       <p className="mb-2">
         Could not load {what}: {error.message}
       </p>
-      <Button variant="outline-danger" size="sm" onClick={onRetry}>
+      <button type="button" className="btn btn-outline-danger btn-sm" onClick={onRetry}>
         Try again
-      </Button>
-    </Alert>
+      </button>
+    </div>
   );
 }

@@ -1,7 +1,4 @@
-import Badge from 'react-bootstrap/Badge';
-import Container from 'react-bootstrap/Container';
-import Nav from 'react-bootstrap/Nav';
-import BootstrapNavbar from 'react-bootstrap/Navbar';
+import { useState } from 'react';
 import { Link, NavLink } from 'react-router';
 import type { OperatorRole } from '../../shared/operator-schema.ts';
 import { paths } from '../../shared/paths.ts';
@@ -22,13 +19,23 @@ interface NavbarProps {
 function ThemeToggle({ theme, onToggle }: { theme: Theme; onToggle(): void }) {
   const next = theme === 'dark' ? 'light' : 'dark';
   return (
-    <Nav.Link as="button" type="button" onClick={onToggle} aria-label={`Use the ${next} theme`}>
+    <button
+      type="button"
+      className="nav-link"
+      onClick={onToggle}
+      aria-label={`Use the ${next} theme`}
+    >
       <span aria-hidden="true">{theme === 'dark' ? '☀' : '☾'}</span>
       <span className="d-md-none ms-2">{next === 'dark' ? 'Dark theme' : 'Light theme'}</span>
-    </Nav.Link>
+    </button>
   );
 }
 
+/**
+ * Bootstrap's navbar from its classes rather than react-bootstrap's Navbar, whose
+ * transitions cost the sign-in page 16 KB (decision 0013): below the md width its links fold
+ * behind the "Menu" button.
+ */
 export function Navbar({
   email,
   role,
@@ -38,58 +45,69 @@ export function Navbar({
   onToggleTheme,
   onLogout,
 }: NavbarProps) {
+  const [open, setOpen] = useState(false);
   return (
-    <BootstrapNavbar data-bs-theme="dark" expand="md" className="mb-4 panel-navbar">
-      <Container>
-        <BootstrapNavbar.Brand as={Link} to={paths.home}>
+    <nav data-bs-theme="dark" className="mb-4 panel-navbar navbar navbar-expand-md">
+      <div className="container">
+        <Link className="navbar-brand" to={paths.home}>
           Client Panel
-        </BootstrapNavbar.Brand>
-        <BootstrapNavbar.Toggle aria-controls="main-navbar" label="Menu" />
-        <BootstrapNavbar.Collapse id="main-navbar">
+        </Link>
+        <button
+          type="button"
+          className={open ? 'navbar-toggler' : 'navbar-toggler collapsed'}
+          aria-controls="main-navbar"
+          aria-expanded={open}
+          aria-label="Menu"
+          onClick={() => setOpen(!open)}
+        >
+          <span className="navbar-toggler-icon" />
+        </button>
+        <div
+          id="main-navbar"
+          className={open ? 'navbar-collapse collapse show' : 'navbar-collapse collapse'}
+        >
           {email ? (
             <>
-              <Nav className="me-auto">
+              <div className="navbar-nav me-auto">
                 {setupOnly ? null : (
-                  <Nav.Link as={NavLink} to={paths.dashboard}>
+                  <NavLink className="nav-link" to={paths.dashboard}>
                     Dashboard
-                  </Nav.Link>
+                  </NavLink>
                 )}
-              </Nav>
-              <Nav>
-                <BootstrapNavbar.Text className="me-3" data-testid="navbar-email">
+              </div>
+              <div className="navbar-nav">
+                <span className="navbar-text me-3" data-testid="navbar-email">
                   {email}
                   {role === 'admin' ? (
-                    <Badge bg="light" text="dark" className="ms-2">
-                      Administrator
-                    </Badge>
+                    <span className="badge bg-light text-dark ms-2">Administrator</span>
                   ) : null}
-                </BootstrapNavbar.Text>
+                </span>
                 {setupOnly ? null : (
-                  <Nav.Link as={NavLink} to={paths.settings}>
+                  <NavLink className="nav-link" to={paths.settings}>
                     Settings
-                  </Nav.Link>
+                  </NavLink>
                 )}
                 <ThemeToggle theme={theme} onToggle={onToggleTheme} />
-                <Nav.Link as="button" type="button" onClick={onLogout}>
+                <button type="button" className="nav-link" onClick={onLogout}>
                   Logout
-                </Nav.Link>
-              </Nav>
+                </button>
+              </div>
             </>
           ) : (
-            <Nav className="ms-auto">
-              <Nav.Link as={NavLink} to={paths.login}>
+            <div className="navbar-nav ms-auto">
+              <NavLink className="nav-link" to={paths.login}>
                 Login
-              </Nav.Link>
+              </NavLink>
               {allowRegistrations ? (
-                <Nav.Link as={NavLink} to={paths.register}>
+                <NavLink className="nav-link" to={paths.register}>
                   Register
-                </Nav.Link>
+                </NavLink>
               ) : null}
               <ThemeToggle theme={theme} onToggle={onToggleTheme} />
-            </Nav>
+            </div>
           )}
-        </BootstrapNavbar.Collapse>
-      </Container>
-    </BootstrapNavbar>
+        </div>
+      </div>
+    </nav>
   );
 }

@@ -16,6 +16,11 @@ export class ApiError extends Error {
   }
 }
 
+/** A refusal (4xx) will not change on retry; a failed network or server may, twice. */
+export function worthRetrying(failures: number, error: unknown): boolean {
+  return !(error instanceof ApiError && error.status >= 400 && error.status < 500) && failures < 2;
+}
+
 export const NETWORK_ERROR_MESSAGE =
   'Could not reach the server. Check your connection and try again.';
 export const UNEXPECTED_ANSWER_MESSAGE =

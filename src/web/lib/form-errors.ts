@@ -1,11 +1,19 @@
-import type { FieldValues, Path, UseFormSetError } from 'react-hook-form';
 import { ApiError } from './api-client.ts';
 
+/**
+ * A form's way to put a message under a field: react-hook-form's `setError` and
+ * useSchemaForm's alike.
+ */
+type SetFieldError<Field extends string> = (
+  field: Field,
+  error: { type: 'server'; message: string },
+) => void;
+
 /** Puts the server's per-field messages under the matching inputs; returns the overall message. */
-export function applyServerErrors<T extends FieldValues>(
+export function applyServerErrors<Field extends string>(
   error: unknown,
-  setError: UseFormSetError<T>,
-  fields: readonly Path<T>[],
+  setError: SetFieldError<Field>,
+  fields: readonly Field[],
 ): string {
   if (error instanceof ApiError) {
     for (const field of fields) {

@@ -1,10 +1,9 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiPaths } from '../../shared/paths.ts';
 import { type Settings, settingsSchema } from '../../shared/settings-schema.ts';
 import { api } from './api-client.ts';
+import { createResource, useResource } from './resource.ts';
 
 export const SETTINGS_STORAGE_KEY = 'settings';
-export const settingsQueryKey = ['settings'] as const;
 
 /** The last settings seen, parsed from localStorage (the original read them back unparsed). */
 export function readCachedSettings(): Settings | undefined {
@@ -18,7 +17,7 @@ export function readCachedSettings(): Settings | undefined {
   }
 }
 
-export function cacheSettings(settings: Settings): void {
+function cacheSettings(settings: Settings): void {
   try {
     window.localStorage.setItem(SETTINGS_STORAGE_KEY, JSON.stringify(settings));
   } catch {
@@ -27,24 +26,18 @@ export function cacheSettings(settings: Settings): void {
 }
 
 /**
- * The settings service of the original: the server decides, localStorage mirrors. Changing
- * them is the settings page's own (features/settings/settings-api.ts): the app shell, which
- * every page loads, is at its size budget (docs/decisions/0013-bundle-budgets.md).
+ * The settings service of the original: the server decides, localStorage mirrors (every value
+ * read or set is kept there). Like the session, not in the query cache: the navbar and the
+ * register guard need it before sign-in (decision 0013). Changing them is the settings page's
+ * own (features/settings/settings-api.ts), which sets the saved value here.
  */
-export async function getSettings(): Promise<Settings> {
-  const settings = await api.get(apiPaths.settings, settingsSchema);
-  cacheSettings(settings);
-  return settings;
-}
-
-/** The panel's settings; shared by the hook and the start-up prefetch. */
-export const settingsQuery = queryOptions({
-  queryKey: settingsQueryKey,
-  queryFn: getSettings,
-  placeholderData: readCachedSettings,
-  staleTime: 30_000,
+export const settings = createResource<Settings>({
+  read: () => api.get(apiPaths.settings, settingsSchema),
+  staleMs: 30_000,
+  placeholder: readCachedSettings,
+  remember: cacheSettings,
 });
 
 export function useSettings() {
-  return useQuery(settingsQuery);
+  return useResource(settings);
 }

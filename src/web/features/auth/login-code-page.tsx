@@ -1,21 +1,16 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
-import Alert from 'react-bootstrap/Alert';
-import Button from 'react-bootstrap/Button';
-import Card from 'react-bootstrap/Card';
-import Form from 'react-bootstrap/Form';
-import { useForm } from 'react-hook-form';
 import { Link, useNavigate } from 'react-router';
 import { paths } from '../../../shared/paths.ts';
-import { type SecondFactorInput, secondFactorSchema } from '../../../shared/two-factor-schema.ts';
+import { secondFactorSchema } from '../../../shared/two-factor-schema.ts';
 import { useFlash } from '../../components/flash-messages.tsx';
 import { FormField } from '../../components/form-field.tsx';
 import { usePageTitle } from '../../components/page-title.ts';
 import { ApiError } from '../../lib/api-client.ts';
 import { applyServerErrors } from '../../lib/form-errors.ts';
-import { messages } from '../../lib/messages.ts';
+import { FAILURE_SECONDS } from '../../lib/shell-messages.ts';
+import { useSchemaForm } from '../../lib/use-schema-form.ts';
 import { authMessages } from './auth-messages.ts';
-import { useSignInSecondFactor } from './sign-in-api.ts';
+import { signInSecondFactor } from './sign-in-api.ts';
 
 /**
  * The second step of signing in, for an account with two-factor sign-in on: the password
@@ -23,29 +18,24 @@ import { useSignInSecondFactor } from './sign-in-api.ts';
  */
 export function LoginCodePage() {
   usePageTitle('Two-factor sign-in');
-  const verify = useSignInSecondFactor();
   const flash = useFlash();
   const navigate = useNavigate();
   // A refusal that is not about the code (too many attempts, no network) stays on the page
   // until the next try: the operator has to wait before trying again.
   const [failure, setFailure] = useState<string | null>(null);
-  const form = useForm<SecondFactorInput>({
-    resolver: zodResolver(secondFactorSchema),
-    reValidateMode: 'onChange',
-    defaultValues: { code: '' },
-  });
-  const { errors, isSubmitting } = form.formState;
+  const form = useSchemaForm(secondFactorSchema, ['code']);
+  const { errors, isSubmitting } = form;
 
   const onSubmit = form.handleSubmit(async (values) => {
     setFailure(null);
     try {
-      await verify.mutateAsync(values);
+      await signInSecondFactor(values);
       flash.success(authMessages.loggedIn.text, authMessages.loggedIn.seconds);
       navigate(paths.dashboard);
     } catch (error) {
       // The password step has expired (or never happened here): only a new one helps.
       if (error instanceof ApiError && error.status === 401) {
-        flash.failure(error.message, messages.failureSeconds);
+        flash.failure(error.message, FAILURE_SECONDS);
         navigate(paths.login, { replace: true });
         return;
       }
@@ -55,31 +45,35 @@ export function LoginCodePage() {
   });
 
   return (
-    <Card className="mx-auto auth-card">
-      <Card.Body>
+    <div className="card mx-auto auth-card">
+      <div className="card-body">
         <h1 className="h3 text-center mb-4">Two-factor sign-in</h1>
         <p>
           Open the authenticator app on your phone and enter the code it shows for Client Panel.
         </p>
-        <Form noValidate onSubmit={onSubmit} aria-label="Two-factor sign-in">
+        <form noValidate onSubmit={onSubmit} aria-label="Two-factor sign-in">
           {/* Not a numeric field: backup codes have letters. */}
           <FormField
             id="login-code"
             label="Authentication code"
             autoComplete="one-time-code"
             registration={form.register('code')}
-            error={errors.code?.message}
+            error={errors.code}
             help="Or one of your backup codes"
           />
-          {failure ? <Alert variant="danger">{failure}</Alert> : null}
-          <Button type="submit" variant="primary" className="w-100" disabled={isSubmitting}>
+          {failure ? (
+            <div role="alert" className="alert alert-danger">
+              {failure}
+            </div>
+          ) : null}
+          <button type="submit" className="btn btn-primary w-100" disabled={isSubmitting}>
             Verify
-          </Button>
-        </Form>
+          </button>
+        </form>
         <p className="text-center mt-3 mb-0">
           <Link to={paths.login}>Back to sign in</Link>
         </p>
-      </Card.Body>
-    </Card>
+      </div>
+    </div>
   );
 }

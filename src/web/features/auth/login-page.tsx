@@ -1,33 +1,24 @@
-import { zodResolver } from '@hookform/resolvers/zod';
-import Button from 'react-bootstrap/Button';
-import Card from 'react-bootstrap/Card';
-import Form from 'react-bootstrap/Form';
-import { useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router';
-import { type SignInInput, signInSchema } from '../../../shared/auth-schema.ts';
+import { signInSchema } from '../../../shared/auth-schema.ts';
 import { paths } from '../../../shared/paths.ts';
 import { useFlash } from '../../components/flash-messages.tsx';
 import { FormField } from '../../components/form-field.tsx';
 import { usePageTitle } from '../../components/page-title.ts';
 import { applyServerErrors } from '../../lib/form-errors.ts';
+import { useSchemaForm } from '../../lib/use-schema-form.ts';
 import { authMessages } from './auth-messages.ts';
-import { useSignIn } from './sign-in-api.ts';
+import { signIn } from './sign-in-api.ts';
 
 export function LoginPage() {
   usePageTitle('Login');
-  const signIn = useSignIn();
   const flash = useFlash();
   const navigate = useNavigate();
-  const form = useForm<SignInInput>({
-    resolver: zodResolver(signInSchema),
-    reValidateMode: 'onChange',
-    defaultValues: { email: '', password: '' },
-  });
-  const { errors, isSubmitting } = form.formState;
+  const form = useSchemaForm(signInSchema, ['email', 'password']);
+  const { errors, isSubmitting } = form;
 
   const onSubmit = form.handleSubmit(async (values) => {
     try {
-      const answer = await signIn.mutateAsync(values);
+      const answer = await signIn(values);
       // The password was right; the account asks for a code as well before it signs in.
       if ('secondFactorRequired' in answer) {
         navigate(paths.loginCode);
@@ -42,17 +33,17 @@ export function LoginPage() {
   });
 
   return (
-    <Card className="mx-auto auth-card">
-      <Card.Body>
+    <div className="card mx-auto auth-card">
+      <div className="card-body">
         <h1 className="h3 text-center mb-4">Login</h1>
-        <Form noValidate onSubmit={onSubmit} aria-label="Login">
+        <form noValidate onSubmit={onSubmit} aria-label="Login">
           <FormField
             id="login-email"
             label="Email"
             type="email"
             autoComplete="email"
             registration={form.register('email')}
-            error={errors.email?.message}
+            error={errors.email}
           />
           <FormField
             id="login-password"
@@ -60,13 +51,13 @@ export function LoginPage() {
             type="password"
             autoComplete="current-password"
             registration={form.register('password')}
-            error={errors.password?.message}
+            error={errors.password}
           />
-          <Button type="submit" variant="primary" className="w-100" disabled={isSubmitting}>
+          <button type="submit" className="btn btn-primary w-100" disabled={isSubmitting}>
             Login
-          </Button>
-        </Form>
-      </Card.Body>
-    </Card>
+          </button>
+        </form>
+      </div>
+    </div>
   );
 }

@@ -1,38 +1,25 @@
-import { zodResolver } from '@hookform/resolvers/zod';
-import Button from 'react-bootstrap/Button';
-import Card from 'react-bootstrap/Card';
-import Form from 'react-bootstrap/Form';
-import { useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router';
-import {
-  PASSWORD_RULES_TEXT,
-  type SignUpInput,
-  signUpSchema,
-} from '../../../shared/auth-schema.ts';
+import { PASSWORD_RULES_TEXT, signUpSchema } from '../../../shared/auth-schema.ts';
 import { paths } from '../../../shared/paths.ts';
 import { useFlash } from '../../components/flash-messages.tsx';
 import { FormField } from '../../components/form-field.tsx';
 import { usePageTitle } from '../../components/page-title.ts';
 import { applyServerErrors } from '../../lib/form-errors.ts';
+import { useSchemaForm } from '../../lib/use-schema-form.ts';
 import { authMessages } from './auth-messages.ts';
-import { useSignUp } from './sign-in-api.ts';
+import { signUp } from './sign-in-api.ts';
 
 export function RegisterPage() {
   usePageTitle('Register');
-  const signUp = useSignUp();
   const flash = useFlash();
   const navigate = useNavigate();
-  const form = useForm<SignUpInput>({
-    resolver: zodResolver(signUpSchema),
-    reValidateMode: 'onChange',
-    defaultValues: { email: '', password: '' },
-  });
-  const { errors, isSubmitting } = form.formState;
+  const form = useSchemaForm(signUpSchema, ['email', 'password']);
+  const { errors, isSubmitting } = form;
 
   // Unlike the original, this waits for the server: a refusal keeps the operator here.
   const onSubmit = form.handleSubmit(async (values) => {
     try {
-      await signUp.mutateAsync(values);
+      await signUp(values);
       flash.success(authMessages.registered.text, authMessages.registered.seconds);
       navigate(paths.dashboard);
     } catch (error) {
@@ -42,17 +29,17 @@ export function RegisterPage() {
   });
 
   return (
-    <Card className="mx-auto auth-card">
-      <Card.Body>
+    <div className="card mx-auto auth-card">
+      <div className="card-body">
         <h1 className="h3 text-center mb-4">Register</h1>
-        <Form noValidate onSubmit={onSubmit} aria-label="Register">
+        <form noValidate onSubmit={onSubmit} aria-label="Register">
           <FormField
             id="register-email"
             label="Email"
             type="email"
             autoComplete="email"
             registration={form.register('email')}
-            error={errors.email?.message}
+            error={errors.email}
           />
           <FormField
             id="register-password"
@@ -60,14 +47,14 @@ export function RegisterPage() {
             type="password"
             autoComplete="new-password"
             registration={form.register('password')}
-            error={errors.password?.message}
+            error={errors.password}
             help={PASSWORD_RULES_TEXT}
           />
-          <Button type="submit" variant="primary" className="w-100" disabled={isSubmitting}>
+          <button type="submit" className="btn btn-primary w-100" disabled={isSubmitting}>
             Register
-          </Button>
-        </Form>
-      </Card.Body>
-    </Card>
+          </button>
+        </form>
+      </div>
+    </div>
   );
 }

@@ -1,15 +1,11 @@
-import { zodResolver } from '@hookform/resolvers/zod';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { type ReactNode, useState } from 'react';
-import Alert from 'react-bootstrap/Alert';
-import Button from 'react-bootstrap/Button';
-import Card from 'react-bootstrap/Card';
-import Form from 'react-bootstrap/Form';
-import { useForm } from 'react-hook-form';
+import { type ReactNode, useEffect, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import * as z from 'zod/mini';
 import { newPasswordSchema, PASSWORD_RULES_TEXT, typedTwice } from '../../../shared/auth-schema.ts';
-import { resetLinkHolderSchema } from '../../../shared/password-reset-schema.ts';
+import {
+  type ResetLinkHolder,
+  resetLinkHolderSchema,
+} from '../../../shared/password-reset-schema.ts';
 import { apiPaths, paths } from '../../../shared/paths.ts';
 import { useFlash } from '../../components/flash-messages.tsx';
 import { FormField, UsernameHint } from '../../components/form-field.tsx';
@@ -18,9 +14,12 @@ import { usePageTitle } from '../../components/page-title.ts';
 import { ACCOUNT_MESSAGE_SECONDS } from '../../lib/account-messages.ts';
 import { ApiError, api } from '../../lib/api-client.ts';
 import { applyServerErrors } from '../../lib/form-errors.ts';
-import { failureText, messages } from '../../lib/messages.ts';
-import { type SessionUser, sessionQueryKey, useSession, useSignOut } from '../../lib/session.ts';
-import { loggedOut } from '../../lib/shell-messages.ts';
+import { type SessionUser, session, useSession, useSignOut } from '../../lib/session.ts';
+import { FAILURE_SECONDS, failureText, loggedOut } from '../../lib/shell-messages.ts';
+import { useSchemaForm } from '../../lib/use-schema-form.ts';
+
+// Plain requests and Bootstrap's classes rather than TanStack Query, react-hook-form and
+// react-bootstrap: like the sign-in pages, this one is opened signed out (decision 0013).
 
 const INCOMPLETE_LINK_MESSAGE =
   'This reset link is incomplete. Open the whole link you were given, or ask an administrator for a new one.';
@@ -33,7 +32,6 @@ const sameEmail = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 const resetFormSchema = z
   .object({ password: newPasswordSchema, repeat: z.string() })
   .check(typedTwice('password'));
-type ResetForm = z.infer<typeof resetFormSchema>;
 
 /** The token of a reset link travels in its fragment (#token=…), which no server ever sees. */
 function tokenFrom(hash: string): string {
@@ -45,12 +43,32 @@ function isDeadLink(error: unknown): error is ApiError {
   return error instanceof ApiError && error.status === 400 && !error.fieldErrors.password;
 }
 
+/** Whose link it is, read once per link ("Try again" reads it again after a failure). */
+function useLinkHolder(token: string) {
+  const [read, setRead] = useState<{ holder?: ResetLinkHolder; error?: Error }>({});
+  const [attempt, setAttempt] = useState(0);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: "Try again" is a new attempt.
+  useEffect(() => {
+    if (token === '') return;
+    let current = true;
+    setRead({});
+    api.post(apiPaths.passwordResetCheck, resetLinkHolderSchema, { token }).then(
+      (holder) => current && setRead({ holder }),
+      (error: Error) => current && setRead({ error }),
+    );
+    return () => {
+      current = false;
+    };
+  }, [token, attempt]);
+  return { ...read, retry: () => setAttempt((count) => count + 1) };
+}
+
 function DeadLink({ message }: { message: string }) {
   return (
     <>
-      <Alert variant="warning" className="mb-3">
+      <div role="alert" className="alert alert-warning mb-3">
         {message}
-      </Alert>
+      </div>
       <Link to={paths.login}>Go to the sign-in page</Link>
     </>
   );
@@ -66,33 +84,32 @@ function SignedInNotice({ user, email }: { user: SessionUser; email: string }) {
   const flash = useFlash();
   if (sameEmail(user.email, email)) {
     return (
-      <Alert variant="info" className="mb-3">
+      <div role="alert" className="alert alert-info mb-3">
         You are signed in as {user.email}. Changing your password with this link ends every session
         of yours, this one too: you then sign in with the new password.
-      </Alert>
+      </div>
     );
   }
   return (
-    <Alert variant="warning" className="mb-3">
+    <div role="alert" className="alert alert-warning mb-3">
       <p>
         You are signed in as <strong>{user.email}</strong>. This link sets the password of{' '}
         <strong>{email}</strong>; you stay signed in as {user.email}.
       </p>
-      <Button
-        variant="outline-secondary"
-        size="sm"
+      <button
+        type="button"
+        className="btn btn-outline-secondary btn-sm"
         disabled={signOut.isPending}
         onClick={() =>
-          signOut.mutate(undefined, {
-            onSuccess: () => flash.success(loggedOut.text, loggedOut.seconds),
-            onError: (error) =>
-              flash.failure(failureText('Logout failed', error), messages.failureSeconds),
-          })
+          signOut.signOut().then(
+            () => flash.success(loggedOut.text, loggedOut.seconds),
+            (error: unknown) => flash.failure(failureText('Logout failed', error), FAILURE_SECONDS),
+          )
         }
       >
         Sign out of {user.email}
-      </Button>
-    </Alert>
+      </button>
+    </div>
   );
 }
 
@@ -104,29 +121,15 @@ export function ResetPasswordPage() {
   usePageTitle('Choose a new password');
   const token = tokenFrom(useLocation().hash);
   const [deadMessage, setDeadMessage] = useState<string | null>(null);
-  const holder = useQuery({
-    queryKey: ['reset-link', token],
-    queryFn: () => api.post(apiPaths.passwordResetCheck, resetLinkHolderSchema, { token }),
-    enabled: token !== '',
-    retry: false,
-    staleTime: Number.POSITIVE_INFINITY,
-    // Signing out forgets the signed-in data, this check with it: the form stays while it is
-    // read again.
-    placeholderData: (previous) => previous,
-  });
-  const session = useSession();
-  const queryClient = useQueryClient();
+  const { holder, error: holderError, retry } = useLinkHolder(token);
+  const signedIn = useSession().data;
   const flash = useFlash();
   const navigate = useNavigate();
-  const form = useForm<ResetForm>({
-    resolver: zodResolver(resetFormSchema),
-    reValidateMode: 'onChange',
-    defaultValues: { password: '', repeat: '' },
-  });
-  const { errors, isSubmitting } = form.formState;
+  const form = useSchemaForm(resetFormSchema, ['password', 'repeat']);
+  const { errors, isSubmitting } = form;
 
   const onSubmit = form.handleSubmit(async ({ password }) => {
-    const email = holder.data?.email ?? '';
+    const email = holder?.email ?? '';
     try {
       await api.post(apiPaths.passwordReset, z.object({ success: z.boolean() }), {
         token,
@@ -135,13 +138,9 @@ export function ResetPasswordPage() {
       // Every session of the account ended: this browser's too, if it was one of them. Then it
       // is signed out at once (nothing asks the server as them any more); else the session is
       // read again.
-      if (session.data && sameEmail(session.data.email, email)) {
-        await queryClient.cancelQueries({ queryKey: sessionQueryKey });
-        queryClient.setQueryData(sessionQueryKey, null);
-      } else {
-        await queryClient.invalidateQueries({ queryKey: sessionQueryKey });
-      }
-      const still = queryClient.getQueryData<SessionUser | null>(sessionQueryKey);
+      if (signedIn && sameEmail(signedIn.email, email)) session.set(null);
+      else await session.reload();
+      const still = session.get().data;
       if (still) {
         flash.success(otherPasswordChanged(email, still.email), ACCOUNT_MESSAGE_SECONDS);
         navigate(paths.dashboard, { replace: true });
@@ -155,37 +154,37 @@ export function ResetPasswordPage() {
         return;
       }
       const message = applyServerErrors(error, form.setError, ['password']);
-      flash.failure(message, messages.failureSeconds);
+      flash.failure(message, FAILURE_SECONDS);
     }
   });
 
   let body: ReactNode;
   if (token === '') body = <DeadLink message={INCOMPLETE_LINK_MESSAGE} />;
   else if (deadMessage) body = <DeadLink message={deadMessage} />;
-  else if (holder.isPending) body = <Loading />;
-  else if (holder.isError) {
-    body = isDeadLink(holder.error) ? (
-      <DeadLink message={holder.error.message} />
+  else if (holderError) {
+    body = isDeadLink(holderError) ? (
+      <DeadLink message={holderError.message} />
     ) : (
-      <LoadFailed what="the reset link" error={holder.error} onRetry={() => holder.refetch()} />
+      <LoadFailed what="the reset link" error={holderError} onRetry={retry} />
     );
-  } else {
+  } else if (!holder) body = <Loading />;
+  else {
     body = (
       <>
-        {session.data ? <SignedInNotice user={session.data} email={holder.data.email} /> : null}
-        <Form noValidate onSubmit={onSubmit} aria-label="Choose a new password">
+        {signedIn ? <SignedInNotice user={signedIn} email={holder.email} /> : null}
+        <form noValidate onSubmit={onSubmit} aria-label="Choose a new password">
           <p>
-            For <strong>{holder.data.email}</strong>. Every session of this account ends when the
+            For <strong>{holder.email}</strong>. Every session of this account ends when the
             password is changed.
           </p>
-          <UsernameHint email={holder.data.email} />
+          <UsernameHint email={holder.email} />
           <FormField
             id="reset-password"
             label="New password"
             type="password"
             autoComplete="new-password"
             registration={form.register('password')}
-            error={errors.password?.message}
+            error={errors.password}
             help={PASSWORD_RULES_TEXT}
           />
           <FormField
@@ -194,22 +193,22 @@ export function ResetPasswordPage() {
             type="password"
             autoComplete="new-password"
             registration={form.register('repeat')}
-            error={errors.repeat?.message}
+            error={errors.repeat}
           />
-          <Button type="submit" variant="primary" className="w-100" disabled={isSubmitting}>
+          <button type="submit" className="btn btn-primary w-100" disabled={isSubmitting}>
             Change password
-          </Button>
-        </Form>
+          </button>
+        </form>
       </>
     );
   }
 
   return (
-    <Card className="mx-auto auth-card">
-      <Card.Body>
+    <div className="card mx-auto auth-card">
+      <div className="card-body">
         <h1 className="h3 text-center mb-4">Choose a new password</h1>
         {body}
-      </Card.Body>
-    </Card>
+      </div>
+    </div>
   );
 }

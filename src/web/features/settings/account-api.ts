@@ -11,7 +11,7 @@ import {
 } from '../../../shared/account-schema.ts';
 import { apiPaths } from '../../../shared/paths.ts';
 import { api } from '../../lib/api-client.ts';
-import { type SessionUser, sessionQueryKey } from '../../lib/session.ts';
+import { session } from '../../lib/session.ts';
 import { accountSessionsQueryKey, operatorsQueryKey } from './settings-query-keys.ts';
 
 /** A new password; the answer says how many other sessions ended (the list shows it). */
@@ -33,7 +33,7 @@ export function useChangeEmail() {
     mutationFn: (input: EmailChangeInput) =>
       api.post(apiPaths.accountEmail, emailChangedSchema, input),
     onSuccess: ({ user }) => {
-      queryClient.setQueryData<SessionUser | null>(sessionQueryKey, user);
+      session.set(user);
       void queryClient.invalidateQueries({ queryKey: operatorsQueryKey });
     },
   });
@@ -41,10 +41,9 @@ export function useChangeEmail() {
 
 /** Ends every session of the account, this one too: the guards then go to the sign-in page. */
 export function useSignOutEverywhere() {
-  const queryClient = useQueryClient();
   return useMutation({
     mutationFn: () => api.post(apiPaths.accountSignOutEverywhere, signedOutEverywhereSchema),
-    onSuccess: () => queryClient.setQueryData<SessionUser | null>(sessionQueryKey, null),
+    onSuccess: () => session.set(null),
   });
 }
 
@@ -66,7 +65,7 @@ export function useEndAccountSessions() {
     mutationFn: (input: SessionsEndInput) =>
       api.post(apiPaths.accountSessionsEnd, accountSessionsEndedSchema, input),
     onSuccess: ({ signedOut }) => {
-      if (signedOut) queryClient.setQueryData<SessionUser | null>(sessionQueryKey, null);
+      if (signedOut) session.set(null);
       else void queryClient.invalidateQueries({ queryKey: accountSessionsQueryKey });
     },
   });

@@ -3,20 +3,14 @@ import { apiPaths } from '../../../shared/paths.ts';
 import { type Settings, settingsSchema } from '../../../shared/settings-schema.ts';
 import { type SecurityPolicy, securityPolicySchema } from '../../../shared/two-factor-schema.ts';
 import { api } from '../../lib/api-client.ts';
-import { cacheSettings, settingsQueryKey } from '../../lib/settings-service.ts';
+import { settings } from '../../lib/settings-service.ts';
 import { securityPolicyQueryKey } from './settings-query-keys.ts';
 
-async function changeSettings(settings: Settings): Promise<Settings> {
-  const saved = await api.put(apiPaths.settings, settingsSchema, settings);
-  cacheSettings(saved);
-  return saved;
-}
-
 export function useChangeSettings() {
-  const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: changeSettings,
-    onSuccess: (saved) => queryClient.setQueryData(settingsQueryKey, saved),
+    mutationFn: (changed: Settings) => api.put(apiPaths.settings, settingsSchema, changed),
+    // Shown everywhere, and kept in localStorage.
+    onSuccess: (saved) => settings.set(saved),
   });
 }
 

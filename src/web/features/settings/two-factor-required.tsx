@@ -1,4 +1,3 @@
-import { useQueryClient } from '@tanstack/react-query';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import { useNavigate } from 'react-router';
@@ -7,7 +6,7 @@ import { TWO_FACTOR_SETUP_REQUIRED_MESSAGE } from '../../../shared/two-factor-sc
 import { useFlash } from '../../components/flash-messages.tsx';
 import { usePageTitle } from '../../components/page-title.ts';
 import { ACCOUNT_MESSAGE_SECONDS } from '../../lib/account-messages.ts';
-import { sessionQueryKey, useSignOut } from '../../lib/session.ts';
+import { session, useSignOut } from '../../lib/session.ts';
 import { FAILURE_SECONDS, failureText, loggedOut } from '../../lib/shell-messages.ts';
 import { useDialogFor } from '../../lib/use-dialog-for.ts';
 import { SetupDialog } from './two-factor-dialogs.tsx';
@@ -20,7 +19,6 @@ const TITLE = 'Turn on two-factor sign-in';
  */
 export function TwoFactorRequired({ email }: { email: string }) {
   usePageTitle(TITLE);
-  const queryClient = useQueryClient();
   const signOut = useSignOut();
   const flash = useFlash();
   const navigate = useNavigate();
@@ -29,7 +27,7 @@ export function TwoFactorRequired({ email }: { email: string }) {
   async function turnedOn() {
     dialog.close();
     // Read again, the session no longer holds them to the setup: the guards let them in.
-    await queryClient.invalidateQueries({ queryKey: sessionQueryKey });
+    await session.reload();
     flash.success(
       'Two-factor sign-in is on: signing in asks for a code from your app',
       ACCOUNT_MESSAGE_SECONDS,
@@ -39,7 +37,7 @@ export function TwoFactorRequired({ email }: { email: string }) {
 
   async function logout() {
     try {
-      await signOut.mutateAsync();
+      await signOut.signOut();
       flash.success(loggedOut.text, loggedOut.seconds);
       navigate(paths.login);
     } catch (error) {

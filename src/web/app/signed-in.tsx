@@ -1,0 +1,40 @@
+import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
+import { clientListQuery } from '../features/clients/clients-api.ts';
+import { listParams, viewFromParams } from '../features/clients/list-view.ts';
+import { worthRetrying } from '../lib/api-client.ts';
+import { rereadSessionOnRefusal, session } from '../lib/session.ts';
+import { useLiveSync } from './live-sync.tsx';
+
+// The signed-in part of the app, loaded once a signed-in page or the live channel needs it:
+// TanStack Query and what rides on it stay out of the pages before sign-in (decision 0013).
+
+export function createQueryClient(): QueryClient {
+  const onError = rereadSessionOnRefusal;
+  return new QueryClient({
+    queryCache: new QueryCache({ onError }),
+    mutationCache: new MutationCache({ onError }),
+    defaultOptions: { queries: { retry: worthRetrying, refetchOnWindowFocus: false } },
+  });
+}
+
+/** Around each signed-in page: the app's query cache. */
+export function QueryShell({ client, children }: { client: QueryClient; children: ReactNode }) {
+  return <QueryClientProvider client={client}>{children}</QueryClientProvider>;
+}
+
+/** Keeps this tab's cached data current with what the operator does elsewhere; shows nothing. */
+export function LiveSync({ client, operatorId }: { client: QueryClient; operatorId: string }) {
+  useLiveSync(client, operatorId);
+  return null;
+}
+
+/** A list page's clients, asked for beside its code (routes.tsx, listPage); `search`: its URL's. */
+export async function prefetchList(client: QueryClient, search: string): Promise<void> {
+  const user = await session.ensure().catch(() => null);
+  // Refused until the operator turns on the two-factor sign-in the administrator requires.
+  if (user && !user.twoFactorSetupRequired) {
+    const view = viewFromParams(new URLSearchParams(search));
+    void client.prefetchQuery(clientListQuery(listParams(view)));
+  }
+}
