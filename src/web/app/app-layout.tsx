@@ -9,7 +9,7 @@ import { useSettings } from '../lib/settings-service.ts';
 import { FAILURE_SECONDS, failureText, loggedOut } from '../lib/shell-messages.ts';
 import { useTheme } from '../lib/theme.ts';
 import { ErrorBoundary } from './error-boundary.tsx';
-import type { SignedInLoader } from './routes.tsx';
+import type { SignedInLoader } from './signed-in-loader.tsx';
 
 /**
  * After a navigation, the new page's heading takes the focus (a screen reader announces

@@ -1,4 +1,3 @@
-import type { QueryClient } from '@tanstack/react-query';
 import { type ComponentType, lazy, useState } from 'react';
 import { type RouteObject, useLocation, useRoutes } from 'react-router';
 import { FlashProvider } from '../components/flash-messages.tsx';
@@ -6,6 +5,7 @@ import { AppLayout } from './app-layout.tsx';
 import { ErrorBoundary } from './error-boundary.tsx';
 import { RequireRegistrationsOpen, RequireSignedIn, RequireSignedOut } from './guards.tsx';
 import { NotFoundPage } from './not-found-page.tsx';
+import { type SignedInLoader, type SignedInPart, signedInLoader } from './signed-in-loader.tsx';
 
 /*
  * Each page is its own chunk, loaded when its route is first shown: the sign-in page does not
@@ -40,41 +40,6 @@ const LoginPage = lazyPage(page.login);
 const LoginCodePage = lazyPage(page.loginCode);
 const RegisterPage = lazyPage(page.register);
 const ResetPasswordPage = lazyPage(page.resetPassword);
-
-/** The signed-in part of the app (signed-in.tsx) once loaded, with the app's query cache. */
-export interface SignedInPart {
-  client: QueryClient;
-  module: typeof import('./signed-in.tsx');
-}
-
-/** Loads the signed-in part the first time a signed-in page or the live channel needs it. */
-export interface SignedInLoader {
-  /** Undefined until it is loaded. */
-  current: SignedInPart | undefined;
-  load(): Promise<SignedInPart>;
-  /** The live channel of the signed-in operator, with the part it needs. */
-  LiveChannel: ComponentType<{ operatorId: string }>;
-}
-
-function signedInLoader(): SignedInLoader {
-  let loading: Promise<SignedInPart> | undefined;
-  const loader: SignedInLoader = {
-    current: undefined,
-    load: () =>
-      (loading ??= import('./signed-in.tsx').then((module) => {
-        loader.current = { client: module.createQueryClient(), module };
-        return loader.current;
-      })),
-    LiveChannel: lazy(() =>
-      loader.load().then(({ client, module }) => ({
-        default: ({ operatorId }: { operatorId: string }) => (
-          <module.LiveSync client={client} operatorId={operatorId} />
-        ),
-      })),
-    ),
-  };
-  return loader;
-}
 
 /**
  * A signed-in page: its code and the signed-in part load side by side, and the page shows in

@@ -1,0 +1,37 @@
+import type { QueryClient } from '@tanstack/react-query';
+import { type ComponentType, lazy } from 'react';
+
+/** The signed-in part of the app (signed-in.tsx) once loaded, with the app's query cache. */
+export interface SignedInPart {
+  client: QueryClient;
+  module: typeof import('./signed-in.tsx');
+}
+
+/** Loads the signed-in part the first time a signed-in page or the live channel needs it. */
+export interface SignedInLoader {
+  /** Undefined until it is loaded. */
+  current: SignedInPart | undefined;
+  load(): Promise<SignedInPart>;
+  /** The live channel of the signed-in operator, with the part it needs. */
+  LiveChannel: ComponentType<{ operatorId: string }>;
+}
+
+export function signedInLoader(): SignedInLoader {
+  let loading: Promise<SignedInPart> | undefined;
+  const loader: SignedInLoader = {
+    current: undefined,
+    load: () =>
+      (loading ??= import('./signed-in.tsx').then((module) => {
+        loader.current = { client: module.createQueryClient(), module };
+        return loader.current;
+      })),
+    LiveChannel: lazy(() =>
+      loader.load().then(({ client, module }) => ({
+        default: ({ operatorId }: { operatorId: string }) => (
+          <module.LiveSync client={client} operatorId={operatorId} />
+        ),
+      })),
+    ),
+  };
+  return loader;
+}
