@@ -11,7 +11,7 @@ export interface RateLimitRule {
   windowSeconds: number;
 }
 
-export interface HttpLimits {
+interface HttpLimits {
   /** A connection with no bytes either way for this long is closed (a stalled body, say). */
   idleTimeoutMs: number;
   /** Headers must arrive within this. */
@@ -118,7 +118,7 @@ export type AuthSecretSource = { kind: 'given'; secret: string } | { kind: 'file
 export type ParsedConfig = Omit<Config, 'authSecret'> & { authSecret: AuthSecretSource };
 
 /** The signed-in operator's own account calls (auth/account-routes.ts). */
-export interface AccountLimits {
+interface AccountLimits {
   /**
    * Wrong current passwords one operator may give (to change the password or e-mail): a
    * right one takes its count back, so only failures count.
@@ -150,8 +150,8 @@ export class ConfigError extends Error {
   }
 }
 
-export const DEFAULT_DATA_DIR = './data';
-export const DEFAULT_SQLITE_FILE = 'client-panel.db';
+const DEFAULT_DATA_DIR = './data';
+const DEFAULT_SQLITE_FILE = 'client-panel.db';
 const AUTH_SECRET_FILE = '.auth-secret';
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
