@@ -1,5 +1,6 @@
 import { type ComponentType, lazy, useState } from 'react';
 import { type RouteObject, useLocation, useRoutes } from 'react-router';
+import { pages } from '../../shared/paths.ts';
 import { FlashProvider } from '../components/flash-messages.tsx';
 import { AppLayout } from './app-layout.tsx';
 import { ErrorBoundary } from './error-boundary.tsx';
@@ -93,14 +94,14 @@ function signedInPages(signedIn: SignedInLoader, extraPages: RouteObject[]): Rou
   const Statement = signedInPage(signedIn, page.statement);
   const Settings = signedInPage(signedIn, page.settings);
   return [
-    { index: true, element: <Dashboard /> },
-    { path: 'dashboard', element: <Dashboard /> },
-    { path: 'clients', element: <Clients /> },
-    { path: 'client/add', element: <AddClient /> },
-    { path: 'client/edit/:id', element: <EditClient /> },
-    { path: 'client/:id', element: <ClientDetails /> },
-    { path: 'client/:id/statement', element: <Statement /> },
-    { path: 'settings', element: <Settings /> },
+    { path: pages.home.pattern, element: <Dashboard /> },
+    { path: pages.dashboard.pattern, element: <Dashboard /> },
+    { path: pages.clients.pattern, element: <Clients /> },
+    { path: pages.addClient.pattern, element: <AddClient /> },
+    { path: pages.editClient.pattern, element: <EditClient /> },
+    { path: pages.clientDetails.pattern, element: <ClientDetails /> },
+    { path: pages.clientStatement.pattern, element: <Statement /> },
+    { path: pages.settings.pattern, element: <Settings /> },
     ...extraPages,
   ];
 }
@@ -118,16 +119,16 @@ function appRoutes(extraPages: RouteObject[]): RouteObject[] {
         {
           element: <RequireSignedOut />,
           children: [
-            { path: 'login', element: <LoginPage /> },
-            { path: 'login/code', element: <LoginCodePage /> },
+            { path: pages.login.pattern, element: <LoginPage /> },
+            { path: pages.loginCode.pattern, element: <LoginCodePage /> },
           ],
         },
         {
           element: <RequireRegistrationsOpen />,
-          children: [{ path: 'register', element: <RegisterPage /> }],
+          children: [{ path: pages.register.pattern, element: <RegisterPage /> }],
         },
         // Signed in or not: the link is the credential.
-        { path: 'reset-password', element: <ResetPasswordPage /> },
+        { path: pages.resetPassword.pattern, element: <ResetPasswordPage /> },
         { element: <RequireSignedIn />, children: signedInPages(signedIn, extraPages) },
         { path: '*', element: <NotFoundPage /> },
       ],
