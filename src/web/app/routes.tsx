@@ -24,14 +24,13 @@ const page = {
   register: () => import('../features/auth/register-page.tsx').then((m) => m.RegisterPage),
   resetPassword: () =>
     import('../features/auth/reset-password-page.tsx').then((m) => m.ResetPasswordPage),
-  dashboard: () => import('../features/clients/dashboard-page.tsx').then((m) => m.DashboardPage),
+  dashboard: () => import('../pages/dashboard-page.tsx').then((m) => m.DashboardPage),
   clients: () => import('../features/clients/clients-page.tsx').then((m) => m.ClientsPage),
   addClient: () => import('../features/clients/add-client-page.tsx').then((m) => m.AddClientPage),
   editClient: () =>
     import('../features/clients/edit-client-page.tsx').then((m) => m.EditClientPage),
-  clientDetails: () =>
-    import('../features/clients/client-details-page.tsx').then((m) => m.ClientDetailsPage),
-  statement: () => import('../features/clients/statement-page.tsx').then((m) => m.StatementPage),
+  clientDetails: () => import('../pages/client-details-page.tsx').then((m) => m.ClientDetailsPage),
+  statement: () => import('../pages/statement-page.tsx').then((m) => m.StatementPage),
   settings: () => import('../features/settings/settings-page.tsx').then((m) => m.SettingsPage),
 } satisfies Record<string, PageLoader>;
 

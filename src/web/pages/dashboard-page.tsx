@@ -3,19 +3,19 @@ import Button from 'react-bootstrap/Button';
 import Col from 'react-bootstrap/Col';
 import Row from 'react-bootstrap/Row';
 import { Link } from 'react-router';
-import { paths } from '../../../shared/paths.ts';
-import { usePageTitle } from '../../components/page-title.ts';
-import { ClientsList } from './clients-list.tsx';
+import { paths } from '../../shared/paths.ts';
+import { usePageTitle } from '../components/page-title.ts';
+import { ClientsList } from '../features/clients/clients-list.tsx';
 
 // The totals and their chart come after the list, in their own chunk: the list is what the
 // operator opened the dashboard for, and it shows without waiting for them.
 const LedgerSummary = lazy(async () => ({
-  default: (await import('./ledger-summary.tsx')).LedgerSummary,
+  default: (await import('../features/ledger/ledger-summary.tsx')).LedgerSummary,
 }));
 
 // Import is used now and then, and brings its own screens: loaded when opened.
 const ImportDialog = lazy(async () => ({
-  default: (await import('./import-dialog.tsx')).ImportDialog,
+  default: (await import('../features/clients/import-dialog.tsx')).ImportDialog,
 }));
 
 export function DashboardPage() {
