@@ -1,31 +1,81 @@
-/** Every route of the web app, in one place for the router, links and redirects. */
-export const paths = {
-  home: '/',
-  login: '/login',
-  loginCode: '/login/code',
-  register: '/register',
-  dashboard: '/dashboard',
-  clients: '/clients',
-  addClient: '/client/add',
-  clientDetails: (id: string) => `/client/${encodeURIComponent(id)}`,
-  editClient: (id: string) => `/client/edit/${encodeURIComponent(id)}`,
-  clientStatement: (id: string) => `/client/${encodeURIComponent(id)}/statement`,
-  settings: '/settings',
-  resetPassword: '/reset-password',
+/** The names in a page pattern, in order: `'/client/:id/statement'` has `['id']`. */
+type ParamsOf<Pattern extends string> = Pattern extends `${string}:${infer Name}/${infer Rest}`
+  ? [Name, ...ParamsOf<`/${Rest}`>]
+  : Pattern extends `${string}:${infer Name}`
+    ? [Name]
+    : [];
+
+/** A page's address: a string when its pattern has no parameter, else a function of them. */
+type Href<Pattern extends string> =
+  ParamsOf<Pattern> extends [] ? string : (...values: ValuesFor<ParamsOf<Pattern>>) => string;
+
+/** One string for each parameter name. */
+type ValuesFor<Names extends string[]> = { [Index in keyof Names]: string };
+
+interface Page<Pattern extends string> {
+  /** React Router's `path`, and what the server matches a request against (`isAppPage`). */
+  pattern: Pattern;
+  href: Href<Pattern>;
+}
+
+function page<Pattern extends string>(pattern: Pattern): Page<Pattern> {
+  const segments = pattern.split('/');
+  const hasParams = segments.some((segment) => segment.startsWith(':'));
+  const href = (...values: string[]) => {
+    let next = 0;
+    return segments
+      .map((segment) =>
+        segment.startsWith(':') ? encodeURIComponent(values[next++] ?? '') : segment,
+      )
+      .join('/');
+  };
+  return { pattern, href: (hasParams ? href : pattern) as Href<Pattern> };
+}
+
+/**
+ * Every page of the web app, written once: the router's routes, the server's list of pages
+ * (any other path is a "Page not found", with a 404) and the links all come from here.
+ * A pattern is React Router's: literal segments and `:name` parameters, nothing more.
+ */
+export const pages = {
+  home: page('/'),
+  login: page('/login'),
+  loginCode: page('/login/code'),
+  register: page('/register'),
+  dashboard: page('/dashboard'),
+  clients: page('/clients'),
+  addClient: page('/client/add'),
+  clientDetails: page('/client/:id'),
+  editClient: page('/client/edit/:id'),
+  clientStatement: page('/client/:id/statement'),
+  settings: page('/settings'),
+  resetPassword: page('/reset-password'),
 } as const;
 
-/** Every page the web app has, as patterns; any other path is a "Page not found". */
-const APP_PAGES = [
-  /^\/$/,
-  /^\/(login|login\/code|register|dashboard|clients|settings|reset-password)$/,
-  /^\/client\/add$/,
-  /^\/client\/edit\/[^/]+$/,
-  /^\/client\/[^/]+$/,
-  /^\/client\/[^/]+\/statement$/,
-];
+type Pages = typeof pages;
+
+/** Each page's address, for links and redirects: `paths.login`, `paths.clientDetails(id)`. */
+export const paths = Object.fromEntries(
+  Object.entries(pages).map(([name, { href }]) => [name, href]),
+) as { [Name in keyof Pages]: Pages[Name]['href'] };
+
+/**
+ * Whether a path (without its query) is one of `pages`, as React Router matches them: a
+ * parameter is one segment that is not empty.
+ */
+function matches(pattern: string, pathname: string): boolean {
+  const wanted = pattern.split('/');
+  const given = pathname.split('/');
+  return (
+    wanted.length === given.length &&
+    wanted.every((segment, index) =>
+      segment.startsWith(':') ? given[index] !== '' : segment === given[index],
+    )
+  );
+}
 
 export function isAppPage(pathname: string): boolean {
-  return APP_PAGES.some((page) => page.test(pathname));
+  return Object.values(pages).some(({ pattern }) => matches(pattern, pathname));
 }
 
 export const apiPaths = {

@@ -45,8 +45,8 @@ function preloadHints(webDistDir: string): (pathname: string) => string {
     ...pageChunks(manifest, module).map((file) => `<${file}>; rel=modulepreload`),
   ];
   const byPath = new Map<string, string[]>([
-    [paths.home, listPage('features/clients/dashboard-page.tsx')],
-    [paths.dashboard, listPage('features/clients/dashboard-page.tsx')],
+    [paths.home, listPage('pages/dashboard-page.tsx')],
+    [paths.dashboard, listPage('pages/dashboard-page.tsx')],
     [paths.clients, listPage('features/clients/clients-page.tsx')],
   ]);
   return (pathname) => (byPath.get(pathname) ?? data).join(', ');

@@ -110,7 +110,8 @@ export function AppLayout({ signedIn }: { signedIn: SignedInLoader }) {
         </Suspense>
       ) : null}
       <main id="main" tabIndex={-1} className="pb-5 container">
-        {/* A page that throws is replaced by "Something went wrong" under a working navbar,
+        {/* A page that throws is replaced by "Something went wrong" (or, for a 404 from the
+            API, "Page not found") under a working navbar,
             until the next page; one whose code is loading shows "Loading..." meanwhile. */}
         <ErrorBoundary resetKey={pathname}>
           <Suspense fallback={<Loading />}>

@@ -1,6 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, test, vi } from 'vitest';
+import { ApiError } from '../lib/api-client.ts';
 import {
   mockApi,
   openSettings,
@@ -318,6 +319,49 @@ describe('failures are shown, never a blank screen', () => {
       expect(
         within(await screen.findByRole('navigation')).getByRole('button', { name: 'Logout' }),
       ).toBeVisible();
+    } finally {
+      consoleError.mockRestore();
+    }
+  });
+
+  test('a page that throws a 404 from the API shows "Page not found", not a crash, and logs nothing', async () => {
+    mockApi({
+      'GET /api/auth/get-session': () => ({ status: 200, body: signedIn }),
+      'GET /api/settings': () => ({ status: 200, body: openSettings }),
+    });
+    function Gone(): never {
+      throw new ApiError(404, 'Client not found');
+    }
+    const consoleError = vi.spyOn(console, 'error').mockImplementation(() => {});
+    try {
+      renderApp('/gone', [{ path: 'gone', element: <Gone /> }]);
+      expect(await screen.findByRole('heading', { name: 'Page not found' })).toBeVisible();
+      expect(screen.queryByRole('heading', { name: 'Something went wrong' })).toBeNull();
+      expect(consoleError).not.toHaveBeenCalledWith(
+        'The page crashed:',
+        expect.anything(),
+        expect.anything(),
+      );
+    } finally {
+      consoleError.mockRestore();
+    }
+  });
+
+  test('a crash is logged to the console with its error', async () => {
+    mockApi({
+      'GET /api/auth/get-session': () => ({ status: 200, body: signedIn }),
+      'GET /api/settings': () => ({ status: 200, body: openSettings }),
+    });
+    const consoleError = vi.spyOn(console, 'error').mockImplementation(() => {});
+    try {
+      renderApp('/boom', [{ path: 'boom', element: <Boom /> }]);
+      expect(await screen.findByRole('heading', { name: 'Something went wrong' })).toBeVisible();
+      expect(screen.queryByRole('heading', { name: 'Page not found' })).toBeNull();
+      expect(consoleError).toHaveBeenCalledWith(
+        'The page crashed:',
+        expect.objectContaining({ message: 'the page broke while drawing' }),
+        expect.any(String),
+      );
     } finally {
       consoleError.mockRestore();
     }

@@ -1,8 +1,8 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { refreshAfterChange } from '../features/clients/clients-api.ts';
 import { applyClientEvent } from '../features/clients/clients-cache.ts';
 import { connectLive } from '../lib/live-socket.ts';
+import { refreshAfterChange } from '../lib/query-keys.ts';
 import { session } from '../lib/session.ts';
 import { settings } from '../lib/settings-service.ts';
 

@@ -1,5 +1,6 @@
 import { type ComponentType, lazy, useState } from 'react';
 import { type RouteObject, useLocation, useRoutes } from 'react-router';
+import { pages } from '../../shared/paths.ts';
 import { FlashProvider } from '../components/flash-messages.tsx';
 import { AppLayout } from './app-layout.tsx';
 import { ErrorBoundary } from './error-boundary.tsx';
@@ -23,14 +24,13 @@ const page = {
   register: () => import('../features/auth/register-page.tsx').then((m) => m.RegisterPage),
   resetPassword: () =>
     import('../features/auth/reset-password-page.tsx').then((m) => m.ResetPasswordPage),
-  dashboard: () => import('../features/clients/dashboard-page.tsx').then((m) => m.DashboardPage),
+  dashboard: () => import('../pages/dashboard-page.tsx').then((m) => m.DashboardPage),
   clients: () => import('../features/clients/clients-page.tsx').then((m) => m.ClientsPage),
   addClient: () => import('../features/clients/add-client-page.tsx').then((m) => m.AddClientPage),
   editClient: () =>
     import('../features/clients/edit-client-page.tsx').then((m) => m.EditClientPage),
-  clientDetails: () =>
-    import('../features/clients/client-details-page.tsx').then((m) => m.ClientDetailsPage),
-  statement: () => import('../features/clients/statement-page.tsx').then((m) => m.StatementPage),
+  clientDetails: () => import('../pages/client-details-page.tsx').then((m) => m.ClientDetailsPage),
+  statement: () => import('../pages/statement-page.tsx').then((m) => m.StatementPage),
   settings: () => import('../features/settings/settings-page.tsx').then((m) => m.SettingsPage),
 } satisfies Record<string, PageLoader>;
 
@@ -93,14 +93,14 @@ function signedInPages(signedIn: SignedInLoader, extraPages: RouteObject[]): Rou
   const Statement = signedInPage(signedIn, page.statement);
   const Settings = signedInPage(signedIn, page.settings);
   return [
-    { index: true, element: <Dashboard /> },
-    { path: 'dashboard', element: <Dashboard /> },
-    { path: 'clients', element: <Clients /> },
-    { path: 'client/add', element: <AddClient /> },
-    { path: 'client/edit/:id', element: <EditClient /> },
-    { path: 'client/:id', element: <ClientDetails /> },
-    { path: 'client/:id/statement', element: <Statement /> },
-    { path: 'settings', element: <Settings /> },
+    { path: pages.home.pattern, element: <Dashboard /> },
+    { path: pages.dashboard.pattern, element: <Dashboard /> },
+    { path: pages.clients.pattern, element: <Clients /> },
+    { path: pages.addClient.pattern, element: <AddClient /> },
+    { path: pages.editClient.pattern, element: <EditClient /> },
+    { path: pages.clientDetails.pattern, element: <ClientDetails /> },
+    { path: pages.clientStatement.pattern, element: <Statement /> },
+    { path: pages.settings.pattern, element: <Settings /> },
     ...extraPages,
   ];
 }
@@ -118,16 +118,16 @@ function appRoutes(extraPages: RouteObject[]): RouteObject[] {
         {
           element: <RequireSignedOut />,
           children: [
-            { path: 'login', element: <LoginPage /> },
-            { path: 'login/code', element: <LoginCodePage /> },
+            { path: pages.login.pattern, element: <LoginPage /> },
+            { path: pages.loginCode.pattern, element: <LoginCodePage /> },
           ],
         },
         {
           element: <RequireRegistrationsOpen />,
-          children: [{ path: 'register', element: <RegisterPage /> }],
+          children: [{ path: pages.register.pattern, element: <RegisterPage /> }],
         },
         // Signed in or not: the link is the credential.
-        { path: 'reset-password', element: <ResetPasswordPage /> },
+        { path: pages.resetPassword.pattern, element: <ResetPasswordPage /> },
         { element: <RequireSignedIn />, children: signedInPages(signedIn, extraPages) },
         { path: '*', element: <NotFoundPage /> },
       ],

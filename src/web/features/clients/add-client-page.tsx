@@ -4,8 +4,8 @@ import { paths } from '../../../shared/paths.ts';
 import { useFlash } from '../../components/flash-messages.tsx';
 import { PageCard } from '../../components/page-card.tsx';
 import { WithSettings } from '../../components/with-settings.tsx';
+import type { DetailsPageState } from '../../lib/details-page-state.ts';
 import { failureText, messages } from '../../lib/messages.ts';
-import type { DetailsPageState } from './client-details-page.tsx';
 import { ClientForm, type ClientFormOutput } from './client-form.tsx';
 import { useCreateClient } from './clients-api.ts';
 

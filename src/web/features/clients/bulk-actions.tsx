@@ -1,12 +1,13 @@
-import { lazy, Suspense, useState } from 'react';
+import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import type { Client } from '../../../shared/client-schema.ts';
+import { lazyDialog } from '../../components/lazy-dialog.tsx';
 
 // The delete (its dialog, the modal code under it, its requests and messages) is loaded when
-// asked for: the list shows without it.
-const BulkDeleteDialog = lazy(async () => ({
-  default: (await import('./bulk-delete-dialog.tsx')).BulkDeleteDialog,
-}));
+// asked for: the list shows without it; if it cannot load, the list stays.
+const BulkDeleteDialog = lazyDialog('delete dialog', () =>
+  import('./bulk-delete-dialog.tsx').then((m) => m.BulkDeleteDialog),
+);
 
 /**
  * What can be done with the rows picked on a page: delete them together or download them as
@@ -43,13 +44,11 @@ export function BulkActions({
         </>
       ) : null}
       {confirming ? (
-        <Suspense fallback={null}>
-          <BulkDeleteDialog
-            clients={selected}
-            onClose={() => setConfirming(false)}
-            onDeleted={onClear}
-          />
-        </Suspense>
+        <BulkDeleteDialog
+          clients={selected}
+          onClose={() => setConfirming(false)}
+          onDeleted={onClear}
+        />
       ) : null}
     </div>
   );

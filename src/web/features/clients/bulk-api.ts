@@ -6,7 +6,7 @@ import {
 } from '../../../shared/client-schema.ts';
 import { apiPaths } from '../../../shared/paths.ts';
 import { api } from '../../lib/api-client.ts';
-import { clientKeys, refreshAfterChange } from './clients-api.ts';
+import { clientKeys, refreshAfterChange } from '../../lib/query-keys.ts';
 
 /** Deletes picked clients in one request; the answer names those that were deleted. */
 export function useDeleteClients() {

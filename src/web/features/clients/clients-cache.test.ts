@@ -1,7 +1,7 @@
 import { QueryClient } from '@tanstack/react-query';
 import { expect, test } from 'vitest';
 import type { Client, ClientList } from '../../../shared/client-schema.ts';
-import { clientKeys, ledgerKeys } from './clients-api.ts';
+import { clientKeys, ledgerKeys } from '../../lib/query-keys.ts';
 import { applyClientEvent } from './clients-cache.ts';
 
 function client(id: string, balance: string, version = 1): Client {

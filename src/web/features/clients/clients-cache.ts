@@ -3,7 +3,7 @@ import type { Client, ClientList } from '../../../shared/client-schema.ts';
 import type { LiveEvent } from '../../../shared/live-events.ts';
 import { formatAmount, paiseFromAmount } from '../../../shared/money.ts';
 import { foldForSearch, phoneSearchDigits, searchTextOf } from '../../../shared/search-text.ts';
-import { type ClientListParams, clientKeys, refreshAfterChange } from './clients-api.ts';
+import { type ClientListParams, clientKeys, refreshAfterChange } from '../../lib/query-keys.ts';
 
 export type ClientEvent = Extract<LiveEvent, { type: `client.${string}` }>;
 

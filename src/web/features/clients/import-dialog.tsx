@@ -17,7 +17,7 @@ import {
 import { useFlash } from '../../components/flash-messages.tsx';
 import { ApiError } from '../../lib/api-client.ts';
 import { messages } from '../../lib/messages.ts';
-import { refreshAfterChange } from './clients-api.ts';
+import { refreshAfterChange } from '../../lib/query-keys.ts';
 import { importClients, previewImport } from './import-api.ts';
 
 /** Errors listed on screen; the file may have thousands, and the first ones say enough. */

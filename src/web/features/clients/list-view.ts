@@ -6,7 +6,7 @@ import {
   CLIENT_SORT_FIELDS,
   type ClientSortField,
 } from '../../../shared/client-schema.ts';
-import type { ClientListParams } from './clients-api.ts';
+import type { ClientListParams } from '../../lib/query-keys.ts';
 
 export const PAGE_SIZES = [25, 50, 100] as const;
 export type PageSize = (typeof PAGE_SIZES)[number];

@@ -4,7 +4,7 @@ import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import Table from 'react-bootstrap/Table';
 import { useForm } from 'react-hook-form';
-import { Link, useParams, useSearchParams } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import type * as z from 'zod/mini';
 import type { Client } from '../../../shared/client-schema.ts';
 import { addDays, type Statement, statementQuerySchema } from '../../../shared/ledger-schema.ts';
@@ -17,7 +17,6 @@ import { usePageTitle } from '../../components/page-title.ts';
 import { formatDay } from '../../lib/dates.ts';
 import { usePanelToday, useStatement } from './ledger-api.ts';
 import { KIND_LABELS } from './ledger-history.tsx';
-import { WithClient } from './with-client.tsx';
 
 type Range = z.output<typeof statementQuerySchema>;
 
@@ -196,7 +195,7 @@ function StatementSheet({ statement }: { statement: Statement }) {
   );
 }
 
-function ClientStatement({ client }: { client: Client }) {
+export function ClientStatement({ client }: { client: Client }) {
   usePageTitle(`Statement: ${client.fname} ${client.lname}`);
   const [params, setParams] = useSearchParams();
   const asked = statementQuerySchema.safeParse({
@@ -238,9 +237,4 @@ function ClientStatement({ client }: { client: Client }) {
       {statement.data ? <StatementSheet statement={statement.data} /> : null}
     </>
   );
-}
-
-export function StatementPage() {
-  const { id = '' } = useParams();
-  return <WithClient id={id}>{(client) => <ClientStatement client={client} />}</WithClient>;
 }

@@ -17,7 +17,7 @@ import {
 import { apiPaths } from '../../../shared/paths.ts';
 import { api } from '../../lib/api-client.ts';
 import { todayHere } from '../../lib/dates.ts';
-import { clientKeys, ledgerKeys, refreshAfterChange } from './clients-api.ts';
+import { clientKeys, ledgerKeys, refreshAfterChange } from '../../lib/query-keys.ts';
 
 const HISTORY_PAGE = 20;
 

@@ -12,12 +12,11 @@ import { formatAmount, paiseFromAmount, parseAmount } from '../../../shared/mone
 import { useFlash } from '../../components/flash-messages.tsx';
 import { FormField } from '../../components/form-field.tsx';
 import { balanceText } from '../../components/money.tsx';
+import type { EntryFormKind } from '../../lib/details-page-state.ts';
 
 import { applyServerErrors } from '../../lib/form-errors.ts';
 import { failureText, messages } from '../../lib/messages.ts';
 import { usePanelToday, useRecordEntry } from './ledger-api.ts';
-
-export type EntryFormKind = 'payment' | 'charge';
 
 // The kind is the button that opened the form; the date is always sent (today unless changed).
 const entryFieldsSchema = z.required(z.omit(newEntrySchema, { kind: true }), { on: true });

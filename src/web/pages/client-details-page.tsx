@@ -12,24 +12,29 @@ import Row from 'react-bootstrap/Row';
 import { useForm } from 'react-hook-form';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import type * as z from 'zod/mini';
-import { balanceUpdateSchema } from '../../../shared/balance-schema.ts';
-import { CLIENT_CONFLICT_MESSAGE, type Client } from '../../../shared/client-schema.ts';
-import { paiseFromAmount } from '../../../shared/money.ts';
-import { paths } from '../../../shared/paths.ts';
-import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
-import { useFlash } from '../../components/flash-messages.tsx';
-import { Balance, balanceText } from '../../components/money.tsx';
-import { usePageTitle } from '../../components/page-title.ts';
-import { formatDay } from '../../lib/dates.ts';
-import { applyServerErrors } from '../../lib/form-errors.ts';
-import { failureText, messages } from '../../lib/messages.ts';
-import { ClientPhone } from './client-phone.tsx';
-import { restoreDeletedClient, useDeleteClient, useUpdateClient } from './clients-api.ts';
-import { conflictingClient } from './conflict.ts';
-import { EntryForm, type EntryFormKind } from './entry-form.tsx';
-import { LedgerHistory } from './ledger-history.tsx';
-import { lastListPlace } from './list-place.ts';
-import { WithClient } from './with-client.tsx';
+import { balanceUpdateSchema } from '../../shared/balance-schema.ts';
+import { CLIENT_CONFLICT_MESSAGE, type Client } from '../../shared/client-schema.ts';
+import { paiseFromAmount } from '../../shared/money.ts';
+import { paths } from '../../shared/paths.ts';
+import { ConfirmDialog } from '../components/confirm-dialog.tsx';
+import { useFlash } from '../components/flash-messages.tsx';
+import { Balance, balanceText } from '../components/money.tsx';
+import { usePageTitle } from '../components/page-title.ts';
+import { ClientPhone } from '../features/clients/client-phone.tsx';
+import {
+  restoreDeletedClient,
+  useDeleteClient,
+  useUpdateClient,
+} from '../features/clients/clients-api.ts';
+import { conflictingClient } from '../features/clients/conflict.ts';
+import { lastListPlace } from '../features/clients/list-place.ts';
+import { WithClient } from '../features/clients/with-client.tsx';
+import { EntryForm } from '../features/ledger/entry-form.tsx';
+import { LedgerHistory } from '../features/ledger/ledger-history.tsx';
+import { formatDay } from '../lib/dates.ts';
+import type { DetailsPageState, EntryFormKind } from '../lib/details-page-state.ts';
+import { applyServerErrors } from '../lib/form-errors.ts';
+import { failureText, messages } from '../lib/messages.ts';
 
 function PencilIcon() {
   return (
@@ -149,11 +154,6 @@ function ClientDeleteDialog({
       , {standing}, will be removed with their balance.
     </ConfirmDialog>
   );
-}
-
-/** Where "Add client" sends a new client when the balance is locked: "Add charge" open. */
-export interface DetailsPageState {
-  entryForm?: EntryFormKind;
 }
 
 function ClientDetails({ client }: { client: Client }) {

@@ -3,20 +3,22 @@ import Button from 'react-bootstrap/Button';
 import Col from 'react-bootstrap/Col';
 import Row from 'react-bootstrap/Row';
 import { Link } from 'react-router';
-import { paths } from '../../../shared/paths.ts';
-import { usePageTitle } from '../../components/page-title.ts';
-import { ClientsList } from './clients-list.tsx';
+import { paths } from '../../shared/paths.ts';
+import { lazyDialog } from '../components/lazy-dialog.tsx';
+import { usePageTitle } from '../components/page-title.ts';
+import { ClientsList } from '../features/clients/clients-list.tsx';
 
 // The totals and their chart come after the list, in their own chunk: the list is what the
 // operator opened the dashboard for, and it shows without waiting for them.
 const LedgerSummary = lazy(async () => ({
-  default: (await import('./ledger-summary.tsx')).LedgerSummary,
+  default: (await import('../features/ledger/ledger-summary.tsx')).LedgerSummary,
 }));
 
-// Import is used now and then, and brings its own screens: loaded when opened.
-const ImportDialog = lazy(async () => ({
-  default: (await import('./import-dialog.tsx')).ImportDialog,
-}));
+// Import is used now and then, and brings its own screens: loaded when opened (if it cannot
+// load, the dashboard stays).
+const ImportDialog = lazyDialog('import', () =>
+  import('../features/clients/import-dialog.tsx').then((m) => m.ImportDialog),
+);
 
 export function DashboardPage() {
   usePageTitle('Dashboard');
@@ -35,11 +37,7 @@ export function DashboardPage() {
         >
           Import
         </Button>
-        {importing && (
-          <Suspense fallback={null}>
-            <ImportDialog onClose={() => setImporting(false)} />
-          </Suspense>
-        )}
+        {importing && <ImportDialog onClose={() => setImporting(false)} />}
       </Col>
       <Col md={10}>
         <ClientsList

@@ -1,0 +1,45 @@
+import type { QueryClient } from '@tanstack/react-query';
+import type { ClientListQuery } from '../../shared/client-schema.ts';
+
+/*
+ * The query cache's keys, and what a change of a client makes stale: the clients and the
+ * ledger features both read and refresh them, so they are neither's.
+ */
+
+export type ClientListParams = Pick<ClientListQuery, 'limit' | 'offset'> &
+  Partial<Pick<ClientListQuery, 'q' | 'sort' | 'dir' | 'balance'>>;
+
+export const clientKeys = {
+  all: ['clients'] as const,
+  lists: ['clients', 'list'] as const,
+  list: (params: ClientListParams) => ['clients', 'list', params] as const,
+  detail: (id: string) => ['clients', 'detail', id] as const,
+};
+
+/** Everything read from the ledger sits under one key: any change of a balance reloads it. */
+export const ledgerKeys = {
+  all: ['ledger'] as const,
+  entries: (clientId: string) => ['ledger', 'entries', clientId] as const,
+  statement: (clientId: string, from: string, to: string) =>
+    ['ledger', 'statement', clientId, from, to] as const,
+  totals: ['ledger', 'totals'] as const,
+  history: (from: string, to: string) => ['ledger', 'history', from, to] as const,
+};
+
+/**
+ * After a change of a client: the lists and the ledger views are the server's to redo. A
+ * deleted client's own history and statements are left to expire, never asked for again
+ * (a 404; removing them now would make a still-mounted history fetch them afresh).
+ */
+export function refreshAfterChange(
+  queryClient: QueryClient,
+  deleted: string | readonly string[] = [],
+): void {
+  const deletedIds: readonly unknown[] = typeof deleted === 'string' ? [deleted] : deleted;
+  const ofDeleted = (key: readonly unknown[]) => deletedIds.includes(key[2]);
+  void queryClient.invalidateQueries({ queryKey: clientKeys.lists });
+  void queryClient.invalidateQueries({
+    queryKey: ledgerKeys.all,
+    predicate: (query) => !ofDeleted(query.queryKey),
+  });
+}
