@@ -101,6 +101,8 @@ describe('who is signed in', () => {
       lname: 'Verma',
       email: 'asha@example.com',
       phone: '+919847012345',
+      phoneDisplay: '+91 98470 12345',
+      phoneValid: true,
       balance: '100.00',
       version: 1,
       lastPaymentOn: null,
