@@ -60,6 +60,11 @@ function packageOf(url: string): string {
  */
 function summarise(profile: Profile, window: { from: number; to: number }): void {
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  const parentOf = new Map<number, ProfileNode>();
+  for (const node of profile.nodes) {
+    for (const child of node.children ?? []) parentOf.set(child, node);
+  }
+  const totalByFunction = new Map<string, number>();
   const selfByFunction = new Map<string, number>();
   const selfByPackage = new Map<string, number>();
   let total = 0;
@@ -74,6 +79,13 @@ function summarise(profile: Profile, window: { from: number; to: number }): void
     const { functionName, url, lineNumber } = node.callFrame;
     if (functionName === '(idle)') idle += delta;
     const name = `${functionName || '(anonymous)'} ${packageOf(url)}:${lineNumber + 1}`;
+    // Total time: each function on the sample's stack once, however often it recurs.
+    const onStack = new Set<string>();
+    for (let frame: ProfileNode | undefined = node; frame; frame = parentOf.get(frame.id)) {
+      const { functionName: f, url: u, lineNumber: l } = frame.callFrame;
+      onStack.add(`${f || '(anonymous)'} ${packageOf(u)}:${l + 1}`);
+    }
+    for (const key of onStack) totalByFunction.set(key, (totalByFunction.get(key) ?? 0) + delta);
     selfByFunction.set(name, (selfByFunction.get(name) ?? 0) + delta);
     const pkg = functionName.startsWith('(') ? functionName : packageOf(url);
     selfByPackage.set(pkg, (selfByPackage.get(pkg) ?? 0) + delta);
@@ -92,6 +104,8 @@ function summarise(profile: Profile, window: { from: number; to: number }): void
   for (const [name, time] of top(selfByPackage, 20)) console.log(`  ${share(time)}  ${name}`);
   console.log('\nself time by function:');
   for (const [name, time] of top(selfByFunction, 30)) console.log(`  ${share(time)}  ${name}`);
+  console.log('\ntotal time (self and callees) by function:');
+  for (const [name, time] of top(totalByFunction, 50)) console.log(`  ${share(time)}  ${name}`);
 }
 
 const microseconds = () => Number(process.hrtime.bigint() / 1000n);
