@@ -9,7 +9,7 @@ import {
   type ClientList,
 } from '../../shared/client-schema.ts';
 import { setPanelSettings, startTestApp, type TestApp } from '../test-support.ts';
-import { DEFERRED_JOIN_OFFSET } from './clients-read.ts';
+import { DEFERRED_JOIN_OFFSET, WORKER_OFFSET } from './clients-read.ts';
 
 let t: TestApp;
 const CLIENTS = DEFERRED_JOIN_OFFSET + 150;
@@ -94,4 +94,13 @@ test('the deep page of the default view is every client after the first 1,000, i
   expect(deep.items).toHaveLength(CLIENTS - DEFERRED_JOIN_OFFSET);
   const everyone = new Set([...ids(shallow), ...ids(deep.items)]);
   expect(everyone.size).toBe(CLIENTS);
+});
+
+test('a page past the worker offset answers no clients and the view’s own totals', async () => {
+  for (const balance of [undefined, ...BALANCE_FILTERS]) {
+    const filter = balance ? `&balance=${balance}` : '';
+    const shallow = await list(`limit=1${filter}`);
+    const far = await list(`limit=100&offset=${WORKER_OFFSET}${filter}`);
+    expect(far).toEqual({ items: [], total: shallow.total, totalOwed: shallow.totalOwed });
+  }
 });
