@@ -9,7 +9,7 @@ import path from 'node:path';
 /** `npm start`'s entry; a bench may name another build (an older one, to compare). */
 export const SERVER_ENTRY = path.join('dist', 'server', 'server', 'index.js');
 
-const BENCH_AUTH_SECRET = 'bench-secret-bench-secret-bench-secret-2026';
+export const BENCH_AUTH_SECRET = 'bench-secret-bench-secret-bench-secret-2026';
 export const BENCH_PASSWORD = 'bench passphrase 2026';
 
 export interface ServerOptions {

@@ -19,7 +19,7 @@ export const ownerTotalsQuery = compiledQuery('owner-totals', (db, p: { ownerId:
     .where('owner_id', '=', p.ownerId),
 );
 
-type OwnerTotalsRow = Awaited<ReturnType<typeof ownerTotalsQuery>>[number];
+export type OwnerTotalsRow = Awaited<ReturnType<typeof ownerTotalsQuery>>[number];
 
 /** The running totals of every client, or of those a balance filter keeps. */
 export function totalsOf(row: OwnerTotalsRow | undefined, filter: BalanceFilter | undefined) {

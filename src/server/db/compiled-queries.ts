@@ -27,6 +27,25 @@ interface Prepared {
 }
 
 /**
+ * Runs a read's SQL at once and answers its rows, or undefined when it cannot (the statement
+ * writes, or the connection is inside a write's transaction): the query then goes through
+ * Kysely, which waits for the connection.
+ */
+export type DirectRead = (sql: string, parameters: readonly unknown[]) => unknown[] | undefined;
+
+const directReads = new WeakMap<object, DirectRead>();
+
+/**
+ * Lets compiled queries on this handle (never on a transaction, which is another object) skip
+ * Kysely's executor when `read` can answer at once: on SQLite, whose driver is synchronous,
+ * the executor's connection lock, plugins and promises cost several times what one small
+ * indexed read does (decision 0034).
+ */
+export function allowDirectReads(db: Kysely<DatabaseSchema>, read: DirectRead): void {
+  directReads.set(db, read);
+}
+
+/**
  * A hot query, built by Kysely once per dialect and then run as SQL text with fresh
  * parameters: building costs more than running a small indexed query. Parameters are bound
  * by name: the builder receives placeholders, and where each lands in the compiled query
@@ -68,6 +87,8 @@ export function compiledQuery<Params extends object, Row>(
         throw new Error(`query ${key} needs parameter ${binding.name}`);
       return (params as Record<string, unknown>)[binding.name];
     });
+    const rows = directReads.get(db)?.(prepared.sql, values);
+    if (rows) return rows as Row[];
     const result = await db.executeQuery(Query.raw(prepared.sql, values) as CompiledQuery<Row>);
     return result.rows;
   };

@@ -15,6 +15,7 @@ import {
 import pg from 'pg';
 import type { DatabaseConfig } from '../config.ts';
 import { startCheckpointer } from './checkpointer.ts';
+import { allowDirectReads } from './compiled-queries.ts';
 import { LONG_WORK_QUERY_LIMIT_MS, REQUEST_DATABASE_BUDGET_MS } from './deadline.ts';
 import { deadlinePool } from './postgres-pool.ts';
 import { type ReadWorkers, startReadWorkers } from './read-workers.ts';
@@ -142,6 +143,13 @@ function openSqlite(file: string): Database {
   const inTransaction = () => sqlite.open && sqlite.inTransaction;
   const db = new Kysely<DatabaseSchema>({
     dialect: guarded(new SqliteDialect({ database: connection }), inTransaction),
+  });
+  // Hot reads run at once on the connection when no write's transaction is open on it: one
+  // that is open would show them its uncommitted rows, so they then wait their turn in Kysely.
+  allowDirectReads(db, (text, parameters) => {
+    assertNotInsideWrite(OUTER_HANDLE_IN_WRITE_MESSAGE);
+    if (!sqlite.open || sqlite.inTransaction) return undefined;
+    return connection.readRows(text, parameters);
   });
   let checkpointer: ReturnType<typeof startCheckpointer> | undefined;
   let readWorkers: ReadWorkers | undefined;

@@ -27,6 +27,11 @@ function exactRow(row: unknown): unknown {
 export interface SqliteConnection extends KyselySqliteDatabase {
   /** Transactions committed on this connection, counted where the COMMIT runs. */
   readonly commits: number;
+  /**
+   * The rows of a read-only statement, run now on this connection, or undefined for one that
+   * writes. The caller makes sure no transaction is open (it would read uncommitted rows).
+   */
+  readRows(source: string, parameters: readonly unknown[]): unknown[] | undefined;
 }
 
 /**
@@ -56,18 +61,24 @@ export function sqliteConnection(sqlite: SqliteDatabase.Database): SqliteConnect
     };
   }
 
+  function prepare(source: string): SqliteStatement {
+    let statement = statements.get(source);
+    if (!statement) {
+      if (statements.size >= STATEMENT_CACHE_LIMIT) statements.clear();
+      statement = wrap(source);
+      statements.set(source, statement);
+    }
+    return statement;
+  }
+
   return {
     get commits() {
       return commits;
     },
-    prepare(source) {
-      let statement = statements.get(source);
-      if (!statement) {
-        if (statements.size >= STATEMENT_CACHE_LIMIT) statements.clear();
-        statement = wrap(source);
-        statements.set(source, statement);
-      }
-      return statement;
+    prepare,
+    readRows(source, parameters) {
+      const statement = prepare(source);
+      return statement.reader ? statement.all(parameters) : undefined;
     },
     close: () => sqlite.close(),
   };
