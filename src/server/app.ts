@@ -17,6 +17,7 @@ import { registerTwoFactorRoutes } from './auth/two-factor-routes.ts';
 import { registerClientsImportRoutes } from './clients/clients-import-routes.ts';
 import { registerClientsRoutes } from './clients/clients-routes.ts';
 import { type PurgeJob, startPurgeJob } from './clients/purge-job.ts';
+import { registerCollectionSettingsRoutes } from './collect/collection-settings-routes.ts';
 import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
 import { answerClientError } from './http/client-errors.ts';
@@ -167,6 +168,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   await registerClientsRoutes(app, { config, database, readSession, bus });
   await registerClientsImportRoutes(app, { config, database, readSession, bus });
   await registerLedgerRoutes(app, { config, database, readSession, bus });
+  await registerCollectionSettingsRoutes(app, { database, readSession, bus });
   await registerLiveRoutes(app, {
     config,
     readSession,
