@@ -28,7 +28,7 @@ export const liveEventSchema = z.discriminatedUnion('type', [
   }),
   /**
    * A client said "I have paid" from a statement link: the claim, and the client with its
-   * new count of pending claims (also sent as client.updated, for lists that know no claims).
+   * new count of pending claims.
    */
   z.object({ type: z.literal('claim.created'), claim: claimSchema, client: clientSchema }),
   /** The server may have missed changes (its feed was broken): reload what is shown. */
