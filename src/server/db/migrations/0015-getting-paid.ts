@@ -69,6 +69,12 @@ export const gettingPaidMigration: Migration = {
       .on('payment_claims')
       .columns(['client_id', 'created_at'])
       .execute();
+    // The operator's pending claims in all (GET /api/totals).
+    await db.schema
+      .createIndex('payment_claims_owner_status')
+      .on('payment_claims')
+      .columns(['owner_id', 'status'])
+      .execute();
     await db.schema
       .createIndex('payment_claims_link_status')
       .on('payment_claims')
