@@ -18,6 +18,7 @@ import { registerClientsImportRoutes } from './clients/clients-import-routes.ts'
 import { registerClientsRoutes } from './clients/clients-routes.ts';
 import { type PurgeJob, startPurgeJob } from './clients/purge-job.ts';
 import { registerCollectionSettingsRoutes } from './collect/collection-settings-routes.ts';
+import { registerRemindersRoutes } from './collect/reminders-routes.ts';
 import { registerShareLinksRoutes } from './collect/share-links-routes.ts';
 import { registerSharedRoutes } from './collect/shared-routes.ts';
 import type { Config } from './config.ts';
@@ -176,6 +177,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   await registerCollectionSettingsRoutes(app, { database, readSession, bus });
   await registerShareLinksRoutes(app, { config, database, readSession, bus });
   await registerSharedRoutes(app, { config, database, bus });
+  await registerRemindersRoutes(app, { config, database, readSession, bus });
   await registerLiveRoutes(app, {
     config,
     readSession,

@@ -90,7 +90,11 @@ export async function registerClientsRoutes(
           response: { 200: clientListSchema, ...errors },
         },
       },
-      (request) => listClients(database, request.operator.id, request.query),
+      (request) =>
+        listClients(database, request.operator.id, {
+          ...request.query,
+          today: dateIn(config.timeZone),
+        }),
     );
 
     routes.get(
@@ -115,7 +119,12 @@ export async function registerClientsRoutes(
               `attachment; filename="${exportFileName(dateIn(config.timeZone))}"`,
             )
             // A stream is sent as it is, never through the response serializer.
-            .send(clientsCsv(database, request.operator.id, request.query) as unknown as string)
+            .send(
+              clientsCsv(database, request.operator.id, {
+                ...request.query,
+                today: dateIn(config.timeZone),
+              }) as unknown as string,
+            )
         );
       },
     );
