@@ -142,7 +142,9 @@ async function decide(
   status: 'confirmed' | 'dismissed',
   now: Date,
 ): Promise<DecideOutcome<{ kind: 'decided'; row: ClaimRow }>> {
-  if (!isClientId(clientId) || !isClientId(claimId)) return { kind: 'not-found' };
+  if (!isClientId(claimId)) return { kind: 'not-found' };
+  // A deleted client's claims wait with it (and come back with it): none can be decided.
+  if (!(await selectOwnedClient(trx, ownerId, clientId))) return { kind: 'not-found' };
   const row = await trx
     .updateTable('payment_claims')
     .set({ status, decided_at: now.toISOString() })

@@ -654,6 +654,26 @@ describe('deciding claims', () => {
     expect((await confirm(owner.cookie, client.id, claimId)).statusCode).toBe(409);
   });
 
+  test("a deleted client's claim is a 404 (found by the hostile-input generators: was a 500), and pending again once restored", async () => {
+    const { client, claimId } = await pendingClaim();
+    const deleted = await t.app.inject({
+      method: 'DELETE',
+      url: apiPaths.client(client.id),
+      headers: { cookie: owner.cookie },
+    });
+    expect(deleted.statusCode).toBe(204);
+    expect((await dismiss(owner.cookie, client.id, claimId)).statusCode).toBe(404);
+    expect((await confirm(owner.cookie, client.id, claimId)).statusCode).toBe(404);
+    const restored = await t.app.inject({
+      method: 'POST',
+      url: apiPaths.restore(client.id),
+      headers: { cookie: owner.cookie },
+      payload: {},
+    });
+    expect(restored.json()).toMatchObject({ pendingClaims: 1, balance: '900.00' });
+    expect((await confirm(owner.cookie, client.id, claimId)).statusCode).toBe(201);
+  });
+
   test("another operator's claim is a 404, and stays pending", async () => {
     const { client, claimId } = await pendingClaim();
     const theirs = await addTestClient(t.app, other.cookie);
