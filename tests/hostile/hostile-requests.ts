@@ -6,6 +6,7 @@
  */
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import fc from 'fast-check';
+import { STATEMENT_CSS_PATH } from '../../src/server/collect/statement-page.ts';
 import { apiErrorSchema } from '../../src/shared/api-error.ts';
 
 /** Whose session cookie a request carries (before any mangling of the Cookie header). */
@@ -1754,6 +1755,8 @@ function routeSpecs(context: HostileContext): RouteSpec[] {
       validQuery: { from: daysAgo(200, 365), to: daysAgo(0, 180) },
     },
     // Getting paid (issue 20).
+    { method: 'GET', url: STATEMENT_CSS_PATH, access: 'public' },
+    { method: 'GET', url: '/api/collection-settings', access: 'operator' },
     {
       method: 'PUT',
       url: '/api/collection-settings',
