@@ -9,10 +9,10 @@ import type { LiveLink } from './share-links-repository.ts';
 
 /**
  * The most entries a statement link shows: the latest of the last 90 days. A page of 20 KB on
- * the wire holds about this many rows beside the QR code; the operator's own statement has
+ * the wire holds this many rows beside the QR code even uncompressed (about 19 KB); the operator's own statement has
  * the rest.
  */
-export const SHARED_ENTRY_LIMIT = 100;
+export const SHARED_ENTRY_LIMIT = 75;
 
 /**
  * What a statement link shows, and nothing else: the business, the client's name, the
