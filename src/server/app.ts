@@ -17,6 +17,10 @@ import { registerTwoFactorRoutes } from './auth/two-factor-routes.ts';
 import { registerClientsImportRoutes } from './clients/clients-import-routes.ts';
 import { registerClientsRoutes } from './clients/clients-routes.ts';
 import { type PurgeJob, startPurgeJob } from './clients/purge-job.ts';
+import { registerCollectionSettingsRoutes } from './collect/collection-settings-routes.ts';
+import { registerRemindersRoutes } from './collect/reminders-routes.ts';
+import { registerShareLinksRoutes } from './collect/share-links-routes.ts';
+import { registerSharedRoutes } from './collect/shared-routes.ts';
 import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
 import { answerClientError } from './http/client-errors.ts';
@@ -24,6 +28,7 @@ import { registerCompression } from './http/compression.ts';
 import { ConnectionLimit } from './http/connection-limit.ts';
 import { registerErrorHandling } from './http/errors.ts';
 import { registerHealthRoute } from './http/health.ts';
+import { serializeRequest } from './http/log-redaction.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { registerRequestDeadline } from './http/request-deadline.ts';
 import { registerSecurity } from './http/security.ts';
@@ -122,6 +127,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
           }
         : {}),
       redact: { paths: REDACTED_LOG_PATHS, censor: '[redacted]' },
+      // A statement link's token is in its path: the URL is logged without it.
+      serializers: { req: serializeRequest },
     },
     // A stalled or trickled request is cut off; live sockets are exempt once upgraded.
     connectionTimeout: config.http.idleTimeoutMs,
@@ -167,6 +174,10 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   await registerClientsRoutes(app, { config, database, readSession, bus });
   await registerClientsImportRoutes(app, { config, database, readSession, bus });
   await registerLedgerRoutes(app, { config, database, readSession, bus });
+  await registerCollectionSettingsRoutes(app, { database, readSession, bus });
+  await registerShareLinksRoutes(app, { config, database, readSession, bus });
+  await registerSharedRoutes(app, { config, database, bus });
+  await registerRemindersRoutes(app, { config, database, readSession, bus });
   await registerLiveRoutes(app, {
     config,
     readSession,

@@ -6,13 +6,14 @@ import path from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
 import WebSocket from 'ws';
+import type { Client } from '../shared/client-schema.ts';
 import type { LiveEvent } from '../shared/live-events.ts';
 import { type AppDependencies, buildApp } from './app.ts';
 import { createAuth } from './auth/auth.ts';
 import { type Config, type DatabaseConfig, loadConfig, type RateLimitRule } from './config.ts';
 import { type Database, openDatabase } from './db/database.ts';
 import { migrate } from './db/migrate.ts';
-import type { EventBus } from './live/event-bus.ts';
+import { type BusDelivery, createInProcessBus, type EventBus } from './live/event-bus.ts';
 import { prepareStartup } from './startup.ts';
 
 export const TEST_ORIGIN = 'http://localhost:3999';
@@ -402,4 +403,39 @@ export function authenticatorCode(secret: string, stepsAhead = 0): string {
   const digest = createHmac('sha1', key).update(counter).digest();
   const offset = (digest.at(-1) ?? 0) & 15;
   return String((digest.readUInt32BE(offset) & 0x7fffffff) % 1_000_000).padStart(6, '0');
+}
+
+// ---- Getting paid (issue 20): helpers for the collect tests --------------------------------
+
+/** A client added through the API by the operator whose cookie it is; throws unless 201. */
+export async function addTestClient(
+  app: FastifyInstance,
+  cookie: string,
+  fields: Partial<Record<'fname' | 'lname' | 'email' | 'phone' | 'balance', string>> = {},
+): Promise<Client> {
+  const response = await app.inject({
+    method: 'POST',
+    url: '/api/clients',
+    headers: { cookie },
+    payload: {
+      fname: 'Asha',
+      lname: 'Rao',
+      email: 'asha@example.com',
+      phone: '98765 43210',
+      balance: '0',
+      ...fields,
+    },
+  });
+  if (response.statusCode !== 201) {
+    throw new Error(`adding a client failed: ${response.statusCode} ${response.body}`);
+  }
+  return response.json();
+}
+
+/** A bus that keeps every message it delivers (after its write committed), in order. */
+export function keepingBus(): EventBus & { delivered: BusDelivery[] } {
+  const bus = createInProcessBus();
+  const delivered: BusDelivery[] = [];
+  bus.subscribe((delivery) => delivered.push(delivery));
+  return Object.assign(bus, { delivered });
 }

@@ -16,6 +16,7 @@ export const CLIENT_SORT_FIELDS = [
   'balance',
   'createdAt',
   'lastPaymentOn',
+  'lastRemindedOn',
 ] as const;
 export type ClientSortField = (typeof CLIENT_SORT_FIELDS)[number];
 
@@ -59,6 +60,8 @@ export const clientListQuerySchema = z.strictObject({
   balance: z.optional(
     z.enum(BALANCE_FILTERS, { error: `balance must be one of ${BALANCE_FILTERS.join(', ')}` }),
   ),
+  /** Days: clients never reminded, or last reminded more than this many days ago. */
+  notRemindedFor: z.optional(wholeNumber('notRemindedFor', 0, 3660)),
   limit: z._default(wholeNumber('limit', 1, MAX_PAGE_SIZE), DEFAULT_PAGE_SIZE),
   offset: z._default(wholeNumber('offset', 0, MAX_LIST_OFFSET), 0),
 });
@@ -87,6 +90,10 @@ export const clientSchema = z.object({
   version: z.int().check(z.minimum(1)),
   /** The date of the latest payment (YYYY-MM-DD), or null: never paid. */
   lastPaymentOn: z.nullable(z.string()),
+  /** "I have paid" claims from the client's statement links, waiting to be checked. */
+  pendingClaims: z.int().check(z.minimum(0)),
+  /** The day of the latest reminder (YYYY-MM-DD), or null: never reminded. */
+  lastRemindedOn: z.nullable(z.string()),
   createdAt: z.iso.datetime(),
   updatedAt: z.iso.datetime(),
 });

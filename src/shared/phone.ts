@@ -39,3 +39,14 @@ export function formatPhone(stored: string): string {
     ? parsed.formatNational().replace(/^0/, '')
     : parsed.formatInternational();
 }
+
+/**
+ * Whether a stored number reaches a phone that takes WhatsApp and SMS: a mobile number (or
+ * one of a range that is either, as in the USA), and a real one.
+ */
+export function isMobileNumber(stored: string): boolean {
+  const parsed = parsePhoneNumberFromString(stored, DEFAULT_PHONE_COUNTRY);
+  if (!parsed?.isValid()) return false;
+  const type = parsed.getType();
+  return type === 'MOBILE' || type === 'FIXED_LINE_OR_MOBILE';
+}

@@ -6,6 +6,7 @@
  */
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import fc from 'fast-check';
+import { STATEMENT_CSS_PATH } from '../../src/server/collect/statement-page.ts';
 import { apiErrorSchema } from '../../src/shared/api-error.ts';
 
 /** Whose session cookie a request carries (before any mangling of the Cookie header). */
@@ -59,6 +60,11 @@ export interface HostileContext {
   otherClientIds: string[];
   /** The administrator's, the operator's and the other operator's account ids. */
   operatorIds: string[];
+  /** Statement link tokens that work (the operator's clients'), if the caller made some. */
+  shareTokens?: string[];
+  /** Ids of the operator's statement links and claims, if the caller has some. */
+  shareLinkIds?: string[];
+  claimIds?: string[];
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1236,6 +1242,55 @@ function routeSpecs(context: HostileContext): RouteSpec[] {
           .toISOString()
           .slice(0, 10),
       );
+  // Getting paid (issue 20): tokens, link and claim ids, claims, channels, templates.
+  const tokenShaped = fc
+    .uint8Array({ minLength: 32, maxLength: 32 })
+    .map((bytes) => Buffer.from(bytes).toString('base64url'));
+  const validToken = fc.oneof(
+    { weight: 6, arbitrary: pick(() => context.shareTokens ?? [], 'A'.repeat(43)) },
+    { weight: 1, arbitrary: tokenShaped },
+  );
+  const token = fc.oneof(
+    { weight: 3, arbitrary: validToken },
+    { weight: 1, arbitrary: validToken.map((t) => `${t}%00`) },
+    { weight: 1, arbitrary: validToken.map((t) => t.slice(0, 42)) },
+    {
+      weight: 3,
+      arbitrary: idSegment(
+        () => [],
+        () => [],
+      ),
+    },
+  );
+  const linkIds = () => context.shareLinkIds ?? [];
+  const linkId = idSegment(linkIds, () => []);
+  const claimIds = () => context.claimIds ?? [];
+  const claimId = idSegment(claimIds, () => []);
+  const validClaimId = pick(claimIds, '00000000-0000-4000-8000-000000000003');
+  const claimFields: BodyTemplate = {
+    amount: amountValue,
+    reference: fc.oneof(fc.constantFrom('UPI123456', 'abc', '', 'x'.repeat(65)), hostileText),
+    note: noteValue,
+  };
+  const validClaimFields: BodyTemplate = {
+    amount: fc.integer({ min: 1, max: 10_000_000 }).map((n) => (n / 100).toFixed(2)),
+    reference: fc.constantFrom('UPI123456', 'NEFT-998877'),
+    note: fc.constantFrom('', 'GPay'),
+  };
+  const channelValue = fc.constantFrom('whatsapp', 'sms', 'email', 'copy');
+  const templateText = fc.oneof(
+    fc.constantFrom(
+      '{name} {amount} {business} {link} {upi}',
+      '{amont}',
+      '{',
+      '}{',
+      '{{name}}',
+      '{link}{link}{link}',
+      '{__proto__}',
+      '',
+    ),
+    hostileText,
+  );
   const validFields: BodyTemplate = {
     fname: fc.constantFrom('Asha', 'Ravi', 'Meera', 'Ōta', "D'Souza", '=Formula', '%_\\ wild'),
     lname: fc.constantFrom('Kumar', 'Iyer', 'Ng', 'أحمد', 'Smith-Jones'),
@@ -1698,6 +1753,143 @@ function routeSpecs(context: HostileContext): RouteSpec[] {
       access: 'operator',
       query: { from: date, to: date },
       validQuery: { from: daysAgo(200, 365), to: daysAgo(0, 180) },
+    },
+    // Getting paid (issue 20).
+    { method: 'GET', url: STATEMENT_CSS_PATH, access: 'public' },
+    { method: 'GET', url: '/api/collection-settings', access: 'operator' },
+    {
+      method: 'PUT',
+      url: '/api/collection-settings',
+      access: 'operator',
+      body: {
+        businessName: fc.oneof(nameValue, hostileText),
+        upiId: fc.oneof(
+          fc.constantFrom('rao@okaxis', '', 'a@b', 'no-at-sign', 'x@y@z', ' rao@okaxis '),
+          hostileText,
+        ),
+        payeeName: fc.oneof(nameValue, hostileText),
+        otherWaysToPay: noteValue,
+        reminderMessage: fc.oneof(templateText, hostileText),
+        reminderEmailSubject: fc.oneof(templateText, hostileText),
+      },
+      validBody: {
+        businessName: fc.constantFrom('Rao Stores', '', 'Ōta & Sons'),
+        upiId: fc.constantFrom('rao@okaxis', ''),
+        payeeName: fc.constantFrom('', 'Rao'),
+        otherWaysToPay: fc.constantFrom('', 'Cash at the shop'),
+        reminderMessage: fc.constantFrom('Hello {name}: {amount} {link}', 'Pay {upi}'),
+        reminderEmailSubject: fc.constantFrom('From {business}'),
+      },
+    },
+    {
+      method: 'POST',
+      url: '/api/clients/:id/share-links',
+      access: 'operator',
+      params: { id: clientId },
+      validParams: { id: validClientId },
+      body: { expiresInDays: fc.oneof(fc.integer({ min: -5, max: 400 }), hostileValue) },
+      validBody: { expiresInDays: fc.integer({ min: 1, max: 365 }) },
+    },
+    {
+      method: 'GET',
+      url: '/api/clients/:id/share-links',
+      access: 'operator',
+      params: { id: clientId },
+      validParams: { id: validClientId },
+    },
+    {
+      method: 'DELETE',
+      url: '/api/clients/:id/share-links/:linkId',
+      access: 'operator',
+      params: { id: clientId, linkId: linkId },
+      validParams: {
+        id: validClientId,
+        linkId: pick(linkIds, '00000000-0000-4000-8000-000000000002'),
+      },
+    },
+    {
+      method: 'GET',
+      url: '/api/shared/:token',
+      access: 'public',
+      params: { token },
+      validParams: { token: validToken },
+    },
+    {
+      method: 'POST',
+      url: '/api/shared/:token/claims',
+      access: 'public',
+      params: { token },
+      validParams: { token: validToken },
+      body: claimFields,
+      validBody: validClaimFields,
+    },
+    {
+      method: 'GET',
+      url: '/s/:token',
+      access: 'public',
+      params: { token },
+      validParams: { token: validToken },
+    },
+    {
+      method: 'POST',
+      url: '/s/:token/claims',
+      access: 'public',
+      params: { token },
+      validParams: { token: validToken },
+      body: claimFields,
+      validBody: validClaimFields,
+    },
+    {
+      method: 'GET',
+      url: '/api/clients/:id/claims',
+      access: 'operator',
+      params: { id: clientId },
+      validParams: { id: validClientId },
+    },
+    {
+      method: 'POST',
+      url: '/api/clients/:id/claims/:claimId/confirm',
+      access: 'operator',
+      params: { id: clientId, claimId },
+      validParams: { id: validClientId, claimId: validClaimId },
+    },
+    {
+      method: 'POST',
+      url: '/api/clients/:id/claims/:claimId/dismiss',
+      access: 'operator',
+      params: { id: clientId, claimId },
+      validParams: { id: validClientId, claimId: validClaimId },
+    },
+    {
+      method: 'GET',
+      url: '/api/clients/:id/reminders/preview',
+      access: 'operator',
+      params: { id: clientId },
+      validParams: { id: validClientId },
+      query: { channel: fc.oneof(channelValue, hostileText) },
+      validQuery: { channel: channelValue },
+    },
+    {
+      method: 'POST',
+      url: '/api/clients/:id/reminders',
+      access: 'operator',
+      params: { id: clientId },
+      validParams: { id: validClientId },
+      body: {
+        channel: fc.oneof(channelValue, hostileValue),
+        message: fc.oneof(templateText, noteValue),
+      },
+      validBody: {
+        channel: channelValue,
+        message: fc.constantFrom('Hello {name}, {amount}: {link}', 'Pay soon', '(statement link)'),
+      },
+    },
+    {
+      method: 'GET',
+      url: '/api/clients/:id/reminders',
+      access: 'operator',
+      params: { id: clientId },
+      validParams: { id: validClientId },
     },
     {
       method: 'GET',

@@ -18,6 +18,8 @@ export type ClientRow = Pick<
   | 'balance_paise'
   | 'version'
   | 'last_payment_on'
+  | 'pending_claims'
+  | 'last_reminded_on'
   | 'created_at'
   | 'updated_at'
 >;
@@ -33,6 +35,8 @@ export const CLIENT_COLUMNS = [
   'balance_paise',
   'version',
   'last_payment_on',
+  'pending_claims',
+  'last_reminded_on',
   'created_at',
   'updated_at',
 ] as const;
@@ -56,6 +60,8 @@ export function toClient(row: ClientRow): Client {
     balance: formatAmount(exactInteger(row.balance_paise)),
     version: smallInteger(row.version),
     lastPaymentOn: row.last_payment_on,
+    pendingClaims: smallInteger(row.pending_claims),
+    lastRemindedOn: row.last_reminded_on,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };

@@ -107,9 +107,11 @@ async function removeClient(
 /** A row as `snapshot` wrote it: its 64-bit integers as numbers or decimal text. */
 type Snapshot<Row> = { [Column in keyof Row]: Exclude<Row[Column], bigint> };
 
-type ClientSnapshot = Omit<Snapshot<Selectable<ClientsTable>>, 'phone_display' | 'phone_valid'> &
-  /** Absent from a client deleted before migration 0009 or 0013 (at most minutes before). */
-  Partial<Pick<Snapshot<Selectable<ClientsTable>>, 'phone_display' | 'phone_valid'>>;
+/** Columns later migrations added: absent from a client deleted before them (minutes before). */
+type AddedColumns = 'phone_display' | 'phone_valid' | 'pending_claims' | 'last_reminded_on';
+
+type ClientSnapshot = Omit<Snapshot<Selectable<ClientsTable>>, AddedColumns> &
+  Partial<Pick<Snapshot<Selectable<ClientsTable>>, AddedColumns>>;
 
 type EntrySnapshot = Snapshot<Selectable<LedgerEntriesTable>>;
 
@@ -172,6 +174,10 @@ async function bringBack(
       version: Number(c.version),
       search_text: c.search_text,
       last_payment_on: c.last_payment_on,
+      // Its claims, links and reminders stayed while it was away (clientless rows, purged
+      // only with it for good), so its count is still theirs.
+      pending_claims: Number(c.pending_claims ?? 0),
+      last_reminded_on: c.last_reminded_on ?? null,
       created_at: c.created_at,
       updated_at: c.updated_at,
     })
@@ -204,9 +210,19 @@ export async function purgeDeletedClients(
   now: Date = new Date(),
 ): Promise<number> {
   const cutoff = new Date(now.getTime() - RESTORE_WINDOW_MS).toISOString();
-  const result = await trx
+  const gone = await trx
     .deleteFrom('deleted_clients')
     .where('deleted_at', '<=', cutoff)
-    .executeTakeFirst();
-  return Number(result.numDeletedRows);
+    .returning('client_id')
+    .execute();
+  const ids = gone.map((row) => row.client_id);
+  // Statement links, claims and reminders name their client without a foreign key (it may
+  // come back): they go with it for good, a few hundred ids per statement.
+  for (let i = 0; i < ids.length; i += RESTORE_BATCH) {
+    const batch = ids.slice(i, i + RESTORE_BATCH);
+    for (const table of ['share_links', 'payment_claims', 'reminders'] as const) {
+      await trx.deleteFrom(table).where('client_id', 'in', batch).execute();
+    }
+  }
+  return ids.length;
 }

@@ -8,7 +8,12 @@ import {
 import type { Client } from '../../shared/client-schema.ts';
 import { runAsLongWork } from '../db/deadline.ts';
 import type { DatabaseReader } from '../db/reader.ts';
-import { type ClientsCursor, clientsAfter, listClients } from './clients-read.ts';
+import {
+  type ClientsCursor,
+  clientsAfter,
+  listClients,
+  sortsByMissingDay,
+} from './clients-read.ts';
 
 function csvRow(client: Client): string[] {
   return [
@@ -33,7 +38,7 @@ const EXPORT_PAGE_SIZE = 1000;
 export function clientsCsv(
   reader: DatabaseReader,
   ownerId: string,
-  view: ClientExportQuery,
+  view: ClientExportQuery & { today?: string | undefined },
   pageSize = EXPORT_PAGE_SIZE,
 ) {
   // Without a search, pages follow each other by cursor; a search's matches, or clients
@@ -58,7 +63,9 @@ export function clientsCsv(
   }
   async function* pages() {
     yield stringify([[...CLIENT_CSV_HEADERS]]);
-    yield* view.q || view.ids || view.sort === 'lastPaymentOn' ? byOffset() : byCursor();
+    yield* view.q || view.ids || sortsByMissingDay(view.sort) || view.notRemindedFor !== undefined
+      ? byOffset()
+      : byCursor();
   }
   return Readable.from(pages(), { objectMode: false });
 }

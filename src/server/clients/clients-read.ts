@@ -7,6 +7,7 @@ import type {
   ClientListQuery,
   ClientSortField,
 } from '../../shared/client-schema.ts';
+import { addDays } from '../../shared/ledger-schema.ts';
 import { formatAmount } from '../../shared/money.ts';
 import { foldForSearch, phoneSearchDigits } from '../../shared/search-text.ts';
 import { compiledQuery } from '../db/compiled-queries.ts';
@@ -23,7 +24,14 @@ import { type OwnerTotalsRow, ownerTotalsQuery, totalsOf } from './running-total
 
 const SORT_COLUMNS: Record<
   ClientSortField,
-  'lname' | 'fname' | 'email' | 'phone' | 'balance_paise' | 'created_at' | 'last_payment_on'
+  | 'lname'
+  | 'fname'
+  | 'email'
+  | 'phone'
+  | 'balance_paise'
+  | 'created_at'
+  | 'last_payment_on'
+  | 'last_reminded_on'
 > = {
   lname: 'lname',
   fname: 'fname',
@@ -32,14 +40,20 @@ const SORT_COLUMNS: Record<
   balance: 'balance_paise',
   createdAt: 'created_at',
   lastPaymentOn: 'last_payment_on',
+  lastRemindedOn: 'last_reminded_on',
 };
 
+/** Sorts by a day that may be missing (never paid, never reminded). */
+export function sortsByMissingDay(sort: ClientSortField): boolean {
+  return sort === 'lastPaymentOn' || sort === 'lastRemindedOn';
+}
+
 /**
- * How a sort orders missing values: never having paid counts as the longest ago, on both
- * databases (SQLite puts NULL first by default, PostgreSQL last).
+ * How a sort orders missing values: never having paid (or been reminded) counts as the
+ * longest ago, on both databases (SQLite puts NULL first by default, PostgreSQL last).
  */
 function nullsOrder(sort: ClientSortField, dir: 'asc' | 'desc'): string {
-  if (sort !== 'lastPaymentOn') return '';
+  if (!sortsByMissingDay(sort)) return '';
   return dir === 'asc' ? ' NULLS FIRST' : ' NULLS LAST';
 }
 
@@ -52,6 +66,18 @@ const BALANCE_CONDITIONS: Record<BalanceFilter, string> = {
 /** The SQL that keeps the clients a balance filter names (none: every client). */
 function balanceCondition(filter: BalanceFilter | undefined, alias = ''): RawBuilder<unknown> {
   return sql.raw(filter ? `${alias}${BALANCE_CONDITIONS[filter]}` : '1 = 1');
+}
+
+/**
+ * The SQL that keeps clients not reminded lately: never reminded, or last reminded more than
+ * `notRemindedFor` days before `today` (the panel's date, which the route knows).
+ */
+function reminderCondition(query: ClientsQuery, alias = ''): RawBuilder<unknown> {
+  if (query.notRemindedFor === undefined) return sql`1 = 1`;
+  if (!query.today) throw new Error('notRemindedFor needs the panel date (today)');
+  const cutoff = addDays(query.today, -query.notRemindedFor);
+  const column = sql.ref(`${alias}last_reminded_on`);
+  return sql`(${column} IS NULL OR ${column} < ${cutoff})`;
 }
 
 type PageParams = { ownerId: string; limit: number; offset: number };
@@ -191,7 +217,7 @@ async function searchThroughIndex(
   const phrase = needles.map((needle) => `"${needle.replaceAll('"', '""')}"`).join(' OR ');
   const matches = sql`clients_search s CROSS JOIN clients c ON c.seq = s.rowid
     WHERE clients_search MATCH ${phrase} AND c.owner_id = ${ownerId}
-    AND ${balanceCondition(query.balance, 'c.')}`;
+    AND ${balanceCondition(query.balance, 'c.')} AND ${reminderCondition(query, 'c.')}`;
   const pageEnd = query.offset + query.limit;
   const [firstRows] = await readTogether<[ClientRow[]]>(reader, [
     sql`SELECT c.* FROM ${matches} ORDER BY ${orderBy(query)}
@@ -208,8 +234,14 @@ async function searchThroughIndex(
   return { items, ...toTotals(totals[0]) };
 }
 
-/** A list query, optionally narrowed to clients picked by id (an export of a selection). */
-type ClientsQuery = ClientListQuery & { ids?: readonly string[] | undefined };
+/**
+ * A list query, optionally narrowed to clients picked by id (an export of a selection), with
+ * the panel's date when it filters by reminders.
+ */
+export type ClientsQuery = ClientListQuery & {
+  ids?: readonly string[] | undefined;
+  today?: string | undefined;
+};
 
 function idsCondition(ids: readonly string[] | undefined): RawBuilder<unknown> {
   if (!ids) return sql`1 = 1`;
@@ -224,7 +256,8 @@ async function searchByScan(
 ): Promise<ClientList> {
   const contains = needles.length > 0 ? containsCondition(reader, needles) : sql`1 = 1`;
   const matches = sql`clients c WHERE c.owner_id = ${ownerId} AND ${idsCondition(query.ids)}
-    AND ${contains} AND ${balanceCondition(query.balance, 'c.')}`;
+    AND ${contains} AND ${balanceCondition(query.balance, 'c.')}
+    AND ${reminderCondition(query, 'c.')}`;
   // Matches first, then sorted: left to itself, PostgreSQL walks a whole sort index and
   // filters every client (69 ms for a broad search of 100,000) instead of using the trigram
   // index and sorting the 5,000 matches (15 ms).
@@ -255,9 +288,11 @@ export async function listClients(
   ownerId: string,
   query: ClientsQuery,
 ): Promise<ClientList> {
-  if (query.q || query.ids) {
+  // The reminder filter has no running totals: its matches are counted as a search's are.
+  if (query.q || query.ids || query.notRemindedFor !== undefined) {
     const needles = query.q ? searchNeedles(query.q) : [];
-    const indexed = needles.every((needle) => [...needle].length >= MIN_INDEXED_SEARCH);
+    const indexed =
+      needles.length > 0 && needles.every((needle) => [...needle].length >= MIN_INDEXED_SEARCH);
     // Picked ids (at most 500) are found by their key: no search index is needed for them.
     return reader.dialect === 'sqlite' && indexed && !query.ids
       ? searchThroughIndex(reader, ownerId, query, needles)
@@ -295,7 +330,7 @@ export async function clientsAfter(
   after: ClientsCursor | null,
   limit: number,
 ): Promise<{ clients: Client[]; cursor: ClientsCursor | null }> {
-  if (view.sort === 'lastPaymentOn') throw new Error('clientsAfter cannot order by last payment');
+  if (sortsByMissingDay(view.sort)) throw new Error('clientsAfter cannot order by a missing day');
   const columns = keyColumns(view.sort);
   const direction = sql.raw(view.dir === 'desc' ? 'DESC' : 'ASC');
   const key = sql.join(columns.map((column) => sql.ref(column)));

@@ -101,7 +101,11 @@ export async function registerClientsRoutes(
         },
         serializerCompiler: writtenAsIs,
       },
-      (request) => listClients(database, request.operator.id, request.query),
+      (request) =>
+        listClients(database, request.operator.id, {
+          ...request.query,
+          today: dateIn(config.timeZone),
+        }),
     );
 
     routes.get(
@@ -126,7 +130,12 @@ export async function registerClientsRoutes(
               `attachment; filename="${exportFileName(dateIn(config.timeZone))}"`,
             )
             // A stream is sent as it is, never through the response serializer.
-            .send(clientsCsv(database, request.operator.id, request.query) as unknown as string)
+            .send(
+              clientsCsv(database, request.operator.id, {
+                ...request.query,
+                today: dateIn(config.timeZone),
+              }) as unknown as string,
+            )
         );
       },
     );

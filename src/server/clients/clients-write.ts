@@ -96,6 +96,8 @@ export async function insertClient(
     balance: formatAmount(row.balancePaise),
     version: 1,
     lastPaymentOn: null,
+    pendingClaims: 0,
+    lastRemindedOn: null,
     createdAt: row.createdAt,
     updatedAt: row.createdAt,
   };

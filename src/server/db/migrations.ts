@@ -14,6 +14,7 @@ import { requireTwoFactorMigration } from './migrations/0011-require-two-factor.
 import { oneTwoFactorRowPerOperatorMigration } from './migrations/0012-one-two-factor-row-per-operator.ts';
 import { phoneValidMigration } from './migrations/0013-phone-valid.ts';
 import { operatorColumnsWithoutDefaultsMigration } from './migrations/0014-operator-columns-without-defaults.ts';
+import { gettingPaidMigration } from './migrations/0015-getting-paid.ts';
 
 export interface MigrationOptions {
   /** The panel's time zone: existing clients' opening entries are dated in it. */
@@ -46,6 +47,7 @@ function appMigrations(options: MigrationOptions): Record<string, Migration> {
     '0012_one_two_factor_row_per_operator': oneTwoFactorRowPerOperatorMigration,
     '0013_phone_valid': phoneValidMigration,
     '0014_operator_columns_without_defaults': operatorColumnsWithoutDefaultsMigration,
+    '0015_getting_paid': gettingPaidMigration,
   };
 }
 

@@ -49,6 +49,10 @@ export interface ClientsTable {
    * reads never parse (docs/decisions/0028-real-phone-numbers.md).
    */
   phone_valid: ColumnType<DbInteger, number | undefined, number>;
+  /** Claims sent from the client's statement links, not yet confirmed or dismissed. */
+  pending_claims: ColumnType<DbInteger, number | undefined, number>;
+  /** The day of the latest reminder (YYYY-MM-DD); null: never reminded. */
+  last_reminded_on: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: string;
   updated_at: string;
 }
@@ -172,7 +176,62 @@ interface DeletedClientsTable {
   entry_rows: string;
 }
 
+/** An operator's collection settings (a row once saved; the defaults until then). */
+interface CollectionSettingsTable {
+  owner_id: string;
+  business_name: string;
+  upi_id: string;
+  payee_name: string;
+  other_ways_to_pay: string;
+  reminder_message: string;
+  reminder_email_subject: string;
+  updated_at: string;
+}
+
+/** A client's statement link: the SHA-256 digest of its token (hex), never the token. */
+export interface ShareLinksTable {
+  id: string;
+  owner_id: string;
+  client_id: string;
+  token_digest: string;
+  created_at: string;
+  expires_at: string;
+  last_opened_at: string | null;
+  revoked_at: string | null;
+}
+
+/** "I have paid", sent from a statement link; a balance changes only when it is confirmed. */
+export interface PaymentClaimsTable {
+  id: string;
+  owner_id: string;
+  client_id: string;
+  link_id: string;
+  amount_paise: Int64Column;
+  reference: string;
+  note: string;
+  status: string;
+  /** SHA-256 of the sender's address group. */
+  from_digest: string;
+  created_at: string;
+  decided_at: string | null;
+}
+
+/** A reminder the operator sent from their own device. */
+export interface RemindersTable {
+  id: string;
+  owner_id: string;
+  client_id: string;
+  sent_by: string;
+  channel: string;
+  sent_at: string;
+  message: string;
+}
+
 export interface DatabaseSchema {
+  collection_settings: CollectionSettingsTable;
+  share_links: ShareLinksTable;
+  payment_claims: PaymentClaimsTable;
+  reminders: RemindersTable;
   deleted_clients: DeletedClientsTable;
   ledger_entries: LedgerEntriesTable;
   operator_deactivations: OperatorDeactivationsTable;

@@ -7,6 +7,7 @@ import {
   isDatabaseUnavailable,
   isDiskFull,
 } from '../db/availability.ts';
+import { redactedUrl } from './log-redaction.ts';
 
 /** A refusal with a status and a message meant for the person using the app. */
 export class HttpError extends Error {
@@ -88,7 +89,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
         err: error,
         request: {
           method: request.method,
-          url: request.url,
+          url: redactedUrl(request.url),
           headers: request.headers,
           body: request.body,
         },

@@ -103,8 +103,43 @@ beforeAll(async () => {
     ownClientIds: own,
     otherClientIds: others,
     operatorIds: [t.admin.userId, operator.userId, other.userId],
+    ...(await statementLinks(own, others)),
   };
 });
+
+/**
+ * Statement links of the operator's clients (their tokens and ids) with a pending claim each,
+ * and one of the other operator's, whose link and claim the operator must never reach.
+ */
+async function statementLinks(own: string[], others: string[]) {
+  const linkOf = async (who: SignedUp, clientId: string) => {
+    const made = await t.app.inject({
+      method: 'POST',
+      url: `/api/clients/${clientId}/share-links`,
+      headers: { cookie: who.cookie },
+      payload: {},
+    });
+    if (made.statusCode !== 201) throw new Error(`share link: ${made.body}`);
+    const { id, url } = made.json() as { id: string; url: string };
+    const token = url.split('/s/')[1] ?? '';
+    const claim = await t.app.inject({
+      method: 'POST',
+      url: `/api/shared/${token}/claims`,
+      headers: { origin: TEST_ORIGIN },
+      remoteAddress: `192.0.2.${own.indexOf(clientId) + 10}`,
+      payload: { amount: '10.00', reference: 'UPI-HOSTILE' },
+    });
+    if (claim.statusCode !== 201) throw new Error(`claim: ${claim.body}`);
+    return { id, token, claimId: (claim.json() as { id: string }).id };
+  };
+  const mine = await Promise.all(own.map((id) => linkOf(operator, id)));
+  const theirs = await linkOf(other, others[0] ?? '');
+  return {
+    shareTokens: mine.map((link) => link.token),
+    shareLinkIds: [...mine.map((link) => link.id), theirs.id],
+    claimIds: [...mine.map((link) => link.claimId), theirs.claimId],
+  };
+}
 afterAll(async () => {
   await t?.close();
 });
@@ -118,7 +153,19 @@ function json(rows: unknown): string {
 /** Everything a request could store: every operator's clients, ledger and totals, the panel. */
 async function snapshot(): Promise<{ all: string; other: string }> {
   const db = t.database.db;
-  const [clients, entries, totals, deltas, deleted, settings, users] = await Promise.all([
+  const [
+    clients,
+    entries,
+    totals,
+    deltas,
+    deleted,
+    settings,
+    users,
+    collection,
+    links,
+    claims,
+    reminders,
+  ] = await Promise.all([
     db.selectFrom('clients').selectAll().orderBy('seq').execute(),
     db.selectFrom('ledger_entries').selectAll().orderBy('seq').execute(),
     db.selectFrom('owner_totals').selectAll().orderBy('owner_id').execute(),
@@ -135,12 +182,26 @@ async function snapshot(): Promise<{ all: string; other: string }> {
       .select(['id', 'email', 'role', sql<string>`"name"`.as('name')])
       .orderBy('id')
       .execute(),
+    db.selectFrom('collection_settings').selectAll().orderBy('owner_id').execute(),
+    // Opening a link records when (a GET that writes, on purpose): that time is left out.
+    db
+      .selectFrom('share_links')
+      .select(['id', 'owner_id', 'client_id', 'token_digest', 'expires_at', 'revoked_at'])
+      .orderBy('id')
+      .execute(),
+    db.selectFrom('payment_claims').selectAll().orderBy('id').execute(),
+    db.selectFrom('reminders').selectAll().orderBy('id').execute(),
   ]);
   const ofOther = (rows: readonly { owner_id: string }[]) =>
     rows.filter((row) => row.owner_id === other.userId);
+  const collect = { collection, links, claims, reminders };
   return {
-    all: json({ clients, entries, totals, deltas, deleted, settings, users }),
-    other: json([clients, entries, totals, deltas, deleted].map((rows) => ofOther(rows))),
+    all: json({ clients, entries, totals, deltas, deleted, settings, users, ...collect }),
+    other: json(
+      [clients, entries, totals, deltas, deleted, collection, links, claims, reminders].map(
+        (rows) => ofOther(rows),
+      ),
+    ),
   };
 }
 

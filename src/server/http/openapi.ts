@@ -43,6 +43,11 @@ const TAGS = [
   { name: 'Clients', description: "The operator's clients." },
   { name: 'Ledger', description: "Every change of a client's balance, statements and totals." },
   { name: 'Live', description: 'The live channel (a WebSocket).' },
+  {
+    name: 'Getting paid',
+    description:
+      'Collection settings, statement links a client opens without signing in, "I have paid" claims, and reminders.',
+  },
   { name: 'Health', description: 'Whether the server and its database answer.' },
   { name: 'Reference', description: 'This description of the API, as JSON and as a page.' },
 ] as const;
@@ -53,6 +58,8 @@ const TAG_BY_SEGMENT: Record<string, string> = {
   operators: 'Operators',
   clients: 'Clients',
   totals: 'Ledger',
+  'collection-settings': 'Getting paid',
+  shared: 'Getting paid',
   live: 'Live',
   health: 'Health',
 };

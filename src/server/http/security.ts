@@ -35,6 +35,19 @@ function originOf(url: string): string {
   }
 }
 
+/**
+ * The statement page's "I have paid" form (`POST /s/<token>/claims`). The page sends no
+ * Referer (`Referrer-Policy: no-referrer`), and so a browser posting its form names no origin
+ * either: it sends `Origin: null`. The route reads no cookie and acts for no one signed in, so
+ * a cross-site post could do nothing there that a script without a browser cannot: it takes
+ * `null` as well as our origins (docs/decisions/0035-statement-links.md).
+ */
+const STATEMENT_FORM = /^\/s\/[^/?#]+\/claims(?:\?|$)/;
+
+function isStatementFormFromItsPage(url: string, headers: IncomingHttpHeaders): boolean {
+  return headers.origin === 'null' && STATEMENT_FORM.test(url);
+}
+
 export const CROSS_ORIGIN_MESSAGE = 'Requests from another site are refused';
 const BAD_HOST_MESSAGE = 'The Host header is not valid';
 
@@ -55,7 +68,11 @@ export async function registerSecurity(app: FastifyInstance, config: Config): Pr
   app.addHook('onRequest', async (request) => {
     const host = request.headers.host;
     if (host !== undefined && !isValidHost(host)) throw new HttpError(400, BAD_HOST_MESSAGE);
-    if (STATE_CHANGING_METHODS.has(request.method) && !isAcceptedOrigin(config, request.headers)) {
+    if (
+      STATE_CHANGING_METHODS.has(request.method) &&
+      !isAcceptedOrigin(config, request.headers) &&
+      !isStatementFormFromItsPage(request.url, request.headers)
+    ) {
       throw new HttpError(403, CROSS_ORIGIN_MESSAGE);
     }
   });

@@ -366,9 +366,25 @@ export async function totalsHistory(
   return { points: points.reverse() };
 }
 
+/**
+ * The operator's pending "I have paid" claims (a handful of rows, through their index); a
+ * deleted client's wait with it and count again if it comes back.
+ */
+const pendingClaimsQuery = compiledQuery('pending-claims-count', (db, p: { ownerId: string }) =>
+  db
+    .selectFrom('payment_claims as p')
+    .innerJoin('clients as c', 'c.id', 'p.client_id')
+    .select((eb) => eb.fn.countAll<DbInteger>().as('count'))
+    .where('p.owner_id', '=', p.ownerId)
+    .where('p.status', '=', 'pending'),
+);
+
 /** The operator's totals now: net, owed to them, and held in credit. */
 export async function currentTotals(reader: DatabaseReader, ownerId: string) {
-  const [row] = await ownerTotalsQuery(reader.db, { ownerId });
+  const [[row], [pending]] = await Promise.all([
+    ownerTotalsQuery(reader.db, { ownerId }),
+    pendingClaimsQuery(reader.db, { ownerId }),
+  ]);
   const value = (column: DbInteger | undefined) =>
     column === undefined ? 0n : exactInteger(column);
   return {
@@ -378,5 +394,6 @@ export async function currentTotals(reader: DatabaseReader, ownerId: string) {
     owingClients: Number(value(row?.owing_count)),
     credit: formatAmount(-value(row?.credit_paise)),
     creditClients: Number(value(row?.credit_count)),
+    pendingClaims: Number(value(pending?.count)),
   };
 }

@@ -370,6 +370,7 @@ describe('totals and their history', () => {
       owingClients: 2,
       credit: '100.00',
       creditClients: 1,
+      pendingClaims: 0,
       today: today(),
     });
   });

@@ -46,7 +46,7 @@ const LIVE_ROUTE_SCHEMA = {
     'A GET with the WebSocket upgrade headers opens a one-way channel: the server sends one ' +
     'JSON message per committed change of what the operator sees (client.created, ' +
     'client.updated, client.deleted, entry.created, settings.updated, operator.updated, ' +
-    'resync) and ignores what the browser sends. Signed in only; the origin rule applies. ' +
+    'collection-settings.updated, claim.created, resync) and ignores what the browser sends. Signed in only; the origin rule applies. ' +
     'Sockets per operator and per address are capped (429). ' +
     'The messages are described in docs/api.md ("Live channel").',
 };

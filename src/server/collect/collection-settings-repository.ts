@@ -1,0 +1,49 @@
+import {
+  type CollectionSettings,
+  DEFAULT_COLLECTION_SETTINGS,
+} from '../../shared/collection-schema.ts';
+import type { WriteTransaction } from '../db/database.ts';
+import { handleOf, type ReadSource } from '../db/reader.ts';
+
+/** An operator's collection settings: the defaults until they first save theirs. */
+export async function getCollectionSettings(
+  source: ReadSource,
+  ownerId: string,
+): Promise<CollectionSettings> {
+  const row = await handleOf(source)
+    .selectFrom('collection_settings')
+    .selectAll()
+    .where('owner_id', '=', ownerId)
+    .executeTakeFirst();
+  if (!row) return DEFAULT_COLLECTION_SETTINGS;
+  return {
+    businessName: row.business_name,
+    upiId: row.upi_id,
+    payeeName: row.payee_name,
+    otherWaysToPay: row.other_ways_to_pay,
+    reminderMessage: row.reminder_message,
+    reminderEmailSubject: row.reminder_email_subject,
+  };
+}
+
+export async function saveCollectionSettings(
+  trx: WriteTransaction,
+  ownerId: string,
+  settings: CollectionSettings,
+): Promise<CollectionSettings> {
+  const columns = {
+    business_name: settings.businessName,
+    upi_id: settings.upiId,
+    payee_name: settings.payeeName,
+    other_ways_to_pay: settings.otherWaysToPay,
+    reminder_message: settings.reminderMessage,
+    reminder_email_subject: settings.reminderEmailSubject,
+    updated_at: new Date().toISOString(),
+  };
+  await trx
+    .insertInto('collection_settings')
+    .values({ owner_id: ownerId, ...columns })
+    .onConflict((conflict) => conflict.column('owner_id').doUpdateSet(columns))
+    .execute();
+  return getCollectionSettings(trx, ownerId);
+}

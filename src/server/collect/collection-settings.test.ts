@@ -1,0 +1,94 @@
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import {
+  type CollectionSettings,
+  DEFAULT_COLLECTION_SETTINGS,
+  UPI_ID_MESSAGE,
+} from '../../shared/collection-schema.ts';
+import { apiPaths } from '../../shared/paths.ts';
+import { keepingBus, signUp, startTestApp, type TestApp } from '../test-support.ts';
+
+let t: TestApp;
+const bus = keepingBus();
+beforeAll(async () => {
+  t = await startTestApp({}, { bus });
+});
+afterAll(async () => {
+  await t.close();
+});
+
+const mine: CollectionSettings = {
+  businessName: 'Rao Stores',
+  upiId: 'rao.stores@okaxis',
+  payeeName: 'Rao Stores Pvt',
+  otherWaysToPay: 'Cash at the shop\nHDFC 0000 1111',
+  reminderMessage: 'Hello {name}, {amount} to {business}: {link} (UPI {upi})',
+  reminderEmailSubject: 'From {business}',
+};
+
+function get(cookie?: string) {
+  return t.app.inject({
+    method: 'GET',
+    url: apiPaths.collectionSettings,
+    headers: cookie ? { cookie } : {},
+  });
+}
+
+function put(cookie: string, payload: unknown) {
+  return t.app.inject({
+    method: 'PUT',
+    url: apiPaths.collectionSettings,
+    headers: { cookie },
+    payload: payload as object,
+  });
+}
+
+test('settings start as the defaults, and a signed-out visitor gets a 401', async () => {
+  const { cookie } = await signUp(t.app);
+  const answer = await get(cookie);
+  expect(answer.statusCode).toBe(200);
+  expect(answer.json()).toEqual(DEFAULT_COLLECTION_SETTINGS);
+  expect((await get()).statusCode).toBe(401);
+});
+
+test('each operator saves their own settings, trimmed, with a live event to them alone', async () => {
+  const a = await signUp(t.app);
+  const b = await signUp(t.app);
+  const before = bus.delivered.length;
+  const saved = await put(a.cookie, { ...mine, businessName: '  Rao Stores ' });
+  expect(saved.statusCode, saved.body).toBe(200);
+  expect(saved.json()).toEqual(mine);
+  expect((await get(a.cookie)).json()).toEqual(mine);
+  expect((await get(b.cookie)).json()).toEqual(DEFAULT_COLLECTION_SETTINGS);
+  expect(bus.delivered.slice(before)).toEqual([
+    {
+      kind: 'event',
+      ownerId: a.userId,
+      event: { type: 'collection-settings.updated', settings: mine },
+    },
+  ]);
+  const again = await put(a.cookie, { ...mine, upiId: '' });
+  expect(again.json()).toEqual({ ...mine, upiId: '' });
+});
+
+test('bad settings are a 400 naming each field at fault, and nothing is saved', async () => {
+  const { cookie } = await signUp(t.app);
+  await put(cookie, mine);
+  const answer = await put(cookie, {
+    ...mine,
+    upiId: 'not a upi id',
+    businessName: 'x'.repeat(101),
+    reminderMessage: 'Pay {amont} now',
+    reminderEmailSubject: '',
+  });
+  expect(answer.statusCode).toBe(400);
+  expect(answer.json().fieldErrors).toEqual({
+    upiId: UPI_ID_MESSAGE,
+    businessName: 'Business name must be at most 100 characters',
+    reminderMessage: 'Unknown placeholder {amont}: use {name}, {amount}, {business}, {link}, {upi}',
+    reminderEmailSubject: 'E-mail subject is required',
+  });
+  const missing = await put(cookie, { businessName: 'Only this' });
+  expect(missing.statusCode).toBe(400);
+  expect(Object.keys(missing.json().fieldErrors)).toContain('upiId');
+  expect((await get(cookie)).json()).toEqual(mine);
+});

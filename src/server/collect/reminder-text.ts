@@ -1,0 +1,85 @@
+import type { Client } from '../../shared/client-schema.ts';
+import { mailtoUrl, smsUrl, whatsappUrl } from '../../shared/collect-links.ts';
+import {
+  type CollectionSettings,
+  fillTemplate,
+  LINK_PREVIEW_TEXT,
+} from '../../shared/collection-schema.ts';
+import { paiseFromAmount } from '../../shared/money.ts';
+import { isMobileNumber } from '../../shared/phone.ts';
+import type { ReminderChannel, UnavailableChannels } from '../../shared/reminder-schema.ts';
+
+/*
+ * A reminder's words and the link that hands them to an app on the operator's phone: the
+ * server sends nothing (next-api.md, "Reminders").
+ */
+
+export const NO_MOBILE_MESSAGE =
+  "This client has no valid mobile number: add one on the client's page to remind by WhatsApp or SMS";
+export const NO_EMAIL_MESSAGE =
+  "This client has no e-mail address: add one on the client's page to remind by e-mail";
+
+/** The channels that cannot reach this client, each with why. */
+export function unavailableChannels(client: Client): UnavailableChannels {
+  const unavailable: UnavailableChannels = {};
+  if (!client.phoneValid || !isMobileNumber(client.phone)) {
+    unavailable.whatsapp = NO_MOBILE_MESSAGE;
+    unavailable.sms = NO_MOBILE_MESSAGE;
+  }
+  if (client.email.trim() === '') unavailable.email = NO_EMAIL_MESSAGE;
+  return unavailable;
+}
+
+/** A template (or the operator's own text) filled in for a client. */
+export function fillFor(
+  template: string,
+  client: Client,
+  settings: CollectionSettings,
+  link: string,
+): string {
+  return fillTemplate(template, {
+    name: `${client.fname} ${client.lname}`.trim(),
+    owedPaise: paiseFromAmount(client.balance),
+    business: settings.businessName,
+    link,
+    upi: settings.upiId,
+  });
+}
+
+/**
+ * The operator's own text: its placeholders filled, and the preview's stand-in for the link
+ * (the dialog edits the previewed text, where `{link}` reads "(statement link)") replaced by
+ * the link made for it.
+ */
+export function fillOwnText(
+  text: string,
+  client: Client,
+  settings: CollectionSettings,
+  link: string,
+): string {
+  return fillFor(text, client, settings, link).replaceAll(LINK_PREVIEW_TEXT, link);
+}
+
+/** Whether a message needs a statement link: it names `{link}` or the preview's stand-in. */
+export function needsLink(text: string): boolean {
+  return text.includes('{link}') || text.includes(LINK_PREVIEW_TEXT);
+}
+
+/** The link that opens the channel's app with the message; null for "copy". */
+export function channelUrl(
+  channel: ReminderChannel,
+  client: Client,
+  subject: string,
+  message: string,
+): string | null {
+  switch (channel) {
+    case 'whatsapp':
+      return whatsappUrl(client.phone, message);
+    case 'sms':
+      return smsUrl(client.phone, message);
+    case 'email':
+      return mailtoUrl(client.email, subject, message);
+    default:
+      return null;
+  }
+}

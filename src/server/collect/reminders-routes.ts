@@ -1,0 +1,160 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import * as z from 'zod/mini';
+import { apiErrorSchema } from '../../shared/api-error.ts';
+import { LINK_PREVIEW_TEXT } from '../../shared/collection-schema.ts';
+import {
+  newReminderSchema,
+  reminderListSchema,
+  reminderPreviewQuerySchema,
+  reminderPreviewSchema,
+  sentReminderSchema,
+} from '../../shared/reminder-schema.ts';
+import { DEFAULT_LINK_DAYS } from '../../shared/share-link-schema.ts';
+import { requireSession, type SessionReader } from '../auth/session.ts';
+import { selectOwnedClient, toClient } from '../clients/client-rows.ts';
+import { CLIENT_NOT_FOUND_MESSAGE } from '../clients/clients-routes.ts';
+import type { Config } from '../config.ts';
+import type { Database } from '../db/database.ts';
+import { HttpError } from '../http/errors.ts';
+import { dateIn } from '../ledger/panel-date.ts';
+import type { EventBus } from '../live/event-bus.ts';
+import { writeWithEvents } from '../live/write-with-events.ts';
+import { getCollectionSettings } from './collection-settings-repository.ts';
+import {
+  channelUrl,
+  fillFor,
+  fillOwnText,
+  needsLink,
+  unavailableChannels,
+} from './reminder-text.ts';
+import { listReminders, recordReminder } from './reminders-repository.ts';
+import { createShareLink } from './share-links-repository.ts';
+
+interface RemindersRoutesOptions {
+  config: Config;
+  database: Database;
+  readSession: SessionReader;
+  bus: EventBus;
+}
+
+const idParams = z.object({ id: z.string() });
+const errors = { '4xx': apiErrorSchema };
+
+/** Reminders: the message filled in for a client, recorded when the operator sends it. */
+export async function registerRemindersRoutes(
+  app: FastifyInstance,
+  { config, database, readSession, bus }: RemindersRoutesOptions,
+): Promise<void> {
+  await app.register(async (scope) => {
+    requireSession(scope, readSession);
+    const routes = scope.withTypeProvider<ZodTypeProvider>();
+
+    routes.get(
+      '/api/clients/:id/reminders/preview',
+      {
+        schema: {
+          tags: ['Getting paid'],
+          summary: 'The reminder filled in for this client, and the channels that cannot reach it',
+          params: idParams,
+          querystring: reminderPreviewQuerySchema,
+          response: { 200: reminderPreviewSchema, ...errors },
+        },
+      },
+      async (request) => {
+        const ownerId = request.operator.id;
+        const [row, settings] = await Promise.all([
+          selectOwnedClient(database, ownerId, request.params.id),
+          getCollectionSettings(database, ownerId),
+        ]);
+        if (!row) throw new HttpError(404, CLIENT_NOT_FOUND_MESSAGE);
+        const client = toClient(row);
+        return {
+          message: fillFor(settings.reminderMessage, client, settings, LINK_PREVIEW_TEXT),
+          ...(request.query.channel === 'email'
+            ? {
+                subject: fillFor(
+                  settings.reminderEmailSubject,
+                  client,
+                  settings,
+                  LINK_PREVIEW_TEXT,
+                ),
+              }
+            : {}),
+          unavailable: unavailableChannels(client),
+        };
+      },
+    );
+
+    routes.post(
+      '/api/clients/:id/reminders',
+      {
+        schema: {
+          tags: ['Getting paid'],
+          summary:
+            'Record a reminder and answer the link that opens WhatsApp, SMS or mail with it (the server sends nothing)',
+          params: idParams,
+          body: newReminderSchema,
+          response: { 201: sentReminderSchema, ...errors },
+        },
+      },
+      async (request, reply) => {
+        const operator = { id: request.operator.id, email: request.operator.email };
+        const { channel } = request.body;
+        const today = dateIn(config.timeZone);
+        const sent = await writeWithEvents(database, bus, async (trx, publish) => {
+          const row = await selectOwnedClient(trx, operator.id, request.params.id);
+          if (!row) throw new HttpError(404, CLIENT_NOT_FOUND_MESSAGE);
+          const client = toClient(row);
+          const why = unavailableChannels(client)[channel];
+          if (why) throw new HttpError(400, why, { channel: why });
+          const settings = await getCollectionSettings(trx, operator.id);
+          const text = request.body.message ?? settings.reminderMessage;
+          // Tokens are kept only as digests, so no older link's URL can be shown again: a
+          // message that carries a link carries a new one (docs/decisions/0035).
+          let url = LINK_PREVIEW_TEXT;
+          if (needsLink(text)) {
+            const made = await createShareLink(trx, operator.id, client.id, DEFAULT_LINK_DAYS);
+            if (made.kind === 'created') url = `${config.publicUrl}/s/${made.token}`;
+          }
+          const message = fillOwnText(text, client, settings, url);
+          const subject = fillFor(settings.reminderEmailSubject, client, settings, url);
+          const recorded = await recordReminder(trx, {
+            operator,
+            clientId: client.id,
+            channel,
+            message,
+            today,
+          });
+          const event = { type: 'client.updated' as const, client: recorded.client };
+          await publish({ kind: 'event', ownerId: operator.id, event });
+          return {
+            id: recorded.id,
+            channel,
+            sentAt: recorded.sentAt,
+            message,
+            url: channelUrl(channel, client, subject, message),
+          };
+        });
+        return reply.status(201).send(sent);
+      },
+    );
+
+    routes.get(
+      '/api/clients/:id/reminders',
+      {
+        schema: {
+          tags: ['Getting paid'],
+          summary: "The client's reminders, newest first",
+          params: idParams,
+          response: { 200: reminderListSchema, ...errors },
+        },
+      },
+      async (request) => {
+        const items = await listReminders(database, request.operator.id, request.params.id);
+        if (!items) throw new HttpError(404, CLIENT_NOT_FOUND_MESSAGE);
+        return { items };
+      },
+    );
+  });
+}

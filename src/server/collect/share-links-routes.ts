@@ -1,0 +1,190 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import * as z from 'zod/mini';
+import { apiErrorSchema } from '../../shared/api-error.ts';
+import { entryRecordedSchema } from '../../shared/ledger-schema.ts';
+import { AMOUNT_RANGE_MESSAGE } from '../../shared/money.ts';
+import {
+  CLAIM_NOT_PENDING_MESSAGE,
+  claimListSchema,
+  claimSchema,
+  createdShareLinkSchema,
+  DEFAULT_LINK_DAYS,
+  newShareLinkSchema,
+  shareLinkListSchema,
+} from '../../shared/share-link-schema.ts';
+import { requireSession, type SessionReader } from '../auth/session.ts';
+import { CLIENT_NOT_FOUND_MESSAGE } from '../clients/clients-routes.ts';
+import type { Config } from '../config.ts';
+import type { Database } from '../db/database.ts';
+import { HttpError } from '../http/errors.ts';
+import { dateIn } from '../ledger/panel-date.ts';
+import type { EventBus } from '../live/event-bus.ts';
+import { writeWithEvents } from '../live/write-with-events.ts';
+import { confirmClaim, dismissClaim, listClaims } from './claims-repository.ts';
+import { createShareLink, listShareLinks, revokeShareLink } from './share-links-repository.ts';
+
+interface ShareLinksRoutesOptions {
+  config: Config;
+  database: Database;
+  readSession: SessionReader;
+  bus: EventBus;
+}
+
+export const LINK_NOT_FOUND_MESSAGE = 'Link not found';
+export const CLAIM_NOT_FOUND_MESSAGE = 'Payment claim not found';
+const BALANCE_RANGE_MESSAGE = `The balance would leave the allowed range: ${AMOUNT_RANGE_MESSAGE.toLowerCase()}`;
+
+const idParams = z.object({ id: z.string() });
+const linkParams = z.object({ id: z.string(), linkId: z.string() });
+const claimParams = z.object({ id: z.string(), claimId: z.string() });
+const errors = { '4xx': apiErrorSchema };
+
+/** The operator's side of statement links: making, listing and revoking them, and the claims. */
+export async function registerShareLinksRoutes(
+  app: FastifyInstance,
+  { config, database, readSession, bus }: ShareLinksRoutesOptions,
+): Promise<void> {
+  await app.register(async (scope) => {
+    requireSession(scope, readSession);
+    const routes = scope.withTypeProvider<ZodTypeProvider>();
+
+    routes.post(
+      '/api/clients/:id/share-links',
+      {
+        schema: {
+          tags: ['Getting paid'],
+          summary: "Make a link to the client's statement (its URL is shown only here)",
+          params: idParams,
+          body: newShareLinkSchema,
+          response: { 201: createdShareLinkSchema, ...errors },
+        },
+      },
+      async (request, reply) => {
+        const days = request.body.expiresInDays ?? DEFAULT_LINK_DAYS;
+        const outcome = await writeWithEvents(database, bus, (trx) =>
+          createShareLink(trx, request.operator.id, request.params.id, days),
+        );
+        if (outcome.kind === 'not-found') throw new HttpError(404, CLIENT_NOT_FOUND_MESSAGE);
+        const url = `${config.publicUrl}/s/${outcome.token}`;
+        return reply.status(201).send({ ...outcome.link, url });
+      },
+    );
+
+    routes.get(
+      '/api/clients/:id/share-links',
+      {
+        schema: {
+          tags: ['Getting paid'],
+          summary: "The client's statement links, newest first (never a token)",
+          params: idParams,
+          response: { 200: shareLinkListSchema, ...errors },
+        },
+      },
+      async (request) => {
+        const items = await listShareLinks(database, request.operator.id, request.params.id);
+        if (!items) throw new HttpError(404, CLIENT_NOT_FOUND_MESSAGE);
+        return { items };
+      },
+    );
+
+    routes.delete(
+      '/api/clients/:id/share-links/:linkId',
+      {
+        schema: {
+          tags: ['Getting paid'],
+          summary: 'Revoke a statement link: it answers 404 from then on, on every instance',
+          params: linkParams,
+          response: { 204: z.null(), ...errors },
+        },
+      },
+      async (request, reply) => {
+        const { id, linkId } = request.params;
+        const revoked = await writeWithEvents(database, bus, (trx) =>
+          revokeShareLink(trx, request.operator.id, id, linkId),
+        );
+        if (!revoked) throw new HttpError(404, LINK_NOT_FOUND_MESSAGE);
+        return reply.status(204).send(null);
+      },
+    );
+
+    routes.get(
+      '/api/clients/:id/claims',
+      {
+        schema: {
+          tags: ['Getting paid'],
+          summary: '"I have paid" claims sent from the client\'s links, newest first',
+          params: idParams,
+          response: { 200: claimListSchema, ...errors },
+        },
+      },
+      async (request) => {
+        const items = await listClaims(database, request.operator.id, request.params.id);
+        if (!items) throw new HttpError(404, CLIENT_NOT_FOUND_MESSAGE);
+        return { items };
+      },
+    );
+
+    routes.post(
+      '/api/clients/:id/claims/:claimId/confirm',
+      {
+        schema: {
+          tags: ['Getting paid'],
+          summary: 'Confirm a pending claim: a payment entry whose note carries the reference',
+          params: claimParams,
+          response: { 201: entryRecordedSchema, ...errors },
+        },
+      },
+      async (request, reply) => {
+        const operator = { id: request.operator.id, email: request.operator.email };
+        const { id, claimId } = request.params;
+        const outcome = await writeWithEvents(database, bus, async (trx, publish) => {
+          const result = await confirmClaim(trx, operator, id, claimId, dateIn(config.timeZone));
+          // Thrown inside the write, so that the claim's change rolls back with it.
+          if (result.kind === 'out-of-range') {
+            throw new HttpError(400, BALANCE_RANGE_MESSAGE, { amount: BALANCE_RANGE_MESSAGE });
+          }
+          if (result.kind === 'confirmed') {
+            const event = {
+              type: 'entry.created' as const,
+              entry: result.entry,
+              client: result.client,
+            };
+            await publish({ kind: 'event', ownerId: operator.id, event });
+          }
+          return result;
+        });
+        if (outcome.kind === 'not-found') throw new HttpError(404, CLAIM_NOT_FOUND_MESSAGE);
+        if (outcome.kind === 'not-pending') throw new HttpError(409, CLAIM_NOT_PENDING_MESSAGE);
+        return reply.status(201).send({ entry: outcome.entry, client: outcome.client });
+      },
+    );
+
+    routes.post(
+      '/api/clients/:id/claims/:claimId/dismiss',
+      {
+        schema: {
+          tags: ['Getting paid'],
+          summary: 'Dismiss a pending claim (no entry)',
+          params: claimParams,
+          response: { 200: claimSchema, ...errors },
+        },
+      },
+      async (request) => {
+        const ownerId = request.operator.id;
+        const { id, claimId } = request.params;
+        const outcome = await writeWithEvents(database, bus, async (trx, publish) => {
+          const result = await dismissClaim(trx, ownerId, id, claimId);
+          if (result.kind === 'dismissed') {
+            const event = { type: 'client.updated' as const, client: result.client };
+            await publish({ kind: 'event', ownerId, event });
+          }
+          return result;
+        });
+        if (outcome.kind === 'not-found') throw new HttpError(404, CLAIM_NOT_FOUND_MESSAGE);
+        if (outcome.kind === 'not-pending') throw new HttpError(409, CLAIM_NOT_PENDING_MESSAGE);
+        return outcome.claim;
+      },
+    );
+  });
+}

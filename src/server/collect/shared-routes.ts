@@ -1,0 +1,236 @@
+import { createHash } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import * as z from 'zod/mini';
+import { apiErrorSchema } from '../../shared/api-error.ts';
+import {
+  LINK_NOT_VALID_MESSAGE,
+  MAX_CLAIMS_PER_ADDRESS_PER_HOUR,
+  type NewClaim,
+  newClaimSchema,
+  sentClaimSchema,
+  sharedStatementSchema,
+  TOO_MANY_PENDING_CLAIMS_MESSAGE,
+} from '../../shared/share-link-schema.ts';
+import { addressGroupOf, createRateLimiter } from '../auth/rate-limiter.ts';
+import type { Config } from '../config.ts';
+import type { Database } from '../db/database.ts';
+import { HttpError } from '../http/errors.ts';
+import { PUBLIC_ROUTE } from '../http/openapi.ts';
+import { dateIn } from '../ledger/panel-date.ts';
+import type { EventBus } from '../live/event-bus.ts';
+import { writeWithEvents } from '../live/write-with-events.ts';
+import { sendClaim } from './claims-repository.ts';
+import { getCollectionSettings } from './collection-settings-repository.ts';
+import { openShareLink } from './share-links-repository.ts';
+import { sharedStatementOf } from './shared-statement.ts';
+import {
+  type ClaimFormState,
+  messagePage,
+  notFoundPage,
+  STATEMENT_CSS,
+  STATEMENT_CSS_PATH,
+  statementPage,
+  thanksPage,
+} from './statement-page.ts';
+
+interface SharedRoutesOptions {
+  config: Config;
+  database: Database;
+  bus: EventBus;
+}
+
+const tokenParams = z.object({ token: z.string() });
+const errors = { '4xx': apiErrorSchema };
+
+export const TOO_MANY_CLAIMS_MESSAGE =
+  'Too many payments sent from this network in the last hour: try again later';
+const CLAIM_RULE = { max: MAX_CLAIMS_PER_ADDRESS_PER_HOUR, windowSeconds: 60 * 60 };
+
+/**
+ * What a statement page answers with, whatever its outcome: never cached, never indexed, and
+ * no Referer from it (helmet sends `Referrer-Policy: no-referrer` on every answer; said here
+ * too, so that this page keeps it whatever the defaults become).
+ */
+function privateHeaders(reply: FastifyReply): FastifyReply {
+  return reply
+    .header('cache-control', 'no-store')
+    .header('referrer-policy', 'no-referrer')
+    .header('x-robots-tag', 'noindex');
+}
+
+type ClaimOutcome =
+  | { kind: 'sent'; id: string; ownerId: string }
+  | { kind: 'not-found' }
+  | { kind: 'too-many' }
+  | { kind: 'rate-limited'; retryAfterSeconds: number };
+
+/** The pages and the API that a client opens from a statement link, without signing in. */
+export async function registerSharedRoutes(
+  app: FastifyInstance,
+  { config, database, bus }: SharedRoutesOptions,
+): Promise<void> {
+  const consume = createRateLimiter(database);
+  const asOfText = (iso: string) =>
+    new Intl.DateTimeFormat('en-IN', {
+      timeZone: config.timeZone,
+      dateStyle: 'medium',
+      timeStyle: 'short',
+    }).format(new Date(iso));
+
+  /** The statement a token opens (setting `lastOpenedAt`), or undefined for any bad link. */
+  async function open(token: string) {
+    const link = await writeWithEvents(database, bus, (trx) => openShareLink(trx, token));
+    return link && sharedStatementOf(database, link, dateIn(config.timeZone));
+  }
+
+  async function claim(request: FastifyRequest, token: string, body: NewClaim) {
+    const address = addressGroupOf(request.ip);
+    const verdict = await consume(`claims:${address}`, CLAIM_RULE);
+    if (!verdict.allowed) {
+      return { kind: 'rate-limited', retryAfterSeconds: verdict.retryAfterSeconds } as const;
+    }
+    const fromDigest = createHash('sha256').update(address).digest('hex');
+    return writeWithEvents<ClaimOutcome>(database, bus, async (trx, publish) => {
+      const sent = await sendClaim(trx, token, body, fromDigest);
+      if (sent.kind !== 'sent') return sent;
+      const event = { type: 'claim.created' as const, claim: sent.claim, client: sent.client };
+      await publish({ kind: 'event', ownerId: sent.ownerId, event });
+      return { kind: 'sent', id: sent.claim.id, ownerId: sent.ownerId };
+    });
+  }
+
+  const routes = app.withTypeProvider<ZodTypeProvider>();
+
+  routes.get(STATEMENT_CSS_PATH, { schema: { ...PUBLIC_ROUTE, hide: true } }, (_request, reply) =>
+    reply
+      .type('text/css; charset=utf-8')
+      .header('cache-control', 'public, max-age=31536000, immutable')
+      .send(STATEMENT_CSS),
+  );
+
+  routes.get(
+    '/api/shared/:token',
+    {
+      schema: {
+        ...PUBLIC_ROUTE,
+        tags: ['Getting paid'],
+        summary: 'What a statement link shows, as JSON (no sign-in)',
+        params: tokenParams,
+        response: { 200: sharedStatementSchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      privateHeaders(reply);
+      const statement = await open(request.params.token);
+      if (!statement) throw new HttpError(404, LINK_NOT_VALID_MESSAGE);
+      return statement;
+    },
+  );
+
+  routes.post(
+    '/api/shared/:token/claims',
+    {
+      schema: {
+        ...PUBLIC_ROUTE,
+        tags: ['Getting paid'],
+        summary: '"I have paid": a client tells the operator of a payment (no sign-in)',
+        params: tokenParams,
+        body: newClaimSchema,
+        response: { 201: sentClaimSchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      privateHeaders(reply);
+      const outcome = await claim(request, request.params.token, request.body);
+      switch (outcome.kind) {
+        case 'not-found':
+          throw new HttpError(404, LINK_NOT_VALID_MESSAGE);
+        case 'too-many':
+          throw new HttpError(429, TOO_MANY_PENDING_CLAIMS_MESSAGE);
+        case 'rate-limited':
+          reply.header('retry-after', String(outcome.retryAfterSeconds));
+          throw new HttpError(429, TOO_MANY_CLAIMS_MESSAGE);
+        default:
+          return reply.status(201).send({ id: outcome.id, status: 'pending' });
+      }
+    },
+  );
+
+  // The page and its form: HTML for a browser without JavaScript, outside the API.
+  await app.register(async (pages) => {
+    // A form posts application/x-www-form-urlencoded; only these routes read it.
+    pages.addContentTypeParser(
+      'application/x-www-form-urlencoded',
+      { parseAs: 'string' },
+      (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(String(body)))),
+    );
+    const html = (reply: FastifyReply, status: number, text: string) =>
+      privateHeaders(reply).status(status).type('text/html; charset=utf-8').send(text);
+
+    pages.get<{ Params: { token: string } }>(
+      '/s/:token',
+      { schema: { hide: true } },
+      async (request, reply) => {
+        const { token } = request.params;
+        const statement = await open(token);
+        if (!statement) return html(reply, 404, notFoundPage(LINK_NOT_VALID_MESSAGE));
+        return html(reply, 200, statementPage(token, statement, asOfText));
+      },
+    );
+
+    pages.post<{ Params: { token: string }; Body: unknown }>(
+      '/s/:token/claims',
+      { schema: { hide: true } },
+      async (request, reply) => {
+        const { token } = request.params;
+        const sent = formValues(request.body);
+        const parsed = z.safeParse(newClaimSchema, sent);
+        if (!parsed.success) {
+          const statement = await open(token);
+          if (!statement) return html(reply, 404, notFoundPage(LINK_NOT_VALID_MESSAGE));
+          const form: ClaimFormState = {
+            values: sent,
+            message: 'Some fields are not valid',
+            fieldErrors: fieldErrorsOf(parsed.error),
+          };
+          return html(reply, 400, statementPage(token, statement, asOfText, form));
+        }
+        const outcome = await claim(request, token, parsed.data);
+        switch (outcome.kind) {
+          case 'not-found':
+            return html(reply, 404, notFoundPage(LINK_NOT_VALID_MESSAGE));
+          case 'too-many':
+            return html(
+              reply,
+              429,
+              messagePage('Not sent', TOO_MANY_PENDING_CLAIMS_MESSAGE, token),
+            );
+          case 'rate-limited':
+            reply.header('retry-after', String(outcome.retryAfterSeconds));
+            return html(reply, 429, messagePage('Not sent', TOO_MANY_CLAIMS_MESSAGE, token));
+          default: {
+            const { businessName } = await getCollectionSettings(database, outcome.ownerId);
+            return html(reply, 200, thanksPage(businessName, token));
+          }
+        }
+      },
+    );
+  });
+}
+
+/** The form's three fields as text (a form sends nothing else; anything else is dropped). */
+function formValues(body: unknown): ClaimFormState['values'] {
+  const record = (body && typeof body === 'object' ? body : {}) as Record<string, unknown>;
+  const text = (key: string) => (typeof record[key] === 'string' ? (record[key] as string) : '');
+  return { amount: text('amount'), reference: text('reference'), note: text('note') };
+}
+
+function fieldErrorsOf(error: z.core.$ZodError): Record<string, string> {
+  const fieldErrors: Record<string, string> = {};
+  for (const issue of error.issues) {
+    const key = issue.path.join('.') || '_';
+    fieldErrors[key] ??= issue.message;
+  }
+  return fieldErrors;
+}
