@@ -1,8 +1,8 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
+import { inCi } from './scripts/in-ci.mjs';
 
 const serverTests = ['src/server/**/*.test.ts', 'src/shared/**/*.test.ts'];
-const inCi = process.env.CI === 'true' || process.env.CI === '1';
 
 /** The server suite again on PostgreSQL, when there is one to test on. */
 function postgresProject(): TestProjectInlineConfiguration[] {

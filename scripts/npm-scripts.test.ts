@@ -13,6 +13,7 @@ import {
   type TestApp,
   uniqueEmail,
 } from '../src/server/test-support.ts';
+import { inCi } from './in-ci.mjs';
 import { runNpmScript, startNpmScript } from './run-npm-script.ts';
 
 // Every npm script the README gives a person, run as they run it (`npm run NAME`, the real entry
@@ -21,7 +22,6 @@ import { runNpmScript, startNpmScript } from './run-npm-script.ts';
 // has just made (`npm test` runs this project last), or make it once first. They run a few at a
 // time (the project's maxConcurrency): most of their time is spent waiting on child processes.
 
-const inCi = process.env.CI === 'true' || process.env.CI === '1';
 const postgresUrl = process.env.TEST_DATABASE_URL;
 const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const dir = mkdtempSync(path.join(tmpdir(), 'client-panel-npm-scripts-'));

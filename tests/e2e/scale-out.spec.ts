@@ -2,6 +2,7 @@
 // Outside CI a missing nginx or PostgreSQL skips this file with a reason; under CI=true it fails.
 import { randomUUID } from 'node:crypto';
 import type { Browser, Page } from '@playwright/test';
+import { inCi } from '../../scripts/in-ci.mjs';
 import { changeSettingsOnPage, expect, login, newEmail, register, test } from './fixtures.ts';
 import {
   type Cluster,
@@ -11,8 +12,6 @@ import {
   startCluster,
   UPSTREAM_HEADER,
 } from './nginx-cluster.ts';
-
-const inCi = process.env.CI === 'true' || process.env.CI === '1';
 
 let cluster: Cluster | undefined;
 

@@ -5,11 +5,10 @@ import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
+import { inCi } from '../../../scripts/in-ci.mjs';
 import type { Client } from '../../shared/client-schema.ts';
 import { setPanelSettings, startTestApp, type TestApp, testDialect } from '../test-support.ts';
 import { DISK_FULL_MESSAGE } from './availability.ts';
-
-const inCi = process.env.CI === 'true' || process.env.CI === '1';
 
 /** A small file system of its own, so that filling it fills nothing else. */
 function mountSmallDisk(): { dir: string; problem: string | null } {

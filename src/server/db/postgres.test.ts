@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { inCi } from '../../../scripts/in-ci.mjs';
 import { formatAmount } from '../../shared/money.ts';
 import {
   createScratchDatabase,
@@ -9,7 +10,6 @@ import {
 } from '../test-support.ts';
 
 const baseUrl = process.env.TEST_DATABASE_URL;
-const inCi = process.env.CI === 'true' || process.env.CI === '1';
 
 if (!baseUrl) {
   if (inCi)

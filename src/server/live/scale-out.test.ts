@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import WebSocket from 'ws';
+import { inCi } from '../../../scripts/in-ci.mjs';
 import type { Client } from '../../shared/client-schema.ts';
 import type { LiveEvent } from '../../shared/live-events.ts';
 import { formatAmount } from '../../shared/money.ts';
@@ -21,7 +22,6 @@ import {
 import { createPostgresBus, LISTENER_NAME, type PostgresBus } from './postgres-bus.ts';
 
 const onPostgres = testDialect() === 'postgres';
-const inCi = process.env.CI === 'true' || process.env.CI === '1';
 
 interface Listening extends TestApp {
   port: number;
