@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { expect, login, PASSWORD, register, setSettings, test } from './fixtures.ts';
+import { expect, login, PASSWORD, register, test } from './fixtures.ts';
 
 const surnames = ['Kumar', 'Sharma', 'Verma', 'Iyer', 'Nair', 'Bose'];
 
@@ -27,9 +27,7 @@ const table = (page: Page) => page.getByRole('table', { name: 'Clients' });
 const firstRowName = (page: Page) => table(page).getByRole('row').nth(1).getByRole('cell').nth(1);
 
 test.describe('the list an operator works in', () => {
-  test.beforeAll(async ({ browser }) => {
-    await setSettings(browser, { 'Disable Balance On Add': false });
-  });
+  test.use({ panelSettings: { disableBalanceOnAdd: false } });
 
   test('find, sort, filter and page, with the whole view in the URL', async ({ page }) => {
     await register(page);

@@ -3,7 +3,15 @@
 import { randomUUID } from 'node:crypto';
 import type { Browser, Page } from '@playwright/test';
 import { inCi } from '../../scripts/in-ci.mjs';
-import { changeSettingsOnPage, expect, login, newEmail, register, test } from './fixtures.ts';
+import {
+  changeSettingsOnPage,
+  expect,
+  login,
+  newEmail,
+  register,
+  registerThroughForm,
+  test,
+} from './fixtures.ts';
 import {
   type Cluster,
   clusterUnavailable,
@@ -132,7 +140,7 @@ test.describe('two instances on one PostgreSQL behind nginx', () => {
 
     // The first account on the fresh database is its administrator; it unlocks balances.
     const admin = await pinnedPage(browser, 2);
-    await register(admin.page, newEmail('admin'));
+    await registerThroughForm(admin.page, newEmail('admin'));
     await expect(admin.page.getByRole('navigation').getByText('Administrator')).toBeVisible();
     await changeSettingsOnPage(admin.page, { 'Disable Balance On Add': false });
     await admin.page.context().close();
