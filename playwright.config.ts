@@ -8,7 +8,8 @@ export default defineConfig({
   // Two: the machines that run this have two cores (npm run test:e2e -- --workers=1 for one).
   workers: 2,
   retries: 0,
-  timeout: 30_000,
+  // Two workers, two panels and two browsers share two cores: the longest stories need more than 30 s.
+  timeout: 60_000,
   expect: { timeout: 7_000 },
   reporter: [['list']],
   forbidOnly: Boolean(process.env.CI),
