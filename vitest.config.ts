@@ -53,9 +53,10 @@ export default defineConfig({
           name: 'scripts',
           include: ['scripts/**/*.test.ts'],
           environment: 'node',
-          // Each runs a whole command (a bench, a crash test) at its smallest size.
+          // Each runs a whole command (a bench part, a crash test) at its smallest size; most of
+          // their time is spent waiting on child processes, so several run at once.
           testTimeout: 300_000,
-          maxConcurrency: 3,
+          maxConcurrency: 6,
         },
       },
       {
