@@ -1,24 +1,19 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { defineConfig } from '@playwright/test';
 
-const port = Number(process.env.E2E_PORT ?? 3100);
-const baseURL = `http://localhost:${port}`;
-// A fresh database for every run: the server makes the file on start.
-const dataDir = mkdtempSync(path.join(tmpdir(), 'client-panel-e2e-'));
-
+// No shared server: each worker starts a panel of its own (tests/e2e/fixtures.ts), so that
+// the specs run in any order and in parallel.
 export default defineConfig({
   testDir: 'tests/e2e',
-  fullyParallel: false,
-  workers: 1,
+  fullyParallel: true,
+  // Two: the machines that run this have two cores (npm run test:e2e -- --workers=1 for one).
+  workers: 2,
   retries: 0,
-  timeout: 30_000,
+  // Two workers, two panels and two browsers share two cores: the longest stories need more than 30 s.
+  timeout: 60_000,
   expect: { timeout: 7_000 },
   reporter: [['list']],
   forbidOnly: Boolean(process.env.CI),
   use: {
-    baseURL,
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
     launchOptions: {
@@ -33,26 +28,5 @@ export default defineConfig({
       ],
     },
   },
-  projects: [
-    // The panel's first account is its administrator: registered before anything else.
-    { name: 'setup', testMatch: /admin\.setup\.ts/, use: { browserName: 'chromium' } },
-    { name: 'chromium', use: { browserName: 'chromium' }, dependencies: ['setup'] },
-  ],
-  webServer: {
-    command: 'node dist/server/server/index.js',
-    url: `http://127.0.0.1:${port}/api/health`,
-    reuseExistingServer: false,
-    timeout: 60_000,
-    stdout: 'ignore',
-    stderr: 'pipe',
-    env: {
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      PUBLIC_URL: baseURL,
-      DATABASE_URL: path.join(dataDir, 'client-panel.db'),
-      LOG_LEVEL: 'warn',
-      // Every test registers its own operators, all from this one address.
-      SIGN_UPS_PER_ADDRESS_PER_HOUR: '200',
-    },
-  },
+  projects: [{ name: 'chromium', use: { browserName: 'chromium' } }],
 });

@@ -2,9 +2,9 @@
 // Outside CI a missing Chromium skips the suite with a reason; under CI=true it fails.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { inCi } from './in-ci.mjs';
 
 const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const inCi = process.env.CI === 'true' || process.env.CI === '1';
 
 if (!existsSync(chromium)) {
   const how =

@@ -278,20 +278,87 @@ export async function signIn(
   return sessionCookie(response);
 }
 
-/** The panel's settings, changed by its administrator (registrations open, balances as given). */
+/** The panel's settings, changed by its administrator (registrations open unless given). */
 export async function setPanelSettings(
   t: TestApp,
-  balances: { disableBalanceOnAdd: boolean; disableBalanceOnEdit: boolean },
+  settings: {
+    disableBalanceOnAdd: boolean;
+    disableBalanceOnEdit: boolean;
+    allowRegistrations?: boolean;
+  },
 ): Promise<void> {
-  const response = await t.app.inject({
-    method: 'PUT',
-    url: '/api/settings',
-    headers: { cookie: t.admin.cookie },
-    payload: { allowRegistrations: true, ...balances },
+  const response = await injectCall(t.app, 'PUT', '/api/settings', t.admin.cookie, {
+    allowRegistrations: true,
+    ...settings,
   });
   if (response.statusCode !== 200) {
     throw new Error(`settings failed: ${response.statusCode} ${response.body}`);
   }
+}
+
+type InjectMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** A request through app.inject, as the operator of `cookie` if given, with a JSON payload if given. */
+export function injectCall(
+  app: FastifyInstance,
+  method: InjectMethod,
+  url: string,
+  cookie?: string,
+  payload?: object,
+): Promise<LightMyRequestResponse> {
+  return app.inject({
+    method,
+    url,
+    headers: cookie ? { cookie } : {},
+    ...(payload === undefined ? {} : { payload }),
+  });
+}
+
+/** A POST through app.inject (see injectCall). */
+export function post(
+  app: FastifyInstance,
+  url: string,
+  cookie?: string,
+  payload?: object,
+): Promise<LightMyRequestResponse> {
+  return injectCall(app, 'POST', url, cookie, payload);
+}
+
+/** What the form sends for a new client: a valid one, with the overrides on top. */
+export type ClientFields = {
+  fname: string;
+  lname: string;
+  email: string;
+  phone: string;
+  balance: string;
+};
+
+/**
+ * The fields of a valid new client, with the overrides on top; an override of `undefined`
+ * leaves that field out of the request.
+ */
+export function clientFields(overrides: Partial<Record<keyof ClientFields, unknown>> = {}) {
+  return {
+    fname: 'Asha',
+    lname: 'Verma',
+    email: 'asha@example.com',
+    phone: '9876543210',
+    balance: '0',
+    ...overrides,
+  };
+}
+
+/** Adds a client through the API as the operator of `cookie`; throws unless 201. */
+export async function addClient(
+  app: FastifyInstance,
+  cookie: string,
+  fields: Partial<Record<keyof ClientFields, unknown>> = {},
+): Promise<Client> {
+  const response = await post(app, '/api/clients', cookie, clientFields(fields));
+  if (response.statusCode !== 201) {
+    throw new Error(`adding a client failed: ${response.statusCode} ${response.body}`);
+  }
+  return response.json();
 }
 
 /** Whether a session cookie still works on the API; any answer but 200 or 401 fails the test. */

@@ -6,13 +6,39 @@ import { App } from './app/routes.tsx';
 import { session } from './lib/session.ts';
 import { settings } from './lib/settings-service.ts';
 
-type Handler = (init: RequestInit | undefined) => { status: number; body?: unknown };
+/** Answers one "METHOD /path" request: its status and JSON body. */
+export type Handler = (init: RequestInit | undefined) => { status: number; body?: unknown };
+
+/** The API a test answers with, beyond the session and the settings. */
+export type ApiRoutes = Record<string, Handler>;
+
+/** A value, or a function read at each request (for a test that changes it midway). */
+type Answer<T> = T | (() => T);
+
+export interface ApiAnswers {
+  /** What GET /api/auth/get-session answers: the signed-in operator, or null (signed out). */
+  session?: Answer<unknown>;
+  /** What GET /api/settings answers: openSettings unless given. */
+  settings?: Answer<unknown>;
+  /** Any other request; an entry for the session or settings path here wins over both. */
+  routes?: ApiRoutes;
+}
+
+function current<T>(answer: Answer<T>): T {
+  return typeof answer === 'function' ? (answer as () => T)() : answer;
+}
 
 /**
- * Answers the app's fetch calls from a table of "METHOD /path" handlers; anything else
- * fails the test loudly.
+ * Answers the app's fetch calls: the session (signed out unless given), the panel's settings
+ * (openSettings unless given) and a table of "METHOD /path" routes; anything else fails the
+ * test loudly.
  */
-export function mockApi(handlers: Record<string, Handler>) {
+export function mockApi({ session = null, settings = openSettings, routes = {} }: ApiAnswers = {}) {
+  const handlers: ApiRoutes = {
+    'GET /api/auth/get-session': () => ({ status: 200, body: current(session) }),
+    'GET /api/settings': () => ({ status: 200, body: current(settings) }),
+    ...routes,
+  };
   const calls: string[] = [];
   const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
     const url = new URL(String(input), 'http://localhost');

@@ -1,6 +1,6 @@
 import type { Browser } from '@playwright/test';
 import { expectAccessible } from './accessibility.ts';
-import { expect, register, setSettings, test } from './fixtures.ts';
+import { expect, register, test } from './fixtures.ts';
 
 async function visitEveryPage(browser: Browser, options: { dark: boolean; phone: boolean }) {
   const context = await browser.newContext({
@@ -104,9 +104,7 @@ test.describe('accessibility (axe)', () => {
   // Fourteen axe runs in one story (sixteen at desktop width): on a shared two-core machine that is more than the
   // default 30 s, without anything being wrong.
   test.describe.configure({ timeout: 120_000 });
-  test.beforeAll(async ({ browser }) => {
-    await setSettings(browser, { 'Disable Balance On Add': false });
-  });
+  test.use({ panelSettings: { disableBalanceOnAdd: false } });
   for (const dark of [false, true]) {
     for (const phone of [false, true]) {
       test(`every page, ${dark ? 'dark' : 'light'} theme, ${phone ? 'phone' : 'desktop'} width`, async ({

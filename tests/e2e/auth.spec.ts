@@ -7,11 +7,30 @@ import {
   newEmail,
   PASSWORD,
   register,
+  registerThroughForm,
+  startPanel,
   test,
 } from './fixtures.ts';
 
+test('the first account of a new panel becomes its administrator', async ({ page }) => {
+  const fresh = await startPanel({ withAdmin: false });
+  try {
+    await page.goto(`${fresh.url}/register`);
+    await page.getByLabel('Email').fill(ADMIN.email);
+    await page.getByLabel('Password').fill(ADMIN.password);
+    await page.getByRole('button', { name: 'Register' }).click();
+    await expect(page).toHaveURL(/\/dashboard$/);
+    const nav = page.getByRole('navigation');
+    await expect(nav.getByText(ADMIN.email)).toBeVisible();
+    await expect(nav.getByText('Administrator')).toBeVisible();
+  } finally {
+    await page.close();
+    await fresh.stop();
+  }
+});
+
 test('a new operator registers, lands on the dashboard, and logs out', async ({ page }) => {
-  const email = await register(page);
+  const email = await registerThroughForm(page);
   const nav = page.getByRole('navigation');
   await expect(nav.getByText(email)).toBeVisible();
   await expect(nav.getByRole('link', { name: 'Dashboard' })).toBeVisible();

@@ -33,11 +33,12 @@ async function newOperatorPage(browser: Browser): Promise<Page> {
 }
 
 test('the whole original flow: add, list and total, details, balance, edit, delete', async ({
+  panel,
   browser,
   consoleErrors,
 }) => {
   // The original's defaults, whatever an earlier test left: balances locked on add and edit.
-  await setSettings(browser, { 'Disable Balance On Add': true, 'Disable Balance On Edit': true });
+  await setSettings(panel, { 'Disable Balance On Add': true, 'Disable Balance On Edit': true });
   const page = await newOperatorPage(browser);
   await expect(page.getByText('No users found')).toBeVisible();
   await expect(page.getByTestId('total-owed')).toHaveText('Total Owed : ₹0.00');
@@ -69,7 +70,7 @@ test('the whole original flow: add, list and total, details, balance, edit, dele
   await expect(ashaRow).toContainText('₹0.00');
 
   // With the balance unlocked, a client can be added owing money.
-  await setSettings(browser, { 'Disable Balance On Add': false, 'Disable Balance On Edit': false });
+  await setSettings(panel, { 'Disable Balance On Add': false, 'Disable Balance On Edit': false });
   await page.getByRole('link', { name: 'Dashboard', exact: true }).click();
   await addClient(page, {
     fname: 'Bala',
@@ -148,10 +149,11 @@ test('the whole original flow: add, list and total, details, balance, edit, dele
 });
 
 test("changes in one tab appear live in the operator's other tab, and never in another operator's", async ({
+  panel,
   browser,
 }) => {
   const tab1 = await newOperatorPage(browser);
-  await setSettings(browser, { 'Disable Balance On Add': false });
+  await setSettings(panel, { 'Disable Balance On Add': false });
   const tab2 = await tab1.context().newPage();
   await tab2.goto('/dashboard');
   await expect(tab2.getByText('No users found')).toBeVisible();

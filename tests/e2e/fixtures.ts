@@ -1,5 +1,9 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import {
-  type Browser,
   type BrowserContext,
   type BrowserContextOptions,
   test as base,
@@ -19,7 +23,200 @@ export interface ConsoleErrors {
  * violation, a failed request, a React warning), checked after the test body: pages of
  * contexts the test opens itself are watched too.
  */
-export const test = base.extend<{ consoleErrors: ConsoleErrors }>({
+/** The panel's settings as the API names them. */
+export interface PanelSettings {
+  allowRegistrations: boolean;
+  disableBalanceOnAdd: boolean;
+  disableBalanceOnEdit: boolean;
+}
+
+/** A new panel's settings (migration 0001). */
+export const DEFAULT_SETTINGS: PanelSettings = {
+  allowRegistrations: true,
+  disableBalanceOnAdd: true,
+  disableBalanceOnEdit: true,
+};
+
+/** A panel of its own: a production server on a free port, with its own data directory. */
+export interface Panel {
+  url: string;
+  /** The administrator's session cookie ("name=value"), when the panel was made with one. */
+  adminCookie: string;
+  stop(): Promise<void>;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function untilHealthy(url: string, child: ChildProcess, output: () => string): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`the panel stopped: ${output()}`);
+    try {
+      if ((await fetch(`${url}/api/health`)).ok) return;
+    } catch {
+      // Not listening yet.
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`the panel did not start within 60 s: ${output()}`);
+}
+
+/** The session cookie pair a sign-up or sign-in answer set. */
+function sessionCookieOf(response: Response): string {
+  const found = response.headers.getSetCookie().find((c) => c.includes('session_token='));
+  if (!found) throw new Error(`no session cookie in answer ${response.status}`);
+  return found.split(';')[0] ?? '';
+}
+
+/**
+ * Starts the production build (`node dist/server/server/index.js`) on a free port with a data
+ * directory of its own; unless `withAdmin` is false, registers ADMIN through the API first,
+ * so that it is the panel's administrator.
+ */
+export async function startPanel({ withAdmin = true } = {}): Promise<Panel> {
+  const port = await freePort();
+  const url = `http://localhost:${port}`;
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'client-panel-e2e-'));
+  const child = spawn(process.execPath, ['dist/server/server/index.js'], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      PUBLIC_URL: url,
+      DATABASE_URL: path.join(dataDir, 'client-panel.db'),
+      LOG_LEVEL: 'warn',
+      // Every test registers its own operators, all from this one address.
+      SIGN_UPS_PER_ADDRESS_PER_HOUR: '1000',
+    },
+  });
+  let stderr = '';
+  child.stderr?.on('data', (chunk) => {
+    stderr += String(chunk);
+  });
+  const stop = async () => {
+    if (child.exitCode === null) {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    }
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  try {
+    await untilHealthy(url, child, () => stderr);
+    let adminCookie = '';
+    if (withAdmin) {
+      const signUp = await fetch(`${url}/api/auth/sign-up/email`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: ADMIN.email, password: ADMIN.password }),
+      });
+      if (!signUp.ok) throw new Error(`admin sign-up: ${signUp.status} ${await signUp.text()}`);
+      adminCookie = sessionCookieOf(signUp);
+    }
+    return { url, adminCookie, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+type SettingLabel = 'Allow Registration' | 'Disable Balance On Add' | 'Disable Balance On Edit';
+
+const SETTING_FIELDS: Record<SettingLabel, keyof PanelSettings> = {
+  'Allow Registration': 'allowRegistrations',
+  'Disable Balance On Add': 'disableBalanceOnAdd',
+  'Disable Balance On Edit': 'disableBalanceOnEdit',
+};
+
+/** Signs ADMIN in through the API: its session cookie. */
+async function signInAdmin(url: string): Promise<string> {
+  const response = await fetch(`${url}/api/auth/sign-in/email`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: ADMIN.email, password: ADMIN.password }),
+  });
+  if (!response.ok) throw new Error(`admin sign-in: ${response.status} ${await response.text()}`);
+  return sessionCookieOf(response);
+}
+
+/**
+ * Puts the panel's settings through the API as its administrator; throws unless 200. A test
+ * may have ended the administrator's sessions (signing everyone out, say): then it signs in
+ * again once.
+ */
+async function putSettings(panel: Panel, settings: PanelSettings): Promise<void> {
+  const put = () =>
+    fetch(`${panel.url}/api/settings`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json', cookie: panel.adminCookie },
+      body: JSON.stringify(settings),
+    });
+  let response = await put();
+  if (response.status === 401) {
+    panel.adminCookie = await signInAdmin(panel.url);
+    response = await put();
+  }
+  if (response.status !== 200) {
+    throw new Error(`settings: ${response.status} ${await response.text()}`);
+  }
+}
+
+/** Changes some of the panel's settings, by their labels on the settings page, through the API. */
+export async function setSettings(
+  panel: Panel,
+  changes: Partial<Record<SettingLabel, boolean>>,
+): Promise<void> {
+  const current = (await (await fetch(`${panel.url}/api/settings`)).json()) as PanelSettings;
+  const next = { ...current };
+  for (const [label, value] of Object.entries(changes)) {
+    next[SETTING_FIELDS[label as SettingLabel]] = value;
+  }
+  await putSettings(panel, next);
+}
+
+/**
+ * Each worker runs its tests, one at a time, against a panel of its own (so that specs run in
+ * any order and in parallel); before each test the panel's settings are the defaults with the
+ * test's `panelSettings` on top, whatever the test before it changed.
+ */
+export const test = base.extend<
+  {
+    consoleErrors: ConsoleErrors;
+    panelSettings: Partial<PanelSettings>;
+    settingsAsDeclared: undefined;
+  },
+  { panel: Panel }
+>({
+  panel: [
+    // biome-ignore lint/correctness/noEmptyPattern: Playwright reads the fixtures a fixture uses from this parameter.
+    async ({}, use) => {
+      const panel = await startPanel();
+      await use(panel);
+      await panel.stop();
+    },
+    { scope: 'worker', timeout: 90_000 },
+  ],
+  baseURL: async ({ panel }, use) => {
+    await use(panel.url);
+  },
+  panelSettings: [{}, { option: true }],
+  settingsAsDeclared: [
+    async ({ panel, panelSettings }, use) => {
+      await putSettings(panel, { ...DEFAULT_SETTINGS, ...panelSettings });
+      await use(undefined);
+    },
+    { auto: true },
+  ],
   consoleErrors: [
     async ({ browser, context }, use) => {
       const errors: string[] = [];
@@ -57,10 +254,25 @@ export const PASSWORD = 'a long enough passphrase';
 let counter = 0;
 export function newEmail(prefix = 'operator'): string {
   counter += 1;
-  return `${prefix}-${Date.now()}-${counter}@example.com`;
+  return `${prefix}-${process.pid}-${Date.now()}-${counter}@example.com`;
 }
 
+/**
+ * A new operator, registered through the API (the sign-up form has its own tests:
+ * registerThroughForm), signed in in the page's browser context and on the dashboard.
+ */
 export async function register(page: Page, email = newEmail()): Promise<string> {
+  const response = await page.request.post('/api/auth/sign-up/email', {
+    data: { email, password: PASSWORD },
+  });
+  expect(response.status(), await response.text()).toBe(200);
+  await page.goto('/dashboard');
+  await expect(page.getByRole('heading', { name: 'Clients' })).toBeVisible();
+  return email;
+}
+
+/** A new operator, registered through the form as a person does it. */
+export async function registerThroughForm(page: Page, email = newEmail()): Promise<string> {
   await page.goto('/register');
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill(PASSWORD);
@@ -84,10 +296,8 @@ export async function logout(page: Page): Promise<void> {
   await expect(page).toHaveURL(/\/login$/);
 }
 
-/** The panel's first account, registered by admin.setup.ts before every other test. */
+/** The first account of every panel startPanel makes, and so its administrator. */
 export const ADMIN = { email: 'admin@example.com', password: 'the administrator passphrase' };
-
-type SettingLabel = 'Allow Registration' | 'Disable Balance On Add' | 'Disable Balance On Edit';
 
 /** Changes settings on the settings page of a page signed in as the administrator. */
 export async function changeSettingsOnPage(
@@ -101,35 +311,4 @@ export async function changeSettingsOnPage(
   }
   await page.getByRole('button', { name: 'Submit' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Settings saved' })).toBeVisible();
-}
-
-/** The administrator's signed-in cookies, kept so that tests do not sign in again and again. */
-let administratorState: Awaited<ReturnType<BrowserContext['storageState']>> | undefined;
-
-/**
- * Only the administrator changes the panel's settings: this opens a browser context of its
- * own as the administrator (signing in the first time; the sign-in limit per e-mail would
- * refuse one sign-in per call), changes them on the settings page, and closes it.
- */
-export async function setSettings(
-  browser: Browser,
-  settings: Partial<Record<SettingLabel, boolean>>,
-): Promise<void> {
-  const context = await browser.newContext(
-    administratorState ? { storageState: administratorState } : {},
-  );
-  try {
-    const page = await context.newPage();
-    await page.goto('/dashboard');
-    // Signed in, the list; signed out (the first time), the sign-in page it redirects to.
-    await expect(page.getByRole('heading', { name: /^(Clients|Login)$/ })).toBeVisible();
-    if (page.url().endsWith('/login')) {
-      await login(page, ADMIN.email, ADMIN.password);
-      await expect(page).toHaveURL(/\/dashboard$/);
-    }
-    administratorState = await context.storageState();
-    await changeSettingsOnPage(page, settings);
-  } finally {
-    await context.close();
-  }
 }

@@ -50,10 +50,10 @@ async function recordEntry(
 
 test.describe('the ledger behind every balance', () => {
   test('with the balance locked on add, saving lands on the client with "Add charge" ready', async ({
+    panel,
     page,
-    browser,
   }) => {
-    await setSettings(browser, { 'Disable Balance On Add': true });
+    await setSettings(panel, { 'Disable Balance On Add': true });
     await register(page);
     await page.getByRole('link', { name: 'New' }).click();
     await expect(
@@ -73,15 +73,15 @@ test.describe('the ledger behind every balance', () => {
     await expect(balance(page)).toContainText('₹12,400.00');
     await expect(historyRow(page, 0)).toContainText('Charge');
     await expect(historyRow(page, 0)).toContainText('+₹12,400.00');
-    await setSettings(browser, { 'Disable Balance On Add': false });
+    await setSettings(panel, { 'Disable Balance On Add': false });
   });
 
   test('payments, charges and edits are kept, shown, printed and followed live', async ({
+    panel,
     page,
     context,
-    browser,
   }) => {
-    await setSettings(browser, { 'Disable Balance On Add': false });
+    await setSettings(panel, { 'Disable Balance On Add': false });
     const email = await register(page);
     const clientUrl = await addClient(page, '1,000');
     await expect(historyRow(page, 0)).toContainText('Opening balance');

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { expect, login, PASSWORD, register, setSettings, test } from './fixtures.ts';
+import { expect, login, PASSWORD, register, registerThroughForm, test } from './fixtures.ts';
 
 const surnames = ['Kumar', 'Sharma', 'Verma', 'Iyer', 'Nair', 'Bose'];
 
@@ -26,11 +26,10 @@ const table = (page: Page) => page.getByRole('table', { name: 'Clients' });
 // The first cell holds the row's checkbox; the first name comes after it.
 const firstRowName = (page: Page) => table(page).getByRole('row').nth(1).getByRole('cell').nth(1);
 
-test.describe('the list an operator works in', () => {
-  test.beforeAll(async ({ browser }) => {
-    await setSettings(browser, { 'Disable Balance On Add': false });
-  });
+// Balances as typed on add, for every test here.
+test.use({ panelSettings: { disableBalanceOnAdd: false } });
 
+test.describe('the list an operator works in', () => {
   test('find, sort, filter and page, with the whole view in the URL', async ({ page }) => {
     await register(page);
     await seedClients(page, 60);
@@ -270,7 +269,7 @@ test('pages have titles, a skip link, and the heading takes the focus after navi
   await expect(page).toHaveTitle('Login · Client Panel');
   await page.keyboard.press('Tab');
   await expect(page.getByRole('link', { name: 'Skip to main content' })).toBeFocused();
-  await register(page);
+  await registerThroughForm(page);
   await expect(page).toHaveTitle('Dashboard · Client Panel');
   await expect(page.getByRole('heading', { name: 'Clients' })).toBeFocused();
   await page.getByRole('link', { name: 'New' }).click();

@@ -2,7 +2,16 @@
 // Outside CI a missing nginx or PostgreSQL skips this file with a reason; under CI=true it fails.
 import { randomUUID } from 'node:crypto';
 import type { Browser, Page } from '@playwright/test';
-import { changeSettingsOnPage, expect, login, newEmail, register, test } from './fixtures.ts';
+import { inCi } from '../../scripts/in-ci.mjs';
+import {
+  changeSettingsOnPage,
+  expect,
+  login,
+  newEmail,
+  register,
+  registerThroughForm,
+  test,
+} from './fixtures.ts';
 import {
   type Cluster,
   clusterUnavailable,
@@ -11,8 +20,6 @@ import {
   startCluster,
   UPSTREAM_HEADER,
 } from './nginx-cluster.ts';
-
-const inCi = process.env.CI === 'true' || process.env.CI === '1';
 
 let cluster: Cluster | undefined;
 
@@ -133,7 +140,7 @@ test.describe('two instances on one PostgreSQL behind nginx', () => {
 
     // The first account on the fresh database is its administrator; it unlocks balances.
     const admin = await pinnedPage(browser, 2);
-    await register(admin.page, newEmail('admin'));
+    await registerThroughForm(admin.page, newEmail('admin'));
     await expect(admin.page.getByRole('navigation').getByText('Administrator')).toBeVisible();
     await changeSettingsOnPage(admin.page, { 'Disable Balance On Add': false });
     await admin.page.context().close();

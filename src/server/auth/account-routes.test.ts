@@ -15,6 +15,7 @@ import {
   type ListeningTestApp,
   liveUrlOf,
   openLiveTab,
+  post,
   type ScratchDatabase,
   type SignedUp,
   signIn,
@@ -39,23 +40,15 @@ afterAll(async () => {
   await t.close();
 });
 
-function post(url: string, cookie: string | undefined, payload?: object) {
-  return t.app.inject({
-    method: 'POST',
-    url,
-    headers: cookie ? { cookie } : {},
-    ...(payload ? { payload } : {}),
-  });
-}
-
 const changePassword = (cookie: string, currentPassword: string, newPassword: string) =>
-  post('/api/account/password', cookie, { currentPassword, newPassword });
+  post(t.app, '/api/account/password', cookie, { currentPassword, newPassword });
 const changeEmail = (cookie: string, email: string, currentPassword = GOOD_PASSWORD) =>
-  post('/api/account/email', cookie, { email, currentPassword });
-const signOutEverywhere = (cookie: string) => post('/api/account/sign-out-everywhere', cookie);
+  post(t.app, '/api/account/email', cookie, { email, currentPassword });
+const signOutEverywhere = (cookie: string) =>
+  post(t.app, '/api/account/sign-out-everywhere', cookie);
 
 async function trySignIn(email: string, password = GOOD_PASSWORD) {
-  return post('/api/auth/sign-in/email', undefined, { email, password });
+  return post(t.app, '/api/auth/sign-in/email', undefined, { email, password });
 }
 
 describe('changing one’s password', () => {
@@ -112,12 +105,12 @@ describe('changing one’s password', () => {
 
   test('the body is checked: both fields required, nothing else accepted', async () => {
     const alice = await signUp(t.app);
-    const missing = await post('/api/account/password', alice.cookie, {
+    const missing = await post(t.app, '/api/account/password', alice.cookie, {
       newPassword: NEW_PASSWORD,
     });
     expect(missing.statusCode).toBe(400);
     expect(Object.keys(missing.json().fieldErrors)).toEqual(['currentPassword']);
-    const extra = await post('/api/account/password', alice.cookie, {
+    const extra = await post(t.app, '/api/account/password', alice.cookie, {
       currentPassword: GOOD_PASSWORD,
       newPassword: NEW_PASSWORD,
       userId: t.admin.userId,
@@ -227,7 +220,7 @@ describe('the account calls', () => {
       '/api/account/email',
       '/api/account/sign-out-everywhere',
     ]) {
-      const response = await post(url, undefined, {
+      const response = await post(t.app, url, undefined, {
         currentPassword: GOOD_PASSWORD,
         newPassword: NEW_PASSWORD,
         email: 'someone@example.com',

@@ -4,7 +4,9 @@ import { COMMON_PASSWORD_MESSAGE, CONTEXT_PASSWORD_MESSAGE } from '../../shared/
 import { HttpError } from '../http/errors.ts';
 import {
   GOOD_PASSWORD,
+  post,
   sessionCookie,
+  setPanelSettings,
   signUp,
   startTestApp,
   type TestApp,
@@ -20,14 +22,13 @@ afterAll(async () => {
   await t.close();
 });
 
-function post(url: string, payload: unknown, headers: Record<string, string> = {}) {
-  return t.app.inject({ method: 'POST', url, payload: payload as object, headers });
-}
-
 describe('sign-up', () => {
   test('a new operator gets an account, a session cookie and their e-mail back', async () => {
     const email = uniqueEmail();
-    const response = await post('/api/auth/sign-up/email', { email, password: GOOD_PASSWORD });
+    const response = await post(t.app, '/api/auth/sign-up/email', undefined, {
+      email,
+      password: GOOD_PASSWORD,
+    });
     expect(response.statusCode).toBe(200);
     expect(response.json().user.email).toBe(email);
     const setCookie = String(response.headers['set-cookie']);
@@ -59,7 +60,7 @@ describe('sign-up', () => {
   test('a second account with the same e-mail is refused with 422', async () => {
     const email = uniqueEmail();
     await signUp(t.app, email);
-    const again = await post('/api/auth/sign-up/email', {
+    const again = await post(t.app, '/api/auth/sign-up/email', undefined, {
       email: email.toUpperCase(),
       password: GOOD_PASSWORD,
     });
@@ -68,7 +69,7 @@ describe('sign-up', () => {
   });
 
   test('a password under 8 characters is refused with a field message', async () => {
-    const response = await post('/api/auth/sign-up/email', {
+    const response = await post(t.app, '/api/auth/sign-up/email', undefined, {
       email: uniqueEmail(),
       password: 'x7#kQ2!',
     });
@@ -77,7 +78,7 @@ describe('sign-up', () => {
   });
 
   test('a password over 128 characters is refused', async () => {
-    const response = await post('/api/auth/sign-up/email', {
+    const response = await post(t.app, '/api/auth/sign-up/email', undefined, {
       email: uniqueEmail(),
       password: 'a'.repeat(129),
     });
@@ -92,7 +93,10 @@ describe('sign-up', () => {
     const sampled = [0, 1000, Math.floor(list.length / 2), list.length - 2000].map(choosable);
     expect(new Set(sampled).size).toBe(4);
     for (const password of ['password1', 'iloveyou', 'Qwertyuiop', ...sampled]) {
-      const response = await post('/api/auth/sign-up/email', { email: uniqueEmail(), password });
+      const response = await post(t.app, '/api/auth/sign-up/email', undefined, {
+        email: uniqueEmail(),
+        password,
+      });
       expect(response.statusCode, password).toBe(400);
       expect(response.json().fieldErrors.password).toBe(COMMON_PASSWORD_MESSAGE);
     }
@@ -101,18 +105,24 @@ describe('sign-up', () => {
   test('a password built on the new e-mail address or the panel name is refused, and no account is made', async () => {
     const email = `meenakshi.sundaram.${Date.now()}@example.com`;
     for (const password of ['Meenakshi!2024', 'sundaram@12345', 'ClientPanel2024!']) {
-      const response = await post('/api/auth/sign-up/email', { email, password });
+      const response = await post(t.app, '/api/auth/sign-up/email', undefined, { email, password });
       expect(response.statusCode, password).toBe(400);
       expect(response.json().fieldErrors.password).toBe(CONTEXT_PASSWORD_MESSAGE);
     }
-    const signIn = await post('/api/auth/sign-in/email', { email, password: 'Meenakshi!2024' });
+    const signIn = await post(t.app, '/api/auth/sign-in/email', undefined, {
+      email,
+      password: 'Meenakshi!2024',
+    });
     expect(signIn.statusCode).toBe(401);
-    const accepted = await post('/api/auth/sign-up/email', { email, password: GOOD_PASSWORD });
+    const accepted = await post(t.app, '/api/auth/sign-up/email', undefined, {
+      email,
+      password: GOOD_PASSWORD,
+    });
     expect(accepted.statusCode).toBe(200);
   });
 
   test('a malformed e-mail is refused and no account is made', async () => {
-    const response = await post('/api/auth/sign-up/email', {
+    const response = await post(t.app, '/api/auth/sign-up/email', undefined, {
       email: 'not-an-email',
       password: GOOD_PASSWORD,
     });
@@ -121,33 +131,31 @@ describe('sign-up', () => {
   });
 
   test('sign-up is refused with 403 while registrations are closed, and nobody is created', async () => {
-    const { cookie } = t.admin;
-    const closed = await t.app.inject({
-      method: 'PUT',
-      url: '/api/settings',
-      headers: { cookie },
-      payload: { allowRegistrations: false, disableBalanceOnAdd: true, disableBalanceOnEdit: true },
-    });
-    expect(closed.statusCode).toBe(200);
+    const balancesLocked = { disableBalanceOnAdd: true, disableBalanceOnEdit: true };
+    await setPanelSettings(t, { allowRegistrations: false, ...balancesLocked });
     const email = uniqueEmail();
-    const response = await post('/api/auth/sign-up/email', { email, password: GOOD_PASSWORD });
+    const response = await post(t.app, '/api/auth/sign-up/email', undefined, {
+      email,
+      password: GOOD_PASSWORD,
+    });
     expect(response.statusCode).toBe(403);
     expect(response.json().message).toBe('Registrations are closed');
-    const signIn = await post('/api/auth/sign-in/email', { email, password: GOOD_PASSWORD });
-    expect(signIn.statusCode).toBe(401);
-    await t.app.inject({
-      method: 'PUT',
-      url: '/api/settings',
-      headers: { cookie },
-      payload: { allowRegistrations: true, disableBalanceOnAdd: true, disableBalanceOnEdit: true },
+    const signIn = await post(t.app, '/api/auth/sign-in/email', undefined, {
+      email,
+      password: GOOD_PASSWORD,
     });
+    expect(signIn.statusCode).toBe(401);
+    await setPanelSettings(t, balancesLocked);
   });
 });
 
 describe('sign-in and sign-out', () => {
   test('the right password signs in', async () => {
     const { email } = await signUp(t.app);
-    const response = await post('/api/auth/sign-in/email', { email, password: GOOD_PASSWORD });
+    const response = await post(t.app, '/api/auth/sign-in/email', undefined, {
+      email,
+      password: GOOD_PASSWORD,
+    });
     expect(response.statusCode).toBe(200);
     expect(response.json().user.email).toBe(email);
     expect(sessionCookie(response)).toMatch(/session_token=/);
@@ -155,8 +163,11 @@ describe('sign-in and sign-out', () => {
 
   test('an unknown e-mail and a wrong password get the same 401 message', async () => {
     const { email } = await signUp(t.app);
-    const wrong = await post('/api/auth/sign-in/email', { email, password: 'not the password' });
-    const unknown = await post('/api/auth/sign-in/email', {
+    const wrong = await post(t.app, '/api/auth/sign-in/email', undefined, {
+      email,
+      password: 'not the password',
+    });
+    const unknown = await post(t.app, '/api/auth/sign-in/email', undefined, {
       email: uniqueEmail('nobody'),
       password: 'not the password',
     });
@@ -193,11 +204,10 @@ describe('sign-in and sign-out', () => {
 
   test('signing in again gives a new token and ends the session the browser held before', async () => {
     const first = await signUp(t.app);
-    const again = await post(
-      '/api/auth/sign-in/email',
-      { email: first.email, password: GOOD_PASSWORD },
-      { cookie: first.cookie },
-    );
+    const again = await post(t.app, '/api/auth/sign-in/email', first.cookie, {
+      email: first.email,
+      password: GOOD_PASSWORD,
+    });
     expect(again.statusCode).toBe(200);
     const second = sessionCookie(again);
     expect(second).not.toBe(first.cookie);
@@ -217,11 +227,10 @@ describe('sign-in and sign-out', () => {
 
   test('a wrong password leaves the session the browser already had working', async () => {
     const operator = await signUp(t.app);
-    const wrong = await post(
-      '/api/auth/sign-in/email',
-      { email: operator.email, password: 'not the right passphrase' },
-      { cookie: operator.cookie },
-    );
+    const wrong = await post(t.app, '/api/auth/sign-in/email', operator.cookie, {
+      email: operator.email,
+      password: 'not the right passphrase',
+    });
     expect(wrong.statusCode).toBe(401);
     const still = await t.app.inject({
       method: 'GET',
@@ -234,24 +243,37 @@ describe('sign-in and sign-out', () => {
   test('the password is checked exactly as typed: surrounding spaces and letter case count, and 128 characters work', async () => {
     const email = uniqueEmail();
     const password = '  Tamarind Monsoon Ledger 77  ';
-    expect((await post('/api/auth/sign-up/email', { email, password })).statusCode).toBe(200);
+    expect(
+      (await post(t.app, '/api/auth/sign-up/email', undefined, { email, password })).statusCode,
+    ).toBe(200);
     for (const near of [password.trim(), password.toLowerCase(), password.slice(0, -1)]) {
-      const refused = await post('/api/auth/sign-in/email', { email, password: near });
+      const refused = await post(t.app, '/api/auth/sign-in/email', undefined, {
+        email,
+        password: near,
+      });
       expect(refused.statusCode, JSON.stringify(near)).toBe(401);
     }
-    expect((await post('/api/auth/sign-in/email', { email, password })).statusCode).toBe(200);
+    expect(
+      (await post(t.app, '/api/auth/sign-in/email', undefined, { email, password })).statusCode,
+    ).toBe(200);
 
     const longEmail = uniqueEmail();
     const long = 'vetiver ledger harbour kite '.repeat(5).slice(0, 128);
     expect(long).toHaveLength(128);
-    const signUp = await post('/api/auth/sign-up/email', { email: longEmail, password: long });
+    const signUp = await post(t.app, '/api/auth/sign-up/email', undefined, {
+      email: longEmail,
+      password: long,
+    });
     expect(signUp.statusCode).toBe(200);
-    const shortened = await post('/api/auth/sign-in/email', {
+    const shortened = await post(t.app, '/api/auth/sign-in/email', undefined, {
       email: longEmail,
       password: long.slice(0, 72),
     });
     expect(shortened.statusCode).toBe(401);
-    const whole = await post('/api/auth/sign-in/email', { email: longEmail, password: long });
+    const whole = await post(t.app, '/api/auth/sign-in/email', undefined, {
+      email: longEmail,
+      password: long,
+    });
     expect(whole.statusCode).toBe(200);
   });
 
@@ -259,7 +281,7 @@ describe('sign-in and sign-out', () => {
     const operator = await signUp(t.app);
     const tokens = new Set<string>();
     for (let i = 0; i < 8; i += 1) {
-      const response = await post('/api/auth/sign-in/email', {
+      const response = await post(t.app, '/api/auth/sign-in/email', undefined, {
         email: operator.email,
         password: GOOD_PASSWORD,
       });
@@ -280,7 +302,7 @@ describe('sign-in and sign-out', () => {
   });
 
   test('better-auth endpoints the product does not use are not reachable', async () => {
-    const response = await post('/api/auth/update-user', { name: 'x' });
+    const response = await post(t.app, '/api/auth/update-user', undefined, { name: 'x' });
     expect(response.statusCode).toBe(404);
   });
 });

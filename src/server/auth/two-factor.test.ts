@@ -1,4 +1,3 @@
-import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { WRONG_CURRENT_PASSWORD_MESSAGE } from '../../shared/account-schema.ts';
 import {
@@ -13,6 +12,7 @@ import {
   authenticatorCode,
   GOOD_PASSWORD,
   isSignedIn,
+  post,
   sessionCookie,
   signUp,
   startTestApp,
@@ -31,10 +31,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await t.close();
 });
-
-function post(app: FastifyInstance, url: string, cookie: string, payload: object) {
-  return app.inject({ method: 'POST', url, headers: cookie ? { cookie } : {}, payload });
-}
 
 /** The challenge cookie ("name=value") a sign-in set when it asked for a second factor. */
 function challengeCookie(response: { headers: Record<string, unknown> }): string {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { apiPaths } from '../../shared/paths.ts';
-import { type SignedUp, signUp, startTestApp, type TestApp } from '../test-support.ts';
+import { addClient, type SignedUp, signUp, startTestApp, type TestApp } from '../test-support.ts';
 
 // Found by `npm run fuzz` on PostgreSQL (SQLite has one writer, so it passes there anyway).
 
@@ -18,20 +18,11 @@ afterAll(async () => {
 async function addClients(count: number): Promise<string[]> {
   const ids: string[] = [];
   for (let i = 0; i < count; i += 1) {
-    const response = await t.app.inject({
-      method: 'POST',
-      url: apiPaths.clients,
-      headers: { cookie: operator.cookie },
-      payload: {
-        fname: 'Bulk',
-        lname: `Client ${i}`,
-        email: `bulk-${i}-${Date.now()}@example.com`,
-        phone: `98765${String(10_000 + i).slice(-5)}`,
-        balance: '0',
-      },
+    const client = await addClient(t.app, operator.cookie, {
+      lname: `Client ${i}`,
+      email: `bulk-${i}-${Date.now()}@example.com`,
     });
-    expect(response.statusCode).toBe(201);
-    ids.push(response.json().id);
+    ids.push(client.id);
   }
   return ids;
 }

@@ -4,48 +4,26 @@ import WebSocket from 'ws';
 import type { Client } from '../../shared/client-schema.ts';
 import { formatAmount, MAX_BALANCE_PAISE } from '../../shared/money.ts';
 import { searchTextOf } from '../../shared/search-text.ts';
-import { signUp, startTestApp, TEST_ORIGIN, type TestApp, testDialect } from '../test-support.ts';
+import {
+  addClient,
+  clientFields,
+  post,
+  setPanelSettings,
+  signUp,
+  startTestApp,
+  TEST_ORIGIN,
+  type TestApp,
+  testDialect,
+} from '../test-support.ts';
 
 let t: TestApp;
 beforeAll(async () => {
   t = await startTestApp();
-  await setSettings({ disableBalanceOnAdd: false, disableBalanceOnEdit: true });
+  await setPanelSettings(t, { disableBalanceOnAdd: false, disableBalanceOnEdit: true });
 });
 afterAll(async () => {
   await t.close();
 });
-
-function setSettings(change: { disableBalanceOnAdd: boolean; disableBalanceOnEdit: boolean }) {
-  return t.app.inject({
-    method: 'PUT',
-    url: '/api/settings',
-    headers: { cookie: t.admin.cookie },
-    payload: { allowRegistrations: true, ...change },
-  });
-}
-
-const valid = {
-  fname: 'Asha',
-  lname: 'Verma',
-  email: 'asha@example.com',
-  phone: '9876543210',
-  balance: '0',
-};
-
-function create(cookie: string, fields: Record<string, unknown>) {
-  return t.app.inject({
-    method: 'POST',
-    url: '/api/clients',
-    headers: { cookie },
-    payload: { ...valid, ...fields },
-  });
-}
-
-async function add(cookie: string, fields: Record<string, unknown> = {}): Promise<Client> {
-  const response = await create(cookie, fields);
-  expect(response.statusCode, response.body).toBe(201);
-  return response.json();
-}
 
 function patch(cookie: string, id: string, payload: Record<string, unknown>) {
   return t.app.inject({ method: 'PATCH', url: `/api/clients/${id}`, headers: { cookie }, payload });
@@ -64,15 +42,15 @@ async function listJson(cookie: string, query = '') {
 describe('amounts with commas', () => {
   test('grouping commas where Indian or international grouping puts them are accepted', async () => {
     const { cookie } = await signUp(t.app);
-    expect((await add(cookie, { balance: '1,00,000.50' })).balance).toBe('100000.50');
-    expect((await add(cookie, { balance: '100,000.50' })).balance).toBe('100000.50');
+    expect((await addClient(t.app, cookie, { balance: '1,00,000.50' })).balance).toBe('100000.50');
+    expect((await addClient(t.app, cookie, { balance: '100,000.50' })).balance).toBe('100000.50');
   });
 
   test.each(['1,5', '1.2,5', '10,0000', '1,00'])(
     'a balance of "%s" is refused with a field error and nothing is stored',
     async (balance) => {
       const { cookie } = await signUp(t.app);
-      const response = await create(cookie, { balance });
+      const response = await post(t.app, '/api/clients', cookie, clientFields({ balance }));
       expect(response.statusCode).toBe(400);
       expect(response.json().fieldErrors.balance).toBe(
         'Use commas only between groups of digits, as in 1,00,000.50 or 100,000.50',
@@ -87,7 +65,7 @@ describe('totals beyond 2^53 paise', () => {
     const { cookie, userId } = await signUp(t.app);
     const max = formatAmount(MAX_BALANCE_PAISE);
     const clients: Client[] = [];
-    for (let i = 0; i < 10; i += 1) clients.push(await add(cookie, { balance: max }));
+    for (let i = 0; i < 10; i += 1) clients.push(await addClient(t.app, cookie, { balance: max }));
     // Only about 9,000 maximum balances reach 2^53 paise; the running total is set there
     // directly, as if they existed, and every later write must keep it exact.
     const offset = 2n ** 53n + 1n;
@@ -117,7 +95,7 @@ describe('totals beyond 2^53 paise', () => {
       expected -= MAX_BALANCE_PAISE;
       expect((await listJson(cookie)).totalOwed).toBe(formatAmount(expected));
     }
-    await add(cookie, { balance: '0.03' });
+    await addClient(t.app, cookie, { balance: '0.03' });
     expected += 3n;
     expect((await listJson(cookie)).totalOwed).toBe(formatAmount(expected));
   });
@@ -198,7 +176,12 @@ describe('text that a database cannot store as sent', () => {
     async (field) => {
       const { cookie } = await signUp(t.app);
       for (const value of hostile) {
-        const response = await create(cookie, { [field]: `Name${value}` });
+        const response = await post(
+          t.app,
+          '/api/clients',
+          cookie,
+          clientFields({ [field]: `Name${value}` }),
+        );
         expect(response.statusCode, JSON.stringify(value)).toBe(400);
         expect(response.json().fieldErrors[field], JSON.stringify(value)).toBeTruthy();
       }
@@ -208,7 +191,7 @@ describe('text that a database cannot store as sent', () => {
 
   test('an update with such text is refused and changes nothing', async () => {
     const { cookie } = await signUp(t.app);
-    const client = await add(cookie);
+    const client = await addClient(t.app, cookie);
     const response = await patch(cookie, client.id, { version: 1, lname: 'Ver\u0000ma' });
     expect(response.statusCode).toBe(400);
     expect(response.json().fieldErrors.lname).toBe(
@@ -246,7 +229,7 @@ describe('text that a database cannot store as sent', () => {
   test('text in any script is stored and answered exactly as sent', async () => {
     const { cookie } = await signUp(t.app);
     const fields = { fname: 'Élodie 😀', lname: 'राम-李', email: 'elodie@example.com' };
-    const client = await add(cookie, fields);
+    const client = await addClient(t.app, cookie, fields);
     expect(client).toMatchObject(fields);
     const read = await t.app.inject({
       method: 'GET',
@@ -262,9 +245,9 @@ describe('search folds case the same way at every length and on both databases',
     '"%s" finds what it should',
     async (q) => {
       const { cookie } = await signUp(t.app);
-      await add(cookie, { fname: 'Élodie', lname: 'Zoë', email: 'e1@example.com' });
-      await add(cookie, { fname: 'Ïsaac', lname: 'Dupont', email: 'i@example.com' });
-      await add(cookie, { fname: 'Emile', lname: 'Martin', email: 'em@example.com' });
+      await addClient(t.app, cookie, { fname: 'Élodie', lname: 'Zoë', email: 'e1@example.com' });
+      await addClient(t.app, cookie, { fname: 'Ïsaac', lname: 'Dupont', email: 'i@example.com' });
+      await addClient(t.app, cookie, { fname: 'Emile', lname: 'Martin', email: 'em@example.com' });
       const expected: Record<string, string[]> = {
         é: ['Élodie'],
         él: ['Élodie'],
@@ -283,7 +266,7 @@ describe('search folds case the same way at every length and on both databases',
 describe('the balance lock on edit', () => {
   test('an edit that changes the balance with other fields is refused while the lock is on', async () => {
     const { cookie } = await signUp(t.app);
-    const client = await add(cookie, { balance: '10' });
+    const client = await addClient(t.app, cookie, { balance: '10' });
     const response = await patch(cookie, client.id, {
       version: 1,
       fname: 'Changed',
@@ -303,17 +286,17 @@ describe('the balance lock on edit', () => {
 
   test("the details page's balance-only update is allowed whatever the setting", async () => {
     const { cookie } = await signUp(t.app);
-    const client = await add(cookie, { balance: '10' });
+    const client = await addClient(t.app, cookie, { balance: '10' });
     const response = await patch(cookie, client.id, { version: 1, balance: '99' });
     expect(response.statusCode).toBe(200);
     expect(response.json().balance).toBe('99.00');
   });
 
   test('with the lock off, an edit may change the balance', async () => {
-    await setSettings({ disableBalanceOnAdd: false, disableBalanceOnEdit: false });
+    await setPanelSettings(t, { disableBalanceOnAdd: false, disableBalanceOnEdit: false });
     try {
       const { cookie } = await signUp(t.app);
-      const client = await add(cookie, { balance: '10' });
+      const client = await addClient(t.app, cookie, { balance: '10' });
       const response = await patch(cookie, client.id, {
         version: 1,
         fname: 'Changed',
@@ -322,7 +305,7 @@ describe('the balance lock on edit', () => {
       expect(response.statusCode).toBe(200);
       expect(response.json()).toMatchObject({ fname: 'Changed', balance: '99.00' });
     } finally {
-      await setSettings({ disableBalanceOnAdd: false, disableBalanceOnEdit: true });
+      await setPanelSettings(t, { disableBalanceOnAdd: false, disableBalanceOnEdit: true });
     }
   });
 });

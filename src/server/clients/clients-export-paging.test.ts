@@ -1,7 +1,7 @@
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { CLIENT_SORT_FIELDS, type Client } from '../../shared/client-schema.ts';
-import { setPanelSettings, signUp, startTestApp, type TestApp } from '../test-support.ts';
+import { post, setPanelSettings, signUp, startTestApp, type TestApp } from '../test-support.ts';
 import { clientsCsv } from './clients-export.ts';
 import { listClients } from './clients-read.ts';
 
@@ -16,17 +16,12 @@ beforeAll(async () => {
   cookie = operator.cookie;
   // Few distinct values in every column: ties everywhere, across every page boundary.
   for (let i = 0; i < 40; i += 1) {
-    const response = await t.app.inject({
-      method: 'POST',
-      url: '/api/clients',
-      headers: { cookie: operator.cookie },
-      payload: {
-        fname: ['Asha', 'Ravi', 'Élodie'][i % 3],
-        lname: ['Kumar', 'Iyer'][i % 2],
-        email: `same${i % 4}@example.com`,
-        phone: `98765000${String(i % 5).padStart(2, '0')}`,
-        balance: ['0', '10', '-10'][i % 3],
-      },
+    const response = await post(t.app, '/api/clients', operator.cookie, {
+      fname: ['Asha', 'Ravi', 'Élodie'][i % 3],
+      lname: ['Kumar', 'Iyer'][i % 2],
+      email: `same${i % 4}@example.com`,
+      phone: `98765000${String(i % 5).padStart(2, '0')}`,
+      balance: ['0', '10', '-10'][i % 3],
     });
     expect(response.statusCode, response.body).toBe(201);
   }

@@ -4,10 +4,18 @@ import { CLIENT_CSV_HEADERS } from '../../shared/client-csv.ts';
 import { type Client, MAX_BULK_IDS } from '../../shared/client-schema.ts';
 import { formatPhone } from '../../shared/phone.ts';
 import { dateIn } from '../ledger/panel-date.ts';
-import { setPanelSettings, signUp, startTestApp, type TestApp } from '../test-support.ts';
+import {
+  addClient,
+  setPanelSettings,
+  signUp,
+  startTestApp,
+  type TestApp,
+} from '../test-support.ts';
 import { clientsCsv } from './clients-export.ts';
 
 let t: TestApp;
+/** What every client here has besides its name and balance: the export's other columns. */
+const CONTACT = { lname: 'Client', email: 'c@example.com', phone: '9000000000' };
 beforeAll(async () => {
   t = await startTestApp();
   await setPanelSettings(t, { disableBalanceOnAdd: false, disableBalanceOnEdit: false });
@@ -15,17 +23,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await t.close();
 });
-
-async function add(cookie: string, fields: Record<string, string>): Promise<Client> {
-  const response = await t.app.inject({
-    method: 'POST',
-    url: '/api/clients',
-    headers: { cookie },
-    payload: { lname: 'Client', email: 'c@example.com', phone: '9000000000', ...fields },
-  });
-  expect(response.statusCode, response.body).toBe(201);
-  return response.json();
-}
 
 function exportOf(cookie: string, query = '') {
   return t.app.inject({ method: 'GET', url: `/api/clients/export${query}`, headers: { cookie } });
@@ -41,10 +38,14 @@ describe('export', () => {
   test('an export is the view as shown: its clients in its order, read page by page, with the headers the import reads', async () => {
     const { cookie, userId: ownerId } = await signUp(t.app);
     for (let i = 0; i < 505; i += 1) {
-      await add(cookie, { fname: `Owes${i}`, balance: `${(i * 37) % 500}.${i % 10}5` });
+      await addClient(t.app, cookie, {
+        ...CONTACT,
+        fname: `Owes${i}`,
+        balance: `${(i * 37) % 500}.${i % 10}5`,
+      });
     }
-    await add(cookie, { fname: 'Credit', balance: '-20' });
-    await add(cookie, { fname: 'Settled', balance: '0' });
+    await addClient(t.app, cookie, { ...CONTACT, fname: 'Credit', balance: '-20' });
+    await addClient(t.app, cookie, { ...CONTACT, fname: 'Settled', balance: '0' });
     const query = '?balance=owing&sort=balance&dir=desc';
     const response = await exportOf(cookie, query);
     expect(response.statusCode).toBe(200);
@@ -85,13 +86,25 @@ describe('export', () => {
 
   test('cells a spreadsheet would run as a formula are neutralised; amounts stay numbers', async () => {
     const { cookie } = await signUp(t.app);
-    await add(cookie, {
+    await addClient(t.app, cookie, {
+      ...CONTACT,
       fname: '=HYPERLINK("http://evil.example","x")',
       lname: '+1',
       balance: '-50',
     });
-    await add(cookie, { fname: '@SUM(A1)', lname: '-2', phone: '+44 20 7946 0958', balance: '3' });
-    await add(cookie, { fname: 'Plain, "quoted"', lname: 'a=b', balance: '0.05' });
+    await addClient(t.app, cookie, {
+      ...CONTACT,
+      fname: '@SUM(A1)',
+      lname: '-2',
+      phone: '+44 20 7946 0958',
+      balance: '3',
+    });
+    await addClient(t.app, cookie, {
+      ...CONTACT,
+      fname: 'Plain, "quoted"',
+      lname: 'a=b',
+      balance: '0.05',
+    });
     const rows = await exportedRows(cookie, '?sort=balance');
     expect(rows.slice(1)).toEqual([
       ['\'=HYPERLINK("http://evil.example","x")', "'+1", 'c@example.com', '90000 00000', '-50.00'],
@@ -103,7 +116,7 @@ describe('export', () => {
   test("an export holds only the operator's own clients, and needs a session and a valid view", async () => {
     const alice = await signUp(t.app);
     const bob = await signUp(t.app);
-    await add(alice.cookie, { fname: 'Alices', balance: '1' });
+    await addClient(t.app, alice.cookie, { ...CONTACT, fname: 'Alices', balance: '1' });
     expect(await exportedRows(bob.cookie)).toEqual([[...CLIENT_CSV_HEADERS]]);
     const anonymous = await t.app.inject({ method: 'GET', url: '/api/clients/export' });
     expect(anonymous.statusCode).toBe(401);
@@ -123,7 +136,7 @@ describe('export', () => {
       ['Chitra', '-5'],
       ['Devi', '20'],
     ] as const) {
-      clients.push(await add(cookie, { fname, balance }));
+      clients.push(await addClient(t.app, cookie, { ...CONTACT, fname, balance }));
     }
     const [asha, , chitra, devi] = clients as [Client, Client, Client, Client];
     const ids = [chitra.id, asha.id, devi.id].join(',');
@@ -152,8 +165,12 @@ describe('export', () => {
   test("another operator's ids export nothing of theirs", async () => {
     const alice = await signUp(t.app);
     const bob = await signUp(t.app);
-    const alices = await add(alice.cookie, { fname: 'Alices', balance: '1' });
-    const bobs = await add(bob.cookie, { fname: 'Bobs', balance: '2' });
+    const alices = await addClient(t.app, alice.cookie, {
+      ...CONTACT,
+      fname: 'Alices',
+      balance: '1',
+    });
+    const bobs = await addClient(t.app, bob.cookie, { ...CONTACT, fname: 'Bobs', balance: '2' });
     const rows = await exportedRows(bob.cookie, `?ids=${alices.id},${bobs.id}`);
     expect(rows.slice(1).map((row) => row[0])).toEqual(['Bobs']);
     expect(await exportedRows(bob.cookie, `?ids=${alices.id}`)).toEqual([[...CLIENT_CSV_HEADERS]]);

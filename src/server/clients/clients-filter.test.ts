@@ -2,17 +2,12 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { Client } from '../../shared/client-schema.ts';
 import { formatAmount, MAX_BALANCE_PAISE } from '../../shared/money.ts';
-import { signUp, startTestApp, type TestApp } from '../test-support.ts';
+import { post, setPanelSettings, signUp, startTestApp, type TestApp } from '../test-support.ts';
 
 let t: TestApp;
 beforeAll(async () => {
   t = await startTestApp();
-  await t.app.inject({
-    method: 'PUT',
-    url: '/api/settings',
-    headers: { cookie: t.admin.cookie },
-    payload: { allowRegistrations: true, disableBalanceOnAdd: false, disableBalanceOnEdit: true },
-  });
+  await setPanelSettings(t, { disableBalanceOnAdd: false, disableBalanceOnEdit: true });
 });
 afterAll(async () => {
   await t.close();
@@ -57,17 +52,12 @@ test('each balance filter counts and sums exactly what it keeps, through any cre
       for (const op of operations) {
         const ids = [...model.keys()];
         if (op.kind === 'create') {
-          const response = await t.app.inject({
-            method: 'POST',
-            url: '/api/clients',
-            headers: { cookie },
-            payload: {
-              fname: 'Filter',
-              lname: 'Case',
-              email: 'f@example.com',
-              phone: '9000000000',
-              balance: formatAmount(op.paise),
-            },
+          const response = await post(t.app, '/api/clients', cookie, {
+            fname: 'Filter',
+            lname: 'Case',
+            email: 'f@example.com',
+            phone: '9000000000',
+            balance: formatAmount(op.paise),
           });
           expect(response.statusCode).toBe(201);
           model.set(response.json().id, { paise: op.paise, version: 1 });
@@ -122,17 +112,12 @@ test('the filter combines with sorting and paging', async () => {
     ['Dd', '20.00'],
     ['Ee', '30.00'],
   ] as const) {
-    await t.app.inject({
-      method: 'POST',
-      url: '/api/clients',
-      headers: { cookie },
-      payload: {
-        fname,
-        lname: 'Pager',
-        email: 'p@example.com',
-        phone: '9000000000',
-        balance: amount,
-      },
+    await post(t.app, '/api/clients', cookie, {
+      fname,
+      lname: 'Pager',
+      email: 'p@example.com',
+      phone: '9000000000',
+      balance: amount,
     });
   }
   const second = await list(cookie, 'balance=owing&sort=balance&dir=desc&limit=1&offset=1');

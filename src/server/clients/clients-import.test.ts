@@ -1,11 +1,17 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { IMPORT_MAX_ROWS } from '../../shared/client-csv-import.ts';
-import type { Client, ClientList } from '../../shared/client-schema.ts';
+import type { ClientList } from '../../shared/client-schema.ts';
 import type { LiveEvent } from '../../shared/live-events.ts';
 import { paiseFromAmount } from '../../shared/money.ts';
 import { PHONE_INVALID_MESSAGE } from '../../shared/phone.ts';
 import { type BusDelivery, createInProcessBus } from '../live/event-bus.ts';
-import { setPanelSettings, signUp, startTestApp, type TestApp } from '../test-support.ts';
+import {
+  addClient,
+  setPanelSettings,
+  signUp,
+  startTestApp,
+  type TestApp,
+} from '../test-support.ts';
 import { IMPORT_OPENING_NOTE } from './clients-import-routes.ts';
 
 let t: TestApp;
@@ -44,17 +50,6 @@ async function listOf(cookie: string, query = ''): Promise<ClientList> {
   return response.json();
 }
 
-async function add(cookie: string, fields: Record<string, string>): Promise<Client> {
-  const response = await t.app.inject({
-    method: 'POST',
-    url: '/api/clients',
-    headers: { cookie },
-    payload: { fname: 'Old', lname: 'Client', balance: '0', ...fields },
-  });
-  expect(response.statusCode, response.body).toBe(201);
-  return response.json();
-}
-
 function importedEvents(ownerId: string): LiveEvent[] {
   return deliveries.flatMap((delivery) =>
     delivery.kind === 'event' && delivery.ownerId === ownerId ? [delivery.event] : [],
@@ -64,7 +59,10 @@ function importedEvents(ownerId: string): LiveEvent[] {
 describe('preview (dryRun=true)', () => {
   test('a preview counts valid rows, lists each invalid row with its field and reason, flags existing clients, and stores nothing', async () => {
     const { cookie } = await signUp(t.app);
-    const existing = await add(cookie, { email: 'asha@example.com', phone: '9876500001' });
+    const existing = await addClient(t.app, cookie, {
+      email: 'asha@example.com',
+      phone: '9876500001',
+    });
     const csv = [
       HEADER,
       'Ravi,Kumar,ravi@example.com,98765 00002,"1,200.50"',
@@ -171,7 +169,11 @@ describe('import', () => {
 
   test('one invalid row refuses the whole file and stores nothing', async () => {
     const { cookie, userId } = await signUp(t.app);
-    await add(cookie, { email: 'keep@example.com', phone: '9876500200', balance: '10' });
+    await addClient(t.app, cookie, {
+      email: 'keep@example.com',
+      phone: '9876500200',
+      balance: '10',
+    });
     deliveries.length = 0;
     const csv = [
       HEADER,
@@ -231,7 +233,7 @@ describe('import', () => {
 
   test('duplicates of existing clients are skipped when asked, imported otherwise', async () => {
     const { cookie } = await signUp(t.app);
-    await add(cookie, { email: 'dup@example.com', phone: '9876500300' });
+    await addClient(t.app, cookie, { email: 'dup@example.com', phone: '9876500300' });
     const csv = [
       HEADER,
       'Dup,Mail,DUP@example.com,9876500301,1',
@@ -250,7 +252,7 @@ describe('import', () => {
     const source = await signUp(t.app);
     const names = ['=cmd', '+Plus', '-Minus', '@At', 'Plain'];
     for (const [i, name] of names.entries()) {
-      await add(source.cookie, {
+      await addClient(t.app, source.cookie, {
         fname: name,
         lname: `Family ${i}`,
         email: `rt${i}@example.com`,

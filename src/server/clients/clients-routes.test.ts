@@ -2,41 +2,27 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Client } from '../../shared/client-schema.ts';
 import { formatAmount } from '../../shared/money.ts';
 import { PHONE_INVALID_MESSAGE } from '../../shared/phone.ts';
-import { signUp, startTestApp, type TestApp } from '../test-support.ts';
+import {
+  addClient,
+  clientFields,
+  post,
+  setPanelSettings,
+  signUp,
+  startTestApp,
+  type TestApp,
+} from '../test-support.ts';
 
 let t: TestApp;
 beforeAll(async () => {
   t = await startTestApp();
   // Most tests need to set balances on add.
-  await t.app.inject({
-    method: 'PUT',
-    url: '/api/settings',
-    headers: { cookie: t.admin.cookie },
-    payload: { allowRegistrations: true, disableBalanceOnAdd: false, disableBalanceOnEdit: true },
-  });
+  await setPanelSettings(t, { disableBalanceOnAdd: false, disableBalanceOnEdit: true });
 });
 afterAll(async () => {
   await t.close();
 });
 
-const valid = {
-  fname: 'Asha',
-  lname: 'Verma',
-  email: 'asha@example.com',
-  phone: '9876543210',
-  balance: '1234.50',
-};
-
-async function add(cookie: string, fields: Partial<typeof valid> = {}): Promise<Client> {
-  const response = await t.app.inject({
-    method: 'POST',
-    url: '/api/clients',
-    headers: { cookie },
-    payload: { ...valid, ...fields },
-  });
-  expect(response.statusCode, response.body).toBe(201);
-  return response.json();
-}
+const valid = clientFields({ balance: '1234.50' });
 
 function list(cookie: string, query = '') {
   return t.app.inject({ method: 'GET', url: `/api/clients${query}`, headers: { cookie } });
@@ -45,7 +31,7 @@ function list(cookie: string, query = '') {
 describe('create, read, update, delete', () => {
   test('an operator adds a client and reads it back with id, version and times', async () => {
     const { cookie } = await signUp(t.app);
-    const client = await add(cookie, { fname: '  Ravi ', balance: '99.5' });
+    const client = await addClient(t.app, cookie, { ...valid, fname: '  Ravi ', balance: '99.5' });
     expect(client).toMatchObject({ fname: 'Ravi', lname: 'Verma', balance: '99.50', version: 1 });
     expect(client.id).toMatch(/^[0-9a-f-]{36}$/);
     expect(new Date(client.createdAt).toISOString()).toBe(client.createdAt);
@@ -60,13 +46,16 @@ describe('create, read, update, delete', () => {
 
   test('a balance may be sent as a number', async () => {
     const { cookie } = await signUp(t.app);
-    const client = await add(cookie, { balance: 20.25 as unknown as string });
+    const client = await addClient(t.app, cookie, {
+      ...valid,
+      balance: 20.25 as unknown as string,
+    });
     expect(client.balance).toBe('20.25');
   });
 
   test('an update changes only the fields sent and bumps the version', async () => {
     const { cookie } = await signUp(t.app);
-    const client = await add(cookie);
+    const client = await addClient(t.app, cookie, valid);
     const response = await t.app.inject({
       method: 'PATCH',
       url: `/api/clients/${client.id}`,
@@ -84,7 +73,7 @@ describe('create, read, update, delete', () => {
 
   test('a stale version is refused with 409 and the current client, and nothing changes', async () => {
     const { cookie } = await signUp(t.app);
-    const client = await add(cookie);
+    const client = await addClient(t.app, cookie, valid);
     const first = await t.app.inject({
       method: 'PATCH',
       url: `/api/clients/${client.id}`,
@@ -107,7 +96,7 @@ describe('create, read, update, delete', () => {
 
   test('an update without a version is refused', async () => {
     const { cookie } = await signUp(t.app);
-    const client = await add(cookie);
+    const client = await addClient(t.app, cookie, valid);
     const response = await t.app.inject({
       method: 'PATCH',
       url: `/api/clients/${client.id}`,
@@ -120,7 +109,7 @@ describe('create, read, update, delete', () => {
 
   test('delete removes the client; a second delete and a read answer 404', async () => {
     const { cookie } = await signUp(t.app);
-    const client = await add(cookie);
+    const client = await addClient(t.app, cookie, valid);
     const deleted = await t.app.inject({
       method: 'DELETE',
       url: `/api/clients/${client.id}`,
@@ -185,12 +174,7 @@ describe('validation', () => {
     'a bad %s is refused with its message and nothing is stored (%j)',
     async (field, change, message) => {
       const { cookie } = await signUp(t.app);
-      const response = await t.app.inject({
-        method: 'POST',
-        url: '/api/clients',
-        headers: { cookie },
-        payload: { ...valid, ...change },
-      });
+      const response = await post(t.app, '/api/clients', cookie, { ...valid, ...change });
       expect(response.statusCode).toBe(400);
       expect(response.json().fieldErrors[field]).toBe(message);
       expect((await list(cookie)).json().total).toBe(0);
@@ -200,26 +184,16 @@ describe('validation', () => {
   test('a missing field and an unknown field are refused', async () => {
     const { cookie } = await signUp(t.app);
     const { phone: _phone, ...withoutPhone } = valid;
-    const missing = await t.app.inject({
-      method: 'POST',
-      url: '/api/clients',
-      headers: { cookie },
-      payload: withoutPhone,
-    });
+    const missing = await post(t.app, '/api/clients', cookie, withoutPhone);
     expect(missing.statusCode).toBe(400);
     expect(missing.json().fieldErrors.phone).toBe('Phone is required');
-    const extra = await t.app.inject({
-      method: 'POST',
-      url: '/api/clients',
-      headers: { cookie },
-      payload: { ...valid, owner_id: 'someone-else' },
-    });
+    const extra = await post(t.app, '/api/clients', cookie, { ...valid, owner_id: 'someone-else' });
     expect(extra.statusCode).toBe(400);
   });
 
   test('a bad update is refused and the client is unchanged', async () => {
     const { cookie } = await signUp(t.app);
-    const client = await add(cookie);
+    const client = await addClient(t.app, cookie, valid);
     const response = await t.app.inject({
       method: 'PATCH',
       url: `/api/clients/${client.id}`,
@@ -259,15 +233,10 @@ describe('settings on the server', () => {
   test('with disableBalanceOnAdd on, the stored balance is 0 whatever was sent', async () => {
     const { cookie } = await signUp(t.app);
     const set = (disableBalanceOnAdd: boolean) =>
-      t.app.inject({
-        method: 'PUT',
-        url: '/api/settings',
-        headers: { cookie: t.admin.cookie },
-        payload: { allowRegistrations: true, disableBalanceOnAdd, disableBalanceOnEdit: true },
-      });
+      setPanelSettings(t, { disableBalanceOnAdd, disableBalanceOnEdit: true });
     await set(true);
     try {
-      const client = await add(cookie, { balance: '500' });
+      const client = await addClient(t.app, cookie, { ...valid, balance: '500' });
       expect(client.balance).toBe('0.00');
       expect((await list(cookie)).json().totalOwed).toBe('0.00');
     } finally {
@@ -280,7 +249,7 @@ describe('isolation between operators', () => {
   test("operator cannot see, change or delete another operator's client", async () => {
     const alice = await signUp(t.app);
     const bob = await signUp(t.app);
-    const client = await add(alice.cookie, { balance: '100' });
+    const client = await addClient(t.app, alice.cookie, { ...valid, balance: '100' });
     const url = `/api/clients/${client.id}`;
     const read = await t.app.inject({ method: 'GET', url, headers: { cookie: bob.cookie } });
     const update = await t.app.inject({
@@ -306,7 +275,7 @@ describe('isolation between operators', () => {
   test("the administrator cannot see, change or delete an operator's client either", async () => {
     const operator = await signUp(t.app);
     const email = `only-theirs-${Date.now()}@example.com`;
-    const client = await add(operator.cookie, { balance: '250', email });
+    const client = await addClient(t.app, operator.cookie, { ...valid, balance: '250', email });
     const url = `/api/clients/${client.id}`;
     const { cookie } = t.admin;
     const read = await t.app.inject({ method: 'GET', url, headers: { cookie } });
@@ -346,7 +315,13 @@ describe('exact totals', () => {
         BigInt(1 + (random() % 500));
       const bounded = paise % 999_999_999_999n;
       expected += bounded;
-      clients.push(await add(cookie, { fname: `Client${i}`, balance: formatAmount(bounded) }));
+      clients.push(
+        await addClient(t.app, cookie, {
+          ...valid,
+          fname: `Client${i}`,
+          balance: formatAmount(bounded),
+        }),
+      );
     }
     // Change and delete some, keeping the expected sum in step.
     for (const client of clients.slice(0, 40)) {
@@ -383,9 +358,14 @@ describe('exact totals', () => {
     for (let i = 0; i < 510; i += 1) {
       const balance = formatAmount(BigInt(i) * 1_234_567n - 300_000_000n);
       expected += BigInt(balance.replace('.', ''));
-      await add(cookie, { fname: `Many${String(i).padStart(3, '0')}`, lname: 'Match', balance });
+      await addClient(t.app, cookie, {
+        ...valid,
+        fname: `Many${String(i).padStart(3, '0')}`,
+        lname: 'Match',
+        balance,
+      });
     }
-    await add(cookie, { fname: 'Other', lname: 'Person' });
+    await addClient(t.app, cookie, { ...valid, fname: 'Other', lname: 'Person' });
     const first = (await list(cookie, '?q=many&sort=fname&limit=100')).json();
     expect(first.total).toBe(510);
     expect(first.totalOwed).toBe(formatAmount(expected));
@@ -408,7 +388,8 @@ describe('exact totals', () => {
 
   test('totals beyond 2^53 paise stay exact', async () => {
     const { cookie } = await signUp(t.app);
-    for (let i = 0; i < 12; i += 1) await add(cookie, { balance: '9999999999.99' });
+    for (let i = 0; i < 12; i += 1)
+      await addClient(t.app, cookie, { ...valid, balance: '9999999999.99' });
     const answer = (await list(cookie)).json();
     expect(answer.totalOwed).toBe(formatAmount(999_999_999_999n * 12n));
     expect(answer.totalOwed).toBe('119999999999.88');
@@ -427,7 +408,7 @@ describe('paging, search and sort', () => {
       ['Ishaan', 'Rao', 'ishaan_rao@x.in', '9222222222', '0.00'],
     ];
     for (const [fname, lname, email, phone, balance] of people) {
-      await add(cookie, { fname, lname, email, phone, balance });
+      await addClient(t.app, cookie, { ...valid, fname, lname, email, phone, balance });
     }
   });
 
@@ -477,7 +458,7 @@ describe('paging, search and sort', () => {
 
   test('search follows renames and deletes, and takes quotes and index syntax literally', async () => {
     const { cookie: own } = await signUp(t.app);
-    const client = await add(own, { fname: 'Quoted', lname: 'Per"son' });
+    const client = await addClient(t.app, own, { ...valid, fname: 'Quoted', lname: 'Per"son' });
     expect(names((await list(own, '?q=QUOTED')).json())).toEqual(['Quoted Per"son']);
     expect(names((await list(own, `?q=${encodeURIComponent('r"so')}`)).json())).toEqual([
       'Quoted Per"son',
@@ -547,9 +528,15 @@ describe('phone numbers', () => {
     const { cookie } = await signUp(t.app);
     const written = ['+91 98765 43210', '098765-43210', '9876543210'];
     for (const phone of written) {
-      expect((await add(cookie, { fname: 'Phoned', phone })).phone).toBe('+919876543210');
+      expect((await addClient(t.app, cookie, { ...valid, fname: 'Phoned', phone })).phone).toBe(
+        '+919876543210',
+      );
     }
-    const foreign = await add(cookie, { fname: 'Abroad', phone: '+44 20 7946 0958' });
+    const foreign = await addClient(t.app, cookie, {
+      ...valid,
+      fname: 'Abroad',
+      phone: '+44 20 7946 0958',
+    });
     expect(foreign.phone).toBe('+442079460958');
     for (const q of ['98765 43210', '098765-43210', '+91 98765 43210', '9876543210', '43210']) {
       const found = (await list(cookie, `?q=${encodeURIComponent(q)}`)).json();
@@ -564,12 +551,7 @@ describe('phone numbers', () => {
 
   test.each(notRealNumbers)('%s is refused on add, and nothing is stored', async (phone) => {
     const { cookie } = await signUp(t.app);
-    const response = await t.app.inject({
-      method: 'POST',
-      url: '/api/clients',
-      headers: { cookie },
-      payload: { ...valid, phone },
-    });
+    const response = await post(t.app, '/api/clients', cookie, { ...valid, phone });
     expect(response.statusCode, response.body).toBe(400);
     expect(response.json().fieldErrors).toEqual({ phone: PHONE_INVALID_MESSAGE });
     expect((await list(cookie)).json().total).toBe(0);
@@ -577,7 +559,7 @@ describe('phone numbers', () => {
 
   test.each(notRealNumbers)('%s is refused on edit, and the client is unchanged', async (phone) => {
     const { cookie } = await signUp(t.app);
-    const client = await add(cookie);
+    const client = await addClient(t.app, cookie, valid);
     const response = await t.app.inject({
       method: 'PATCH',
       url: `/api/clients/${client.id}`,
@@ -605,7 +587,7 @@ describe('phone numbers', () => {
       ['+1 415 555 2671', '+14155552671', '+1 415 555 2671'],
     ];
     for (const [written, stored, shown] of accepted) {
-      const client = await add(cookie, { phone: written });
+      const client = await addClient(t.app, cookie, { ...valid, phone: written });
       expect(client, written).toMatchObject({
         phone: stored,
         phoneDisplay: shown,

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { Client } from '../../shared/client-schema.ts';
-import { signUp, startTestApp, type TestApp } from '../test-support.ts';
+import { addClient, signUp, startTestApp, type TestApp } from '../test-support.ts';
 import { RESTORE_WINDOW_MS } from './clients-deletion.ts';
 import { startPurgeJob } from './purge-job.ts';
 
@@ -16,20 +15,7 @@ async function startWithOperator(purgeIntervalMs?: number) {
 
 /** A client added and deleted through the API: its rows wait in deleted_clients. */
 async function deletedClient(t: TestApp, cookie: string): Promise<string> {
-  const added = await t.app.inject({
-    method: 'POST',
-    url: '/api/clients',
-    headers: { cookie },
-    payload: {
-      fname: 'Gone',
-      lname: 'Soon',
-      email: 'g@example.com',
-      phone: '9000000000',
-      balance: '0',
-    },
-  });
-  expect(added.statusCode, added.body).toBe(201);
-  const { id } = added.json<Client>();
+  const { id } = await addClient(t.app, cookie, { fname: 'Gone', lname: 'Soon' });
   const removed = await t.app.inject({
     method: 'DELETE',
     url: `/api/clients/${id}`,

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Client } from '../../shared/client-schema.ts';
-import { signUp, startTestApp, type TestApp, testDialect } from '../test-support.ts';
+import { post, signUp, startTestApp, type TestApp, testDialect } from '../test-support.ts';
 
 /**
  * The same search cases on both databases (this file runs in the server and the
@@ -52,11 +52,12 @@ beforeAll(async () => {
   t = await startTestApp();
   ({ cookie } = await signUp(t.app));
   for (const [fname, lname, email, phone] of people) {
-    const response = await t.app.inject({
-      method: 'POST',
-      url: '/api/clients',
-      headers: { cookie },
-      payload: { fname, lname, email, phone, balance: '0' },
+    const response = await post(t.app, '/api/clients', cookie, {
+      fname,
+      lname,
+      email,
+      phone,
+      balance: '0',
     });
     expect(response.statusCode, response.body).toBe(201);
   }

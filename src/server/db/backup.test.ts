@@ -7,7 +7,13 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { inspect } from '../../../scripts/crash-harness.ts';
 import type { Client } from '../../shared/client-schema.ts';
 import { formatAmount } from '../../shared/money.ts';
-import { setPanelSettings, startTestApp, type TestApp, testDialect } from '../test-support.ts';
+import {
+  post,
+  setPanelSettings,
+  startTestApp,
+  type TestApp,
+  testDialect,
+} from '../test-support.ts';
 
 /** `npm run backup -- FILE` as an operator runs it, with the server's environment. */
 function runBackup(
@@ -53,17 +59,12 @@ describe.skipIf(testDialect() !== 'sqlite')('npm run backup', () => {
       let phone = 9_200_000_000;
       async function create(): Promise<void> {
         phone += 1;
-        const response = await app.inject({
-          method: 'POST',
-          url: '/api/clients',
-          headers: { cookie },
-          payload: {
-            fname: 'Backup',
-            lname: 'Stream',
-            email: `b${phone}@example.com`,
-            phone: String(phone),
-            balance: String(phone % 1000),
-          },
+        const response = await post(app, '/api/clients', cookie, {
+          fname: 'Backup',
+          lname: 'Stream',
+          email: `b${phone}@example.com`,
+          phone: String(phone),
+          balance: String(phone % 1000),
         });
         expect(response.statusCode, response.body).toBe(201);
         ids.push((response.json() as Client).id);
@@ -138,17 +139,12 @@ describe.skipIf(testDialect() !== 'sqlite')('npm run backup', () => {
       const [someId] = held.clients.keys();
       const entries = (await get(`/api/clients/${someId}/entries`))?.json();
       expect(entries.items.length).toBeGreaterThan(0);
-      const again = await restored.app.inject({
-        method: 'POST',
-        url: '/api/clients',
-        headers: { cookie },
-        payload: {
-          fname: 'After',
-          lname: 'Restore',
-          email: 'a@example.com',
-          phone: '9300000001',
-          balance: '0',
-        },
+      const again = await post(restored.app, '/api/clients', cookie, {
+        fname: 'After',
+        lname: 'Restore',
+        email: 'a@example.com',
+        phone: '9300000001',
+        balance: '0',
       });
       expect(again.statusCode, again.body).toBe(201);
       expect((await get('/api/totals'))?.json().clients).toBe(held.clients.size + 1);

@@ -10,6 +10,7 @@ import {
   postgresCrasher,
   runCrashCycles,
 } from '../../../scripts/crash-harness.ts';
+import { inCi } from '../../../scripts/in-ci.mjs';
 import { clusterToolsMissing, createTestCluster } from '../test-cluster.ts';
 import { createScratchDatabase, testDialect } from '../test-support.ts';
 
@@ -17,7 +18,6 @@ import { createScratchDatabase, testDialect } from '../test-support.ts';
 // SIGKILLed in the middle of bursts of concurrent writes, and on PostgreSQL the database
 // itself crashed under it, on the dialect of this run.
 
-const inCi = process.env.CI === 'true' || process.env.CI === '1';
 const seed = Math.floor(Math.random() * 1e9);
 
 function expectNothingLost(figures: CrashFigures): void {

@@ -5,11 +5,16 @@ import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
+import { inCi } from '../../../scripts/in-ci.mjs';
 import type { Client } from '../../shared/client-schema.ts';
-import { setPanelSettings, startTestApp, type TestApp, testDialect } from '../test-support.ts';
+import {
+  post,
+  setPanelSettings,
+  startTestApp,
+  type TestApp,
+  testDialect,
+} from '../test-support.ts';
 import { DISK_FULL_MESSAGE } from './availability.ts';
-
-const inCi = process.env.CI === 'true' || process.env.CI === '1';
 
 /** A small file system of its own, so that filling it fills nothing else. */
 function mountSmallDisk(): { dir: string; problem: string | null } {
@@ -77,17 +82,12 @@ describe.skipIf(disk.problem !== null)('with the SQLite database on a disk that 
   let phone = 9_100_000_000;
   function newClient(balance = '100.00') {
     phone += 1;
-    return t.app.inject({
-      method: 'POST',
-      url: '/api/clients',
-      headers: { cookie: t.admin.cookie },
-      payload: {
-        fname: 'Full',
-        lname: 'Disk',
-        email: `c${phone}@example.com`,
-        phone: String(phone),
-        balance,
-      },
+    return post(t.app, '/api/clients', t.admin.cookie, {
+      fname: 'Full',
+      lname: 'Disk',
+      email: `c${phone}@example.com`,
+      phone: String(phone),
+      balance,
     });
   }
   function get(url: string) {

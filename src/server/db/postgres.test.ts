@@ -1,15 +1,17 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { inCi } from '../../../scripts/in-ci.mjs';
 import { formatAmount } from '../../shared/money.ts';
 import {
   createScratchDatabase,
+  post,
   type ScratchDatabase,
+  setPanelSettings,
   signUp,
   startTestApp,
   type TestApp,
 } from '../test-support.ts';
 
 const baseUrl = process.env.TEST_DATABASE_URL;
-const inCi = process.env.CI === 'true' || process.env.CI === '1';
 
 if (!baseUrl) {
   if (inCi)
@@ -78,26 +80,15 @@ describe.skipIf(!baseUrl)('on PostgreSQL', () => {
   test('settings, clients, exact totals beyond 2^53, 409 and isolation', async () => {
     const alice = await signUp(t.app);
     const bob = await signUp(t.app);
-    const put = await t.app.inject({
-      method: 'PUT',
-      url: '/api/settings',
-      headers: { cookie: t.admin.cookie },
-      payload: { allowRegistrations: true, disableBalanceOnAdd: false, disableBalanceOnEdit: true },
-    });
-    expect(put.statusCode).toBe(200);
+    await setPanelSettings(t, { disableBalanceOnAdd: false, disableBalanceOnEdit: true });
     const ids: string[] = [];
     for (let i = 0; i < 12; i += 1) {
-      const created = await t.app.inject({
-        method: 'POST',
-        url: '/api/clients',
-        headers: { cookie: alice.cookie },
-        payload: {
-          fname: `Big${i}`,
-          lname: 'Spender',
-          email: 'b@example.com',
-          phone: '9000000000',
-          balance: '9999999999.99',
-        },
+      const created = await post(t.app, '/api/clients', alice.cookie, {
+        fname: `Big${i}`,
+        lname: 'Spender',
+        email: 'b@example.com',
+        phone: '9000000000',
+        balance: '9999999999.99',
       });
       expect(created.statusCode).toBe(201);
       ids.push(created.json().id);
@@ -153,17 +144,12 @@ describe.skipIf(!baseUrl)('on PostgreSQL', () => {
 
   test('concurrent updates of one version: exactly one wins', async () => {
     const { cookie } = await signUp(t.app);
-    const created = await t.app.inject({
-      method: 'POST',
-      url: '/api/clients',
-      headers: { cookie },
-      payload: {
-        fname: 'Race',
-        lname: 'Case',
-        email: 'r@example.com',
-        phone: '9000000000',
-        balance: '0',
-      },
+    const created = await post(t.app, '/api/clients', cookie, {
+      fname: 'Race',
+      lname: 'Case',
+      email: 'r@example.com',
+      phone: '9000000000',
+      balance: '0',
     });
     const id = created.json().id;
     const answers = await Promise.all(

@@ -16,6 +16,7 @@ import {
 import { MAX_LIST_OFFSET } from '../../shared/client-schema.ts';
 import { dateIn } from '../ledger/panel-date.ts';
 import {
+  addClient,
   type SignedUp,
   setPanelSettings,
   signIn,
@@ -58,23 +59,6 @@ async function renewEndedSessions(): Promise<void> {
   if (!(await signedIn(cookies.admin))) cookies.admin = await signIn(t.app, t.admin.email);
 }
 
-async function addClient(who: SignedUp, fname: string, balance: string): Promise<string> {
-  const response = await t.app.inject({
-    method: 'POST',
-    url: '/api/clients',
-    headers: { cookie: who.cookie },
-    payload: {
-      fname,
-      lname: 'Hostile',
-      email: `${fname.toLowerCase()}-${who.userId}@example.com`,
-      phone: `98765${String(Math.floor(Math.random() * 100_000)).padStart(5, '0')}`,
-      balance,
-    },
-  });
-  if (response.statusCode !== 201) throw new Error(`add client: ${response.body}`);
-  return response.json().id;
-}
-
 beforeAll(async () => {
   t = await startTestApp(
     {},
@@ -91,11 +75,14 @@ beforeAll(async () => {
   cookies.operator = operator.cookie;
   cookies.admin = t.admin.cookie;
   const own = [
-    await addClient(operator, 'Asha', '100.50'),
-    await addClient(operator, 'Ravi', '-20.00'),
-    await addClient(operator, 'Meera', '0'),
+    (await addClient(t.app, operator.cookie, { fname: 'Asha', balance: '100.50' })).id,
+    (await addClient(t.app, operator.cookie, { fname: 'Ravi', balance: '-20.00' })).id,
+    (await addClient(t.app, operator.cookie, { fname: 'Meera', balance: '0' })).id,
   ];
-  const others = [await addClient(other, 'Other', '999.99'), await addClient(other, 'Else', '5')];
+  const others = [
+    (await addClient(t.app, other.cookie, { fname: 'Other', balance: '999.99' })).id,
+    (await addClient(t.app, other.cookie, { fname: 'Else', balance: '5' })).id,
+  ];
   context = {
     origin: TEST_ORIGIN,
     today: dateIn(t.config.timeZone),

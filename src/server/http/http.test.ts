@@ -11,7 +11,9 @@ import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import WebSocket from 'ws';
 import type { Config } from '../config.ts';
 import {
+  clientFields,
   GOOD_PASSWORD,
+  post,
   signUp,
   startTestApp,
   TEST_ORIGIN,
@@ -116,12 +118,6 @@ function closedWithin(socket: Socket, ms: number): Promise<number> {
   });
 }
 
-/** A client that the clients route would add, were the request let through. */
-function clientFields(fname: string) {
-  const digits = String(Math.floor(Math.random() * 1e9)).padStart(9, '0');
-  return { fname, lname: 'Page', email: `${fname}@example.com`, phone: `9${digits}`, balance: '0' };
-}
-
 describe('health', () => {
   test('reports ok and the database kind after a real query', async () => {
     const response = await t.app.inject({ method: 'GET', url: '/api/health' });
@@ -198,7 +194,11 @@ describe('app integrity', () => {
     ];
     for (const referer of foreign) {
       for (const request of [
-        { method: 'POST' as const, url: '/api/clients', payload: clientFields('Forged') },
+        {
+          method: 'POST' as const,
+          url: '/api/clients',
+          payload: clientFields({ fname: 'Forged' }),
+        },
         { method: 'POST' as const, url: '/api/auth/sign-out', payload: {} },
       ]) {
         const response = await t.app.inject({ ...request, headers: { cookie, referer } });
@@ -228,7 +228,7 @@ describe('app integrity', () => {
         method: 'POST',
         url: '/api/clients',
         headers: { cookie, ...(referer === undefined ? {} : { referer }) },
-        payload: clientFields(`Own${index}`),
+        payload: clientFields({ fname: `Own${index}` }),
       });
       expect(response.statusCode, String(referer)).toBe(201);
     }
@@ -384,7 +384,7 @@ describe('connections', () => {
       expect(connections).toBe(3);
 
       // A fourth connection's request, signed in and well-formed, would add a client.
-      const post = JSON.stringify(clientFields('OverCap'));
+      const post = JSON.stringify(clientFields({ fname: 'OverCap' }));
       const over = await openSocket(app.port);
       const closed = closedWithin(over, 3000);
       const answer = await readUntilClosed(
@@ -551,17 +551,12 @@ describe('routing', () => {
   test('API answers are compressed for browsers that accept it', async () => {
     const { cookie } = await signUp(t.app);
     for (let i = 0; i < 20; i += 1) {
-      await t.app.inject({
-        method: 'POST',
-        url: '/api/clients',
-        headers: { cookie },
-        payload: {
-          fname: `Zip${i}`,
-          lname: 'Client',
-          email: 'z@example.com',
-          phone: '9000000000',
-          balance: '0',
-        },
+      await post(t.app, '/api/clients', cookie, {
+        fname: `Zip${i}`,
+        lname: 'Client',
+        email: 'z@example.com',
+        phone: '9000000000',
+        balance: '0',
       });
     }
     const plain = await t.app.inject({ method: 'GET', url: '/api/clients', headers: { cookie } });

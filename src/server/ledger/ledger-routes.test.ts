@@ -5,7 +5,13 @@ import type { Client } from '../../shared/client-schema.ts';
 import { addDays, type Entry, statementSchema } from '../../shared/ledger-schema.ts';
 import { formatAmount, MAX_BALANCE_PAISE, paiseFromAmount } from '../../shared/money.ts';
 import { exactInteger } from '../db/integers.ts';
-import { setPanelSettings, signUp, startTestApp, type TestApp } from '../test-support.ts';
+import {
+  addClient,
+  setPanelSettings,
+  signUp,
+  startTestApp,
+  type TestApp,
+} from '../test-support.ts';
 import { dateIn } from './panel-date.ts';
 
 let t: TestApp;
@@ -18,17 +24,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await t.close();
 });
-
-async function addClient(cookie: string, balance = '0', fname = 'Ledger'): Promise<Client> {
-  const response = await t.app.inject({
-    method: 'POST',
-    url: '/api/clients',
-    headers: { cookie },
-    payload: { fname, lname: 'Client', email: 'l@example.com', phone: '9000000000', balance },
-  });
-  expect(response.statusCode, response.body).toBe(201);
-  return response.json();
-}
 
 function record(cookie: string, id: string, payload: Record<string, unknown>) {
   return t.app.inject({
@@ -62,7 +57,7 @@ async function get(cookie: string, url: string) {
 describe('payments and charges', () => {
   test('a charge adds to what is owed and a payment takes from it, each an entry', async () => {
     const { cookie, email } = await signUp(t.app);
-    const client = await addClient(cookie, '1000');
+    const client = await addClient(t.app, cookie, { balance: '1000' });
     const charge = await recorded(cookie, client.id, {
       kind: 'charge',
       amount: '250.50',
@@ -120,7 +115,7 @@ describe('payments and charges', () => {
     ],
   ])('%j is refused (%s) and nothing changes', async (payload, field, message) => {
     const { cookie } = await signUp(t.app);
-    const client = await addClient(cookie, '10');
+    const client = await addClient(t.app, cookie, { balance: '10' });
     const response = await record(cookie, client.id, payload);
     expect(response.statusCode).toBe(400);
     expect(response.json().fieldErrors[field]).toBe(message);
@@ -129,7 +124,7 @@ describe('payments and charges', () => {
 
   test('a date in the future is refused; a note may hold line breaks', async () => {
     const { cookie } = await signUp(t.app);
-    const client = await addClient(cookie);
+    const client = await addClient(t.app, cookie);
     const future = await record(cookie, client.id, {
       kind: 'charge',
       amount: '5',
@@ -147,7 +142,9 @@ describe('payments and charges', () => {
 
   test('an entry that would take the balance out of range is refused', async () => {
     const { cookie } = await signUp(t.app);
-    const client = await addClient(cookie, formatAmount(MAX_BALANCE_PAISE - 100n));
+    const client = await addClient(t.app, cookie, {
+      balance: formatAmount(MAX_BALANCE_PAISE - 100n),
+    });
     const response = await record(cookie, client.id, { kind: 'charge', amount: '1.01' });
     expect(response.statusCode).toBe(400);
     expect(response.json().fieldErrors.amount).toMatch(/leave the allowed range/);
@@ -158,7 +155,7 @@ describe('payments and charges', () => {
   test("another operator's client, or no client, is not found, and nothing is stored", async () => {
     const alice = await signUp(t.app);
     const bob = await signUp(t.app);
-    const client = await addClient(alice.cookie, '10');
+    const client = await addClient(t.app, alice.cookie, { balance: '10' });
     for (const id of [client.id, '00000000-0000-0000-0000-000000000000', 'not-an-id']) {
       expect((await record(bob.cookie, id, { kind: 'charge', amount: '5' })).statusCode).toBe(404);
       expect((await get(bob.cookie, `/api/clients/${id}/entries`)).statusCode).toBe(404);
@@ -174,16 +171,16 @@ describe('payments and charges', () => {
 describe('every change of a balance is an entry', () => {
   test('a new client with a balance opens its ledger; one with none has no entry', async () => {
     const { cookie } = await signUp(t.app);
-    const owing = await addClient(cookie, '300');
+    const owing = await addClient(t.app, cookie, { balance: '300' });
     const [opening] = (await history(cookie, owing.id)).items;
     expect(opening).toMatchObject({ kind: 'opening', amount: '300.00', balanceAfter: '300.00' });
-    const clear = await addClient(cookie, '0');
+    const clear = await addClient(t.app, cookie, { balance: '0' });
     expect((await history(cookie, clear.id)).items).toEqual([]);
   });
 
   test('an edited balance is an adjustment from → to, with its note; other edits are none', async () => {
     const { cookie } = await signUp(t.app);
-    const client = await addClient(cookie, '300');
+    const client = await addClient(t.app, cookie, { balance: '300' });
     const edited = await t.app.inject({
       method: 'PATCH',
       url: `/api/clients/${client.id}`,
@@ -207,15 +204,10 @@ describe('every change of a balance is an entry', () => {
 
   test('with the balance locked on edit, the inline update still takes its reason', async () => {
     const { cookie } = await signUp(t.app);
-    const client = await addClient(cookie, '300');
+    const client = await addClient(t.app, cookie, { balance: '300' });
     const lock = (disableBalanceOnEdit: boolean) =>
-      t.app.inject({
-        method: 'PUT',
-        url: '/api/settings',
-        headers: { cookie: t.admin.cookie },
-        payload: { allowRegistrations: true, disableBalanceOnAdd: false, disableBalanceOnEdit },
-      });
-    expect((await lock(true)).statusCode).toBe(200);
+      setPanelSettings(t, { disableBalanceOnAdd: false, disableBalanceOnEdit });
+    await lock(true);
     try {
       const inline = await t.app.inject({
         method: 'PATCH',
@@ -240,7 +232,7 @@ describe('every change of a balance is an entry', () => {
 
   test('the history pages newest first with a cursor', async () => {
     const { cookie } = await signUp(t.app);
-    const client = await addClient(cookie);
+    const client = await addClient(t.app, cookie);
     for (let i = 1; i <= 7; i += 1)
       await recorded(cookie, client.id, { kind: 'charge', amount: i });
     const first = await history(cookie, client.id, '?limit=3');
@@ -258,7 +250,7 @@ describe('every change of a balance is an entry', () => {
 describe('statements', () => {
   test('opening, every entry dated in the range oldest first, totals and closing', async () => {
     const { cookie } = await signUp(t.app);
-    const client = await addClient(cookie, '1000');
+    const client = await addClient(t.app, cookie, { balance: '1000' });
     const d = (days: number) => addDays(today(), -days);
     await recorded(cookie, client.id, { kind: 'payment', amount: '100', on: d(40) });
     await recorded(cookie, client.id, { kind: 'charge', amount: '50', on: d(20) });
@@ -289,7 +281,7 @@ describe('statements', () => {
 
   test("a statement's entries are the history's, field for field, whatever the notes hold", async () => {
     const { cookie } = await signUp(t.app);
-    const client = await addClient(cookie, '-0.05');
+    const client = await addClient(t.app, cookie, { balance: '-0.05' });
     const notes = ['say "paid"', 'back\\slash', 'two\nlines\tand a tab', '₹ 😀 ह', '</script>', ''];
     for (const [i, note] of notes.entries()) {
       const kind = i % 2 === 0 ? 'charge' : 'payment';
@@ -342,7 +334,7 @@ describe('statements', () => {
 
   test('a bad range is refused', async () => {
     const { cookie } = await signUp(t.app);
-    const client = await addClient(cookie);
+    const client = await addClient(t.app, cookie);
     for (const query of [
       'from=2026-02-01&to=2026-01-01',
       'from=2026-01-01',
@@ -358,10 +350,10 @@ describe('statements', () => {
 describe('totals and their history', () => {
   test('what is owed and what is held in credit, apart and net', async () => {
     const { cookie } = await signUp(t.app);
-    await addClient(cookie, '500');
-    await addClient(cookie, '250.25');
-    await addClient(cookie, '-100');
-    await addClient(cookie, '0');
+    await addClient(t.app, cookie, { balance: '500' });
+    await addClient(t.app, cookie, { balance: '250.25' });
+    await addClient(t.app, cookie, { balance: '-100' });
+    await addClient(t.app, cookie, { balance: '0' });
     const totals = (await get(cookie, '/api/totals')).json();
     expect(totals).toEqual({
       clients: 4,
@@ -377,8 +369,8 @@ describe('totals and their history', () => {
 
   test('the total owed at the end of each day follows backdated entries and deletions', async () => {
     const { cookie } = await signUp(t.app);
-    const a = await addClient(cookie, '1000');
-    const b = await addClient(cookie, '200');
+    const a = await addClient(t.app, cookie, { balance: '1000' });
+    const b = await addClient(t.app, cookie, { balance: '200' });
     const d = (days: number) => addDays(today(), -days);
     await recorded(cookie, a.id, { kind: 'payment', amount: '300', on: d(5) });
     await recorded(cookie, b.id, { kind: 'charge', amount: '40', on: d(2) });
@@ -407,7 +399,8 @@ describe('the books always balance', () => {
   test('after thousands of concurrent charges, payments, edits and deletes', async () => {
     const { cookie, userId } = await signUp(t.app);
     const clients: Client[] = [];
-    for (let i = 0; i < 12; i += 1) clients.push(await addClient(cookie, String(i * 37), `C${i}`));
+    for (let i = 0; i < 12; i += 1)
+      clients.push(await addClient(t.app, cookie, { balance: String(i * 37), fname: `C${i}` }));
     let seed = 7;
     const random = (n: number) => {
       seed = (seed * 48_271) % 2_147_483_647;
@@ -451,7 +444,10 @@ describe('the books always balance', () => {
           headers: { cookie },
         });
         if (r.statusCode === 204) succeeded += 1;
-        const replacement = await addClient(cookie, amount(), 'Replacement');
+        const replacement = await addClient(t.app, cookie, {
+          balance: amount(),
+          fname: 'Replacement',
+        });
         const index = clients.indexOf(target);
         if (index >= 0) clients[index] = replacement;
       }

@@ -8,7 +8,9 @@ import {
   GOOD_PASSWORD,
   liveUrlOf,
   openLiveTab,
+  post,
   sessionCookie,
+  setPanelSettings,
   signUp,
   startTestApp,
   TEST_ORIGIN,
@@ -95,12 +97,7 @@ describe('live channel', () => {
     const aliceTab2 = await connect(alice.cookie);
     const bobTab = await connect(bob.cookie);
 
-    const created = await t.app.inject({
-      method: 'POST',
-      url: '/api/clients',
-      headers: { cookie: alice.cookie },
-      payload: fields,
-    });
+    const created = await post(t.app, '/api/clients', alice.cookie, fields);
     const client = created.json();
     for (const tab of [aliceTab1, aliceTab2]) {
       expect(await tab.next()).toEqual({ type: 'client.created', client });
@@ -120,12 +117,7 @@ describe('live channel', () => {
     expect(await aliceTab1.next()).toEqual({ type: 'client.deleted', id: client.id });
 
     // Bob's own change arrives, and it is the first thing his socket ever saw.
-    await t.app.inject({
-      method: 'POST',
-      url: '/api/clients',
-      headers: { cookie: bob.cookie },
-      payload: fields,
-    });
+    await post(t.app, '/api/clients', bob.cookie, fields);
     const bobFirst = await bobTab.next();
     expect(bobFirst.type).toBe('client.created');
     expect(bobFirst.type === 'client.created' && bobFirst.client.fname).toBe('Live');
@@ -137,18 +129,8 @@ describe('live channel', () => {
   test('a refused change sends no event', async () => {
     const alice = await signUp(t.app);
     const tab = await connect(alice.cookie);
-    await t.app.inject({
-      method: 'POST',
-      url: '/api/clients',
-      headers: { cookie: alice.cookie },
-      payload: { ...fields, phone: '1' },
-    });
-    await t.app.inject({
-      method: 'POST',
-      url: '/api/clients',
-      headers: { cookie: alice.cookie },
-      payload: fields,
-    });
+    await post(t.app, '/api/clients', alice.cookie, { ...fields, phone: '1' });
+    await post(t.app, '/api/clients', alice.cookie, fields);
     const event = await tab.next();
     expect(event.type).toBe('client.created');
     expect(tab.events).toEqual([]);
@@ -163,12 +145,7 @@ describe('live channel', () => {
       disableBalanceOnAdd: false,
       disableBalanceOnEdit: true,
     };
-    await t.app.inject({
-      method: 'PUT',
-      url: '/api/settings',
-      headers: { cookie: t.admin.cookie },
-      payload: settings,
-    });
+    await setPanelSettings(t, settings);
     expect(await bobTab.next()).toEqual({ type: 'settings.updated', settings });
     bobTab.socket.close();
   });
@@ -323,12 +300,7 @@ describe('sign-out and the live channel', () => {
     expect(await closed).toBe(4401);
     expect(Date.now() - started).toBeLessThan(1000);
     // A change right after reaches the other session and nothing reaches the closed one.
-    await quiet.app.inject({
-      method: 'POST',
-      url: '/api/clients',
-      headers: { cookie: otherCookie },
-      payload: fields,
-    });
+    await post(quiet.app, '/api/clients', otherCookie, fields);
     expect((await otherTab.next()).type).toBe('client.created');
     expect(signedOutTab.events).toEqual([]);
     otherTab.socket.close();

@@ -2,11 +2,13 @@ import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import WebSocket from 'ws';
+import { inCi } from '../../../scripts/in-ci.mjs';
 import type { Client } from '../../shared/client-schema.ts';
 import type { LiveEvent } from '../../shared/live-events.ts';
 import { formatAmount } from '../../shared/money.ts';
 import { clusterToolsMissing, createTestCluster, type TestCluster } from '../test-cluster.ts';
 import {
+  clientFields,
   createScratchDatabase,
   GOOD_PASSWORD,
   httpCall,
@@ -21,7 +23,6 @@ import {
 import { createPostgresBus, LISTENER_NAME, type PostgresBus } from './postgres-bus.ts';
 
 const onPostgres = testDialect() === 'postgres';
-const inCi = process.env.CI === 'true' || process.env.CI === '1';
 
 interface Listening extends TestApp {
   port: number;
@@ -109,14 +110,6 @@ function call(app: Listening, method: string, path: string, cookie?: string, bod
   return httpCall(app.port, method, path, cookie, body);
 }
 
-const fields = (fname: string) => ({
-  fname,
-  lname: 'Across',
-  email: 'across@example.com',
-  phone: '9000000000',
-  balance: '0',
-});
-
 describe.runIf(onPostgres)('two instances on one PostgreSQL', () => {
   let scratch: ScratchDatabase;
   let a: Listening;
@@ -173,7 +166,13 @@ describe.runIf(onPostgres)('two instances on one PostgreSQL', () => {
     const bob = await signUp(a.app);
     const aliceOnB = await openTab(b.port, alice.cookie);
     const bobOnB = await openTab(b.port, bob.cookie);
-    const created = await call(a, 'POST', '/api/clients', alice.cookie, fields('Crossing'));
+    const created = await call(
+      a,
+      'POST',
+      '/api/clients',
+      alice.cookie,
+      clientFields({ fname: 'Crossing' }),
+    );
     const client = created.json as Client;
     expect(await aliceOnB.next()).toEqual({ type: 'client.created', client });
     const edited = await call(a, 'PATCH', `/api/clients/${client.id}`, alice.cookie, {
@@ -247,7 +246,13 @@ describe.runIf(onPostgres)('two instances on one PostgreSQL', () => {
     await admin.end();
     expect(killed.rowCount).toBe(2);
     expect(await tab.next(5_000)).toEqual({ type: 'resync' });
-    const created = await call(a, 'POST', '/api/clients', alice.cookie, fields('Afterwards'));
+    const created = await call(
+      a,
+      'POST',
+      '/api/clients',
+      alice.cookie,
+      clientFields({ fname: 'Afterwards' }),
+    );
     expect(await tab.next(5_000)).toEqual({ type: 'client.created', client: created.json });
     tab.socket.close();
   });
@@ -291,7 +296,7 @@ describe.runIf(onPostgres && !missingTools)('when PostgreSQL goes away and comes
     try {
       for (const [method, path, body] of [
         ['GET', '/api/clients', undefined],
-        ['POST', '/api/clients', fields('Down')],
+        ['POST', '/api/clients', clientFields({ fname: 'Down' })],
         ['GET', '/api/settings', undefined],
       ] as const) {
         const answer = await call(app, method, path, alice.cookie, body);
@@ -312,7 +317,13 @@ describe.runIf(onPostgres && !missingTools)('when PostgreSQL goes away and comes
     }
     await waitUntilHealthy();
     expect(await tab.next(10_000)).toEqual({ type: 'resync' });
-    const created = await call(app, 'POST', '/api/clients', alice.cookie, fields('Back'));
+    const created = await call(
+      app,
+      'POST',
+      '/api/clients',
+      alice.cookie,
+      clientFields({ fname: 'Back' }),
+    );
     expect(created.status).toBe(201);
     expect(await tab.next()).toEqual({ type: 'client.created', client: created.json });
     const again = await fetch(`http://127.0.0.1:${app.port}/api/auth/sign-in/email`, {
@@ -338,10 +349,13 @@ describe.runIf(onPostgres && !missingTools)('when PostgreSQL goes away and comes
       for (let i = 0; !stop; i += 1) {
         const fname = `W${worker}n${i}`;
         try {
-          const answer = await call(app, 'POST', '/api/clients', owner.cookie, {
-            ...fields(fname),
-            balance: '1.01',
-          });
+          const answer = await call(
+            app,
+            'POST',
+            '/api/clients',
+            owner.cookie,
+            clientFields({ fname, balance: '1.01' }),
+          );
           if (answer.status === 201) acknowledged.push(fname);
           else await new Promise((resolve) => setTimeout(resolve, 50));
         } catch {

@@ -14,6 +14,7 @@ import {
   isSignedIn,
   type ListeningTestApp,
   openLiveTab,
+  post,
   type SignedUp,
   sessionCookie,
   signUp,
@@ -36,25 +37,16 @@ afterAll(async () => {
   await t.close();
 });
 
-function post(url: string, cookie?: string, payload?: object) {
-  return t.app.inject({
-    method: 'POST',
-    url,
-    headers: cookie ? { cookie } : {},
-    ...(payload ? { payload } : {}),
-  });
-}
-
 function deactivate(id: string, cookie = t.admin.cookie) {
-  return post(`/api/operators/${id}/deactivate`, cookie);
+  return post(t.app, `/api/operators/${id}/deactivate`, cookie);
 }
 
 function reactivate(id: string, cookie = t.admin.cookie) {
-  return post(`/api/operators/${id}/reactivate`, cookie);
+  return post(t.app, `/api/operators/${id}/reactivate`, cookie);
 }
 
 function signIn(email: string, password = GOOD_PASSWORD) {
-  return post('/api/auth/sign-in/email', undefined, { email, password });
+  return post(t.app, '/api/auth/sign-in/email', undefined, { email, password });
 }
 
 async function listed(id: string): Promise<OperatorListItem | undefined> {
@@ -133,7 +125,7 @@ describe('deactivating an operator', () => {
     expect(unknown.json()).toEqual(SIGN_IN_REFUSED);
 
     // The address stays taken: no one else signs up with it.
-    const taken = await post('/api/auth/sign-up/email', undefined, {
+    const taken = await post(t.app, '/api/auth/sign-up/email', undefined, {
       email: carol.email,
       password: GOOD_PASSWORD,
     });
@@ -142,17 +134,12 @@ describe('deactivating an operator', () => {
 
   test('reactivated, they sign in with their old password and their clients are still there', async () => {
     const dave = await signUp(t.app);
-    const added = await t.app.inject({
-      method: 'POST',
-      url: '/api/clients',
-      headers: { cookie: dave.cookie },
-      payload: {
-        fname: 'Asha',
-        lname: 'Verma',
-        email: 'asha@example.com',
-        phone: '98765 43210',
-        balance: '0',
-      },
+    const added = await post(t.app, '/api/clients', dave.cookie, {
+      fname: 'Asha',
+      lname: 'Verma',
+      email: 'asha@example.com',
+      phone: '98765 43210',
+      balance: '0',
     });
     expect(added.statusCode, added.body).toBe(201);
     expect((await deactivate(dave.userId)).statusCode).toBe(200);
@@ -187,7 +174,7 @@ describe('deactivating an operator', () => {
       const byOperator = await action(frank.userId, erin.cookie);
       expect(byOperator.statusCode).toBe(403);
       expect(byOperator.json()).toEqual({ message: 'Only an administrator can do this' });
-      expect((await post(`/api/operators/${frank.userId}/deactivate`)).statusCode).toBe(401);
+      expect((await post(t.app, `/api/operators/${frank.userId}/deactivate`)).statusCode).toBe(401);
     }
     expect(await isSignedIn(t.app, frank.cookie)).toBe(true);
     expect((await listed(frank.userId))?.deactivatedAt).toBeNull();
@@ -210,22 +197,24 @@ describe('deactivating an operator', () => {
 
   test('a reset link issued before the deactivation no longer works, and none is issued while deactivated', async () => {
     const grace = await signUp(t.app);
-    const issued = await post(`/api/operators/${grace.userId}/reset-link`, t.admin.cookie);
+    const issued = await post(t.app, `/api/operators/${grace.userId}/reset-link`, t.admin.cookie);
     expect(issued.statusCode).toBe(200);
     const token = tokenOf(issued.json().url);
-    expect((await post('/api/password-reset/check', undefined, { token })).statusCode).toBe(200);
+    expect((await post(t.app, '/api/password-reset/check', undefined, { token })).statusCode).toBe(
+      200,
+    );
 
     expect((await deactivate(grace.userId)).statusCode).toBe(200);
-    const checked = await post('/api/password-reset/check', undefined, { token });
+    const checked = await post(t.app, '/api/password-reset/check', undefined, { token });
     expect(checked.statusCode).toBe(400);
     expect(checked.json()).toEqual({ message: RESET_LINK_INVALID_MESSAGE });
-    const used = await post('/api/password-reset', undefined, {
+    const used = await post(t.app, '/api/password-reset', undefined, {
       token,
       password: 'a brand new passphrase',
     });
     expect(used.statusCode).toBe(400);
 
-    const refused = await post(`/api/operators/${grace.userId}/reset-link`, t.admin.cookie);
+    const refused = await post(t.app, `/api/operators/${grace.userId}/reset-link`, t.admin.cookie);
     expect(refused.statusCode).toBe(409);
     expect(refused.json()).toEqual({ message: RESET_LINK_FOR_DEACTIVATED_MESSAGE });
 
@@ -236,7 +225,7 @@ describe('deactivating an operator', () => {
 
   test("a link that outlived the deactivation (issued in a race with it) still cannot set the operator's password", async () => {
     const heidi = await signUp(t.app);
-    const issued = await post(`/api/operators/${heidi.userId}/reset-link`, t.admin.cookie);
+    const issued = await post(t.app, `/api/operators/${heidi.userId}/reset-link`, t.admin.cookie);
     const token = tokenOf(issued.json().url);
     // Deactivated by the row alone, the way a request racing the issue could leave it.
     await t.database.write((trx) =>
@@ -249,10 +238,10 @@ describe('deactivating an operator', () => {
         })
         .execute(),
     );
-    const checked = await post('/api/password-reset/check', undefined, { token });
+    const checked = await post(t.app, '/api/password-reset/check', undefined, { token });
     expect(checked.statusCode).toBe(400);
     expect(checked.json()).toEqual({ message: ACCOUNT_DEACTIVATED_MESSAGE });
-    const used = await post('/api/password-reset', undefined, {
+    const used = await post(t.app, '/api/password-reset', undefined, {
       token,
       password: 'a brand new passphrase',
     });

@@ -7,10 +7,10 @@ import {
   isSignedIn,
   type ListeningTestApp,
   openLiveTab,
+  post,
   signIn,
   signUp,
   startListeningTestApp,
-  type TestApp,
 } from '../test-support.ts';
 
 /** The in-process bus, keeping what was published so that a test can read it. */
@@ -35,10 +35,6 @@ interface Started extends ListeningTestApp {
 async function start(): Promise<Started> {
   const bus = recordingBus();
   return { ...(await startListeningTestApp({}, { bus })), published: bus.published };
-}
-
-function post(t: TestApp, url: string, cookie?: string) {
-  return t.app.inject({ method: 'POST', url, headers: cookie ? { cookie } : {} });
 }
 
 /** Whether the ids of these cookies' sessions were published as ended. */
@@ -71,7 +67,7 @@ describe("an administrator ending an operator's sessions", () => {
     });
 
     const started = Date.now();
-    const ended = await post(t, `/api/operators/${alice.userId}/sign-out`, t.admin.cookie);
+    const ended = await post(t.app, `/api/operators/${alice.userId}/sign-out`, t.admin.cookie);
     expect(ended.statusCode).toBe(200);
     expect(ended.json()).toEqual({ revoked: 2 });
     expect(await closeCode(aliceTab)).toBe(SESSION_ENDED_CLOSE_CODE);
@@ -90,7 +86,7 @@ describe("an administrator ending an operator's sessions", () => {
 
   test("on the administrator's own account, every session ends but the one asking", async () => {
     const otherAdminSession = await signIn(t.app, t.admin.email);
-    const ended = await post(t, `/api/operators/${t.admin.userId}/sign-out`, t.admin.cookie);
+    const ended = await post(t.app, `/api/operators/${t.admin.userId}/sign-out`, t.admin.cookie);
     expect(ended.json()).toEqual({ revoked: 1 });
     expect(await isSignedIn(t.app, otherAdminSession)).toBe(false);
     expect(await isSignedIn(t.app, t.admin.cookie)).toBe(true);
@@ -109,7 +105,7 @@ describe("an administrator ending an operator's sessions", () => {
         .where('id', '=', first ?? '')
         .execute(),
     );
-    const ended = await post(t, `/api/operators/${carol.userId}/sign-out`, t.admin.cookie);
+    const ended = await post(t.app, `/api/operators/${carol.userId}/sign-out`, t.admin.cookie);
     expect(ended.json()).toEqual({ revoked: 1 });
     expect(await sessionIdsOf(t.database, carol.userId)).toEqual([]);
   });
@@ -117,13 +113,13 @@ describe("an administrator ending an operator's sessions", () => {
   test('only an administrator may, and an unknown or malformed operator id is a 404', async () => {
     const dave = await signUp(t.app);
     const erin = await signUp(t.app);
-    const byOperator = await post(t, `/api/operators/${erin.userId}/sign-out`, dave.cookie);
+    const byOperator = await post(t.app, `/api/operators/${erin.userId}/sign-out`, dave.cookie);
     expect(byOperator.statusCode).toBe(403);
     expect(byOperator.json()).toEqual({ message: 'Only an administrator can do this' });
-    const all = await post(t, '/api/operators/sign-out-all', dave.cookie);
+    const all = await post(t.app, '/api/operators/sign-out-all', dave.cookie);
     expect(all.statusCode).toBe(403);
-    expect((await post(t, `/api/operators/${erin.userId}/sign-out`)).statusCode).toBe(401);
-    expect((await post(t, '/api/operators/sign-out-all')).statusCode).toBe(401);
+    expect((await post(t.app, `/api/operators/${erin.userId}/sign-out`)).statusCode).toBe(401);
+    expect((await post(t.app, '/api/operators/sign-out-all')).statusCode).toBe(401);
     expect(await isSignedIn(t.app, erin.cookie)).toBe(true);
     expect(await isSignedIn(t.app, t.admin.cookie)).toBe(true);
 
@@ -157,7 +153,7 @@ test("signing every operator out leaves only the administrator's own session, an
       ownTabClosed = true;
     });
 
-    const ended = await post(t, '/api/operators/sign-out-all', t.admin.cookie);
+    const ended = await post(t.app, '/api/operators/sign-out-all', t.admin.cookie);
     expect(ended.statusCode).toBe(200);
     expect(ended.json()).toEqual({ revoked: 3 });
     for (const tab of tabs) expect(await closeCode(tab)).toBe(SESSION_ENDED_CLOSE_CODE);
@@ -167,7 +163,7 @@ test("signing every operator out leaves only the administrator's own session, an
     expect(await isSignedIn(t.app, t.admin.cookie)).toBe(true);
     expect(ownTabClosed).toBe(false);
     // Nothing is left to end.
-    expect((await post(t, '/api/operators/sign-out-all', t.admin.cookie)).json()).toEqual({
+    expect((await post(t.app, '/api/operators/sign-out-all', t.admin.cookie)).json()).toEqual({
       revoked: 0,
     });
   } finally {

@@ -16,10 +16,7 @@ const emptyList = { items: [], total: 0, totalOwed: '0.00' };
 
 describe('navbar', () => {
   test('signed out: Login and Register while registrations are allowed', async () => {
-    mockApi({
-      'GET /api/auth/get-session': () => ({ status: 200, body: null }),
-      'GET /api/settings': () => ({ status: 200, body: openSettings }),
-    });
+    mockApi({ session: null });
     renderApp('/login');
     const nav = await screen.findByRole('navigation');
     expect(await within(nav).findByRole('link', { name: 'Register' })).toBeVisible();
@@ -29,13 +26,7 @@ describe('navbar', () => {
   });
 
   test('signed out with registrations closed: no Register link', async () => {
-    mockApi({
-      'GET /api/auth/get-session': () => ({ status: 200, body: null }),
-      'GET /api/settings': () => ({
-        status: 200,
-        body: { ...openSettings, allowRegistrations: false },
-      }),
-    });
+    mockApi({ session: null, settings: () => ({ ...openSettings, allowRegistrations: false }) });
     renderApp('/login');
     expect(await screen.findByRole('heading', { name: 'Login' })).toBeVisible();
     await waitFor(() => expect(screen.queryByRole('link', { name: 'Register' })).toBeNull());
@@ -43,9 +34,8 @@ describe('navbar', () => {
 
   test('signed in: Dashboard, the e-mail, Settings and Logout', async () => {
     mockApi({
-      'GET /api/auth/get-session': () => ({ status: 200, body: signedIn }),
-      'GET /api/settings': () => ({ status: 200, body: openSettings }),
-      'GET /api/clients': () => ({ status: 200, body: emptyList }),
+      session: signedIn,
+      routes: { 'GET /api/clients': () => ({ status: 200, body: emptyList }) },
     });
     renderApp('/dashboard');
     const nav = await screen.findByRole('navigation');
@@ -58,10 +48,11 @@ describe('navbar', () => {
 
   test('logout updates the navbar at once and says "Logged Out !!"', async () => {
     mockApi({
-      'GET /api/auth/get-session': () => ({ status: 200, body: signedIn }),
-      'GET /api/settings': () => ({ status: 200, body: openSettings }),
-      'GET /api/clients': () => ({ status: 200, body: emptyList }),
-      'POST /api/auth/sign-out': () => ({ status: 200, body: { success: true } }),
+      session: signedIn,
+      routes: {
+        'GET /api/clients': () => ({ status: 200, body: emptyList }),
+        'POST /api/auth/sign-out': () => ({ status: 200, body: { success: true } }),
+      },
     });
     const { router } = renderApp('/dashboard');
     await userEvent.click(await screen.findByRole('button', { name: 'Logout' }));
@@ -74,10 +65,7 @@ describe('navbar', () => {
 
 describe('the navbar at phone width', () => {
   test('"Menu" folds the links away and out again, and says whether they show', async () => {
-    mockApi({
-      'GET /api/auth/get-session': () => ({ status: 200, body: null }),
-      'GET /api/settings': () => ({ status: 200, body: openSettings }),
-    });
+    mockApi({ session: null });
     renderApp('/login');
     const menu = await screen.findByRole('button', { name: 'Menu' });
     const links = document.getElementById(menu.getAttribute('aria-controls') ?? '');
@@ -114,19 +102,20 @@ describe('who is signed in', () => {
     const other = { user: { id: 'u2', email: 'other@example.com', role: 'operator' } };
     let session: typeof signedIn | typeof other | null = signedIn;
     mockApi({
-      'GET /api/auth/get-session': () => ({ status: 200, body: session }),
-      'GET /api/settings': () => ({ status: 200, body: openSettings }),
-      'GET /api/clients': () => ({
-        status: 200,
-        body: { items: [asha], total: 1, totalOwed: '100.00' },
-      }),
-      'POST /api/auth/sign-out': () => {
-        session = null;
-        return { status: 200, body: { success: true } };
-      },
-      'POST /api/auth/sign-in/email': () => {
-        session = other;
-        return { status: 200, body: other };
+      session: () => session,
+      routes: {
+        'GET /api/clients': () => ({
+          status: 200,
+          body: { items: [asha], total: 1, totalOwed: '100.00' },
+        }),
+        'POST /api/auth/sign-out': () => {
+          session = null;
+          return { status: 200, body: { success: true } };
+        },
+        'POST /api/auth/sign-in/email': () => {
+          session = other;
+          return { status: 200, body: other };
+        },
       },
     });
     // The second operator's list is still on its way: only a cache could show one now.
@@ -160,10 +149,7 @@ describe('guards', () => {
     '/client/edit/x',
     '/settings',
   ])('a signed-out visitor of %s is sent to /login', async (path) => {
-    mockApi({
-      'GET /api/auth/get-session': () => ({ status: 200, body: null }),
-      'GET /api/settings': () => ({ status: 200, body: openSettings }),
-    });
+    mockApi({ session: null });
     const { router } = renderApp(path);
     expect(await screen.findByRole('heading', { name: 'Login' })).toBeVisible();
     expect(router.state.location.pathname).toBe('/login');
@@ -171,9 +157,8 @@ describe('guards', () => {
 
   test('a signed-in operator opening /login goes to the dashboard', async () => {
     mockApi({
-      'GET /api/auth/get-session': () => ({ status: 200, body: signedIn }),
-      'GET /api/settings': () => ({ status: 200, body: openSettings }),
-      'GET /api/clients': () => ({ status: 200, body: emptyList }),
+      session: signedIn,
+      routes: { 'GET /api/clients': () => ({ status: 200, body: emptyList }) },
     });
     const { router } = renderApp('/login');
     expect(await screen.findByText('No users found')).toBeVisible();
@@ -181,23 +166,14 @@ describe('guards', () => {
   });
 
   test('/register goes to /login while registrations are closed', async () => {
-    mockApi({
-      'GET /api/auth/get-session': () => ({ status: 200, body: null }),
-      'GET /api/settings': () => ({
-        status: 200,
-        body: { ...openSettings, allowRegistrations: false },
-      }),
-    });
+    mockApi({ session: null, settings: () => ({ ...openSettings, allowRegistrations: false }) });
     const { router } = renderApp('/register');
     expect(await screen.findByRole('heading', { name: 'Login' })).toBeVisible();
     expect(router.state.location.pathname).toBe('/login');
   });
 
   test('an unknown path shows "Page not found"', async () => {
-    mockApi({
-      'GET /api/auth/get-session': () => ({ status: 200, body: null }),
-      'GET /api/settings': () => ({ status: 200, body: openSettings }),
-    });
+    mockApi({ session: null });
     renderApp('/nothing/here');
     expect(await screen.findByRole('heading', { name: 'Page not found' })).toBeVisible();
     expect(screen.getByRole('link', { name: 'Go to the dashboard' })).toHaveAttribute(
@@ -210,16 +186,17 @@ describe('guards', () => {
 describe('login and register forms', () => {
   beforeEach(() => {
     mockApi({
-      'GET /api/auth/get-session': () => ({ status: 200, body: null }),
-      'GET /api/settings': () => ({ status: 200, body: openSettings }),
-      'POST /api/auth/sign-in/email': () => ({
-        status: 401,
-        body: { message: 'Invalid email or password' },
-      }),
-      'POST /api/auth/sign-up/email': () => ({
-        status: 400,
-        body: { message: 'Common', fieldErrors: { password: 'This password is too common' } },
-      }),
+      session: null,
+      routes: {
+        'POST /api/auth/sign-in/email': () => ({
+          status: 401,
+          body: { message: 'Invalid email or password' },
+        }),
+        'POST /api/auth/sign-up/email': () => ({
+          status: 400,
+          body: { message: 'Common', fieldErrors: { password: 'This password is too common' } },
+        }),
+      },
     });
   });
 
@@ -272,21 +249,23 @@ describe('settings service', () => {
   test('the settings page saves, says "Settings saved", and mirrors localStorage as JSON', async () => {
     let saved = openSettings;
     mockApi({
-      'GET /api/auth/get-session': () => ({ status: 200, body: signedIn }),
-      'GET /api/settings': () => ({ status: 200, body: saved }),
-      'GET /api/settings/security': () => ({ status: 200, body: { requireTwoFactor: false } }),
-      'PUT /api/settings': (init) => {
-        saved = JSON.parse(String(init?.body));
-        return { status: 200, body: saved };
+      session: signedIn,
+      settings: () => saved,
+      routes: {
+        'GET /api/settings/security': () => ({ status: 200, body: { requireTwoFactor: false } }),
+        'PUT /api/settings': (init) => {
+          saved = JSON.parse(String(init?.body));
+          return { status: 200, body: saved };
+        },
+        'GET /api/operators': () => ({
+          status: 200,
+          body: { items: [{ ...signedIn.user, deactivatedAt: null, twoFactorEnabled: false }] },
+        }),
+        'GET /api/account/two-factor': () => ({
+          status: 200,
+          body: { enabled: false, backupCodesLeft: 0 },
+        }),
       },
-      'GET /api/operators': () => ({
-        status: 200,
-        body: { items: [{ ...signedIn.user, deactivatedAt: null, twoFactorEnabled: false }] },
-      }),
-      'GET /api/account/two-factor': () => ({
-        status: 200,
-        body: { enabled: false, backupCodesLeft: 0 },
-      }),
     });
     renderApp('/settings');
     const checkbox = await screen.findByLabelText('Disable Balance On Add');
@@ -305,10 +284,7 @@ describe('failures are shown, never a blank screen', () => {
   }
 
   test('a page that throws shows "Something went wrong" with a way back, under a working navbar', async () => {
-    mockApi({
-      'GET /api/auth/get-session': () => ({ status: 200, body: signedIn }),
-      'GET /api/settings': () => ({ status: 200, body: openSettings }),
-    });
+    mockApi({ session: signedIn });
     // React logs the caught error; the test expects it.
     const consoleError = vi.spyOn(console, 'error').mockImplementation(() => {});
     try {
@@ -373,9 +349,8 @@ describe('failures are shown, never a blank screen', () => {
 
   test('the next page shows again after one that threw', async () => {
     mockApi({
-      'GET /api/auth/get-session': () => ({ status: 200, body: signedIn }),
-      'GET /api/settings': () => ({ status: 200, body: openSettings }),
-      'GET /api/clients': () => ({ status: 200, body: emptyList }),
+      session: signedIn,
+      routes: { 'GET /api/clients': () => ({ status: 200, body: emptyList }) },
     });
     const consoleError = vi.spyOn(console, 'error').mockImplementation(() => {});
     try {
@@ -392,12 +367,13 @@ describe('failures are shown, never a blank screen', () => {
 
   test('an answer of the wrong shape is refused and said so, not shown half-read', async () => {
     mockApi({
-      'GET /api/auth/get-session': () => ({ status: 200, body: signedIn }),
-      'GET /api/settings': () => ({ status: 200, body: openSettings }),
-      'GET /api/clients': () => ({
-        status: 200,
-        body: { items: [{ id: 'x', balance: 12.5 }], total: 1, totalOwed: '12.50' },
-      }),
+      session: signedIn,
+      routes: {
+        'GET /api/clients': () => ({
+          status: 200,
+          body: { items: [{ id: 'x', balance: 12.5 }], total: 1, totalOwed: '12.50' },
+        }),
+      },
     });
     renderApp('/dashboard');
     expect(await screen.findByText(/does not understand/, {}, { timeout: 4000 })).toBeVisible();
@@ -407,13 +383,7 @@ describe('failures are shown, never a blank screen', () => {
 
 describe('who may change the panel', () => {
   test('an operator sees the settings but cannot change them', async () => {
-    mockApi({
-      'GET /api/auth/get-session': () => ({
-        status: 200,
-        body: { user: { ...signedIn.user, role: 'operator' } },
-      }),
-      'GET /api/settings': () => ({ status: 200, body: openSettings }),
-    });
+    mockApi({ session: () => ({ user: { ...signedIn.user, role: 'operator' } }) });
     renderApp('/settings');
     const checkbox = await screen.findByLabelText('Disable Balance On Add');
     expect(checkbox).toBeChecked();
@@ -442,18 +412,19 @@ describe('who may change the panel', () => {
       },
     ];
     const { calls } = mockApi({
-      'GET /api/auth/get-session': () => ({ status: 200, body: signedIn }),
-      'GET /api/settings': () => ({ status: 200, body: openSettings }),
-      'GET /api/settings/security': () => ({ status: 200, body: { requireTwoFactor: false } }),
-      'GET /api/operators': () => ({ status: 200, body: { items: others } }),
-      'GET /api/account/two-factor': () => ({
-        status: 200,
-        body: { enabled: false, backupCodesLeft: 0 },
-      }),
-      'PUT /api/operators/u2/role': (init) => {
-        const { role } = JSON.parse(String(init?.body));
-        others = others.map((o) => (o.id === 'u2' ? { ...o, role } : o));
-        return { status: 200, body: others[1] };
+      session: signedIn,
+      routes: {
+        'GET /api/settings/security': () => ({ status: 200, body: { requireTwoFactor: false } }),
+        'GET /api/operators': () => ({ status: 200, body: { items: others } }),
+        'GET /api/account/two-factor': () => ({
+          status: 200,
+          body: { enabled: false, backupCodesLeft: 0 },
+        }),
+        'PUT /api/operators/u2/role': (init) => {
+          const { role } = JSON.parse(String(init?.body));
+          others = others.map((o) => (o.id === 'u2' ? { ...o, role } : o));
+          return { status: 200, body: others[1] };
+        },
       },
     });
     renderApp('/settings');
@@ -479,11 +450,12 @@ describe('who may change the panel', () => {
 
 test('while the database is unavailable the page says so and offers to try again', async () => {
   mockApi({
-    'GET /api/auth/get-session': () => ({
-      status: 503,
-      body: { message: 'The database is unavailable, try again shortly' },
-    }),
-    'GET /api/settings': () => ({ status: 200, body: openSettings }),
+    routes: {
+      'GET /api/auth/get-session': () => ({
+        status: 503,
+        body: { message: 'The database is unavailable, try again shortly' },
+      }),
+    },
   });
   renderApp('/dashboard');
   const message = await screen.findByText(

@@ -3,8 +3,8 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, test } from 'vitest';
 import { SIGN_IN_AGAIN_MESSAGE, WRONG_CODE_MESSAGE } from '../../../shared/two-factor-schema.ts';
 import {
+  type Handler,
   mockApi,
-  openSettings,
   renderApp,
   signedIn,
   stubLiveSocketInEachTest,
@@ -15,19 +15,20 @@ stubLiveSocketInEachTest();
 const emptyList = { items: [], total: 0, totalOwed: '0.00' };
 
 /** The sign-in page's answers for an account with two-factor sign-in on. */
-function twoFactorAccount(secondFactor: Parameters<typeof mockApi>[0][string]) {
+function twoFactorAccount(secondFactor: Handler) {
   let session: typeof signedIn | null = null;
   const sent: unknown[] = [];
   const api = mockApi({
-    'GET /api/auth/get-session': () => ({ status: 200, body: session }),
-    'GET /api/settings': () => ({ status: 200, body: openSettings }),
-    'GET /api/clients': () => ({ status: 200, body: emptyList }),
-    'POST /api/auth/sign-in/email': () => ({ status: 200, body: { secondFactorRequired: true } }),
-    'POST /api/auth/sign-in/second-factor': (init) => {
-      sent.push(JSON.parse(String(init?.body)));
-      const answer = secondFactor(init);
-      if (answer.status === 200) session = signedIn;
-      return answer;
+    session: () => session,
+    routes: {
+      'GET /api/clients': () => ({ status: 200, body: emptyList }),
+      'POST /api/auth/sign-in/email': () => ({ status: 200, body: { secondFactorRequired: true } }),
+      'POST /api/auth/sign-in/second-factor': (init) => {
+        sent.push(JSON.parse(String(init?.body)));
+        const answer = secondFactor(init);
+        if (answer.status === 200) session = signedIn;
+        return answer;
+      },
     },
   });
   return { ...api, sent };

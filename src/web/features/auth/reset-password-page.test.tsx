@@ -1,13 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, test } from 'vitest';
-import {
-  mockApi,
-  openSettings,
-  renderApp,
-  signedIn,
-  stubLiveSocketInEachTest,
-} from '../../test-utils.tsx';
+import { mockApi, renderApp, signedIn, stubLiveSocketInEachTest } from '../../test-utils.tsx';
 
 stubLiveSocketInEachTest();
 
@@ -25,25 +19,26 @@ function answers(initial: typeof signedIn | null, { sessionReadFails = false } =
   let reset = false;
   const sent: unknown[] = [];
   const api = mockApi({
-    'GET /api/auth/get-session': () =>
-      reset && sessionReadFails
-        ? { status: 503, body: { message: 'Service unavailable' } }
-        : { status: 200, body: session },
-    'GET /api/settings': () => ({ status: 200, body: openSettings }),
-    'GET /api/clients': () => ({ status: 200, body: emptyList }),
-    'POST /api/password-reset/check': () => ({
-      status: 200,
-      body: { email: signedIn.user.email, expiresAt },
-    }),
-    'POST /api/password-reset': (init) => {
-      sent.push(JSON.parse(String(init?.body)));
-      reset = true;
-      if (session?.user.email === signedIn.user.email) session = null;
-      return { status: 200, body: { success: true } };
-    },
-    'POST /api/auth/sign-out': () => {
-      session = null;
-      return { status: 200, body: { success: true } };
+    routes: {
+      'GET /api/auth/get-session': () =>
+        reset && sessionReadFails
+          ? { status: 503, body: { message: 'Service unavailable' } }
+          : { status: 200, body: session },
+      'GET /api/clients': () => ({ status: 200, body: emptyList }),
+      'POST /api/password-reset/check': () => ({
+        status: 200,
+        body: { email: signedIn.user.email, expiresAt },
+      }),
+      'POST /api/password-reset': (init) => {
+        sent.push(JSON.parse(String(init?.body)));
+        reset = true;
+        if (session?.user.email === signedIn.user.email) session = null;
+        return { status: 200, body: { success: true } };
+      },
+      'POST /api/auth/sign-out': () => {
+        session = null;
+        return { status: 200, body: { success: true } };
+      },
     },
   });
   return { ...api, sent };

@@ -3,9 +3,9 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, test } from 'vitest';
 import type { Client } from '../../../shared/client-schema.ts';
 import {
+  type ApiRoutes,
   FakeWebSocket,
   mockApi,
-  openSettings,
   renderApp,
   signedIn,
   stubLiveSocketInEachTest,
@@ -37,7 +37,7 @@ const ravi = client('b2', 'Ravi', 'Kumar', '50.00');
 const meera = client('c3', 'Meera', 'Pillai', '-20.00');
 
 /** The list API over a set of clients that deletes and restores take from and give back. */
-function listApi(extra: Parameters<typeof mockApi>[0] = {}) {
+function listApi(extra: ApiRoutes = {}) {
   let shown = [asha, ravi, meera];
   /** A change made in another tab: the list the server now answers. */
   const showElsewhere = (clients: Client[]) => {
@@ -45,26 +45,27 @@ function listApi(extra: Parameters<typeof mockApi>[0] = {}) {
   };
   const sent: { path: string; body: unknown }[] = [];
   const api = mockApi({
-    'GET /api/auth/get-session': () => ({ status: 200, body: signedIn }),
-    'GET /api/settings': () => ({ status: 200, body: openSettings }),
-    'GET /api/clients': () => ({
-      status: 200,
-      body: { items: shown, total: shown.length, totalOwed: '0.00' },
-    }),
-    'POST /api/clients/delete': (init) => {
-      const { ids } = JSON.parse(String(init?.body)) as { ids: string[] };
-      sent.push({ path: 'delete', body: { ids } });
-      shown = shown.filter((c) => !ids.includes(c.id));
-      return { status: 200, body: { deleted: ids } };
+    session: signedIn,
+    routes: {
+      'GET /api/clients': () => ({
+        status: 200,
+        body: { items: shown, total: shown.length, totalOwed: '0.00' },
+      }),
+      'POST /api/clients/delete': (init) => {
+        const { ids } = JSON.parse(String(init?.body)) as { ids: string[] };
+        sent.push({ path: 'delete', body: { ids } });
+        shown = shown.filter((c) => !ids.includes(c.id));
+        return { status: 200, body: { deleted: ids } };
+      },
+      'POST /api/clients/restore': (init) => {
+        const { ids } = JSON.parse(String(init?.body)) as { ids: string[] };
+        sent.push({ path: 'restore', body: { ids } });
+        const back = [asha, ravi, meera].filter((c) => ids.includes(c.id));
+        shown = [asha, ravi, meera].filter((c) => shown.includes(c) || ids.includes(c.id));
+        return { status: 200, body: { restored: back } };
+      },
+      ...extra,
     },
-    'POST /api/clients/restore': (init) => {
-      const { ids } = JSON.parse(String(init?.body)) as { ids: string[] };
-      sent.push({ path: 'restore', body: { ids } });
-      const back = [asha, ravi, meera].filter((c) => ids.includes(c.id));
-      shown = [asha, ravi, meera].filter((c) => shown.includes(c) || ids.includes(c.id));
-      return { status: 200, body: { restored: back } };
-    },
-    ...extra,
   });
   return { ...api, sent, showElsewhere };
 }

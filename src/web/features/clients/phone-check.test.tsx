@@ -4,8 +4,8 @@ import { describe, expect, test } from 'vitest';
 import type { Client } from '../../../shared/client-schema.ts';
 import { PHONE_INVALID_MESSAGE } from '../../../shared/phone.ts';
 import {
+  type ApiRoutes,
   mockApi,
-  openSettings,
   renderApp,
   signedIn,
   stubLiveSocketInEachTest,
@@ -41,18 +41,19 @@ function client(id: string, fname: string, phone: string, phoneDisplay: string):
 const real = client('c1', 'Asha', '+919812345678', '98123 45678');
 const toCheck = { ...client('c2', 'Ravi', '+91123456789', '123456789'), phoneValid: false };
 
-function api(extra: Parameters<typeof mockApi>[0] = {}) {
+function api(extra: ApiRoutes = {}) {
   return mockApi({
-    'GET /api/auth/get-session': () => ({ status: 200, body: signedIn }),
-    'GET /api/settings': () => ({ status: 200, body: openSettings }),
-    'GET /api/clients': () => ({
-      status: 200,
-      body: { items: [real, toCheck], total: 2, totalOwed: '200.00' },
-    }),
-    'GET /api/clients/c1': () => ({ status: 200, body: real }),
-    'GET /api/clients/c2': () => ({ status: 200, body: toCheck }),
-    'GET /api/clients/c2/entries': () => ({ status: 200, body: { items: [], nextCursor: null } }),
-    ...extra,
+    session: signedIn,
+    routes: {
+      'GET /api/clients': () => ({
+        status: 200,
+        body: { items: [real, toCheck], total: 2, totalOwed: '200.00' },
+      }),
+      'GET /api/clients/c1': () => ({ status: 200, body: real }),
+      'GET /api/clients/c2': () => ({ status: 200, body: toCheck }),
+      'GET /api/clients/c2/entries': () => ({ status: 200, body: { items: [], nextCursor: null } }),
+      ...extra,
+    },
   });
 }
 

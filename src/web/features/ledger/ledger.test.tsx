@@ -5,8 +5,8 @@ import type { Client } from '../../../shared/client-schema.ts';
 import type { Entry, Statement } from '../../../shared/ledger-schema.ts';
 import { todayHere } from '../../lib/dates.ts';
 import {
+  type ApiRoutes,
   mockApi,
-  openSettings,
   renderApp,
   signedIn,
   stubLiveSocketInEachTest,
@@ -49,16 +49,17 @@ function entry(id: string, kind: Entry['kind'], amount: string, balanceAfter: st
 
 const opening = entry('1', 'opening', '1000.00', '1000.00', '2026-01-01');
 
-function detailsApi(extra: Parameters<typeof mockApi>[0] = {}) {
+function detailsApi(extra: ApiRoutes = {}) {
   return mockApi({
-    'GET /api/auth/get-session': () => ({ status: 200, body: signedIn }),
-    'GET /api/settings': () => ({ status: 200, body: openSettings }),
-    'GET /api/clients/c1': () => ({ status: 200, body: client }),
-    'GET /api/clients/c1/entries': () => ({
-      status: 200,
-      body: { items: [opening], nextCursor: null },
-    }),
-    ...extra,
+    session: signedIn,
+    routes: {
+      'GET /api/clients/c1': () => ({ status: 200, body: client }),
+      'GET /api/clients/c1/entries': () => ({
+        status: 200,
+        body: { items: [opening], nextCursor: null },
+      }),
+      ...extra,
+    },
   });
 }
 

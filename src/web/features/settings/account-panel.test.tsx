@@ -6,8 +6,8 @@ import {
   WRONG_CURRENT_PASSWORD_MESSAGE,
 } from '../../../shared/account-schema.ts';
 import {
+  type ApiRoutes,
   mockApi,
-  openSettings,
   renderApp,
   signedIn,
   stubLiveSocketInEachTest,
@@ -36,13 +36,14 @@ const phone: AccountSession = {
   createdAt: '2026-03-05T05:00:00.000Z',
 };
 
-function answers(extra: Parameters<typeof mockApi>[0]) {
+function answers(extra: ApiRoutes) {
   return mockApi({
-    'GET /api/auth/get-session': () => ({ status: 200, body: operator }),
-    'GET /api/settings': () => ({ status: 200, body: openSettings }),
-    'GET /api/account/sessions': () => ({ status: 200, body: { items: [phone, thisBrowser] } }),
-    'GET /api/account/two-factor': () => ({ status: 200, body: twoFactorOff }),
-    ...extra,
+    session: operator,
+    routes: {
+      'GET /api/account/sessions': () => ({ status: 200, body: { items: [phone, thisBrowser] } }),
+      'GET /api/account/two-factor': () => ({ status: 200, body: twoFactorOff }),
+      ...extra,
+    },
   });
 }
 
@@ -112,13 +113,14 @@ describe('the account section of the settings page', () => {
   test('"Sign out everywhere" asks first, then ends the session and goes to the sign-in page', async () => {
     let signedOut = false;
     const { calls } = mockApi({
-      'GET /api/auth/get-session': () => ({ status: 200, body: signedOut ? null : operator }),
-      'GET /api/settings': () => ({ status: 200, body: openSettings }),
-      'GET /api/account/sessions': () => ({ status: 200, body: { items: [thisBrowser] } }),
-      'GET /api/account/two-factor': () => ({ status: 200, body: twoFactorOff }),
-      'POST /api/account/sign-out-everywhere': () => {
-        signedOut = true;
-        return { status: 200, body: { revoked: 3 } };
+      session: () => (signedOut ? null : operator),
+      routes: {
+        'GET /api/account/sessions': () => ({ status: 200, body: { items: [thisBrowser] } }),
+        'GET /api/account/two-factor': () => ({ status: 200, body: twoFactorOff }),
+        'POST /api/account/sign-out-everywhere': () => {
+          signedOut = true;
+          return { status: 200, body: { revoked: 3 } };
+        },
       },
     });
     const { router } = renderApp('/settings');
@@ -232,13 +234,14 @@ describe('the signed-in sessions of the account section', () => {
   test("ending this device's session goes to the sign-in page", async () => {
     let signedOut = false;
     mockApi({
-      'GET /api/auth/get-session': () => ({ status: 200, body: signedOut ? null : operator }),
-      'GET /api/settings': () => ({ status: 200, body: openSettings }),
-      'GET /api/account/sessions': () => ({ status: 200, body: { items: [phone, thisBrowser] } }),
-      'GET /api/account/two-factor': () => ({ status: 200, body: twoFactorOff }),
-      'POST /api/account/sessions/end': () => {
-        signedOut = true;
-        return { status: 200, body: { revoked: 1, signedOut: true } };
+      session: () => (signedOut ? null : operator),
+      routes: {
+        'GET /api/account/sessions': () => ({ status: 200, body: { items: [phone, thisBrowser] } }),
+        'GET /api/account/two-factor': () => ({ status: 200, body: twoFactorOff }),
+        'POST /api/account/sessions/end': () => {
+          signedOut = true;
+          return { status: 200, body: { revoked: 1, signedOut: true } };
+        },
       },
     });
     const { router } = renderApp('/settings');
@@ -256,22 +259,22 @@ describe('the signed-in sessions of the account section', () => {
   test("signing every operator out refreshes the administrator's own list of sessions", async () => {
     let signedOutAll = false;
     mockApi({
-      'GET /api/auth/get-session': () => ({ status: 200, body: signedIn }),
-      'GET /api/settings': () => ({ status: 200, body: openSettings }),
-      'GET /api/settings/security': () => ({ status: 200, body: { requireTwoFactor: false } }),
-      'GET /api/operators': () => ({
-        status: 200,
-        body: { items: [{ ...signedIn.user, deactivatedAt: null, twoFactorEnabled: false }] },
-      }),
-      'GET /api/account/two-factor': () => ({ status: 200, body: twoFactorOff }),
-      // The administrator's phone is one of the sessions the call ends.
-      'GET /api/account/sessions': () => ({
-        status: 200,
-        body: { items: signedOutAll ? [thisBrowser] : [phone, thisBrowser] },
-      }),
-      'POST /api/operators/sign-out-all': () => {
-        signedOutAll = true;
-        return { status: 200, body: { revoked: 3 } };
+      session: signedIn,
+      routes: {
+        'GET /api/settings/security': () => ({ status: 200, body: { requireTwoFactor: false } }),
+        'GET /api/operators': () => ({
+          status: 200,
+          body: { items: [{ ...signedIn.user, deactivatedAt: null, twoFactorEnabled: false }] },
+        }),
+        'GET /api/account/two-factor': () => ({ status: 200, body: twoFactorOff }), // The administrator's phone is one of the sessions the call ends.
+        'GET /api/account/sessions': () => ({
+          status: 200,
+          body: { items: signedOutAll ? [thisBrowser] : [phone, thisBrowser] },
+        }),
+        'POST /api/operators/sign-out-all': () => {
+          signedOutAll = true;
+          return { status: 200, body: { revoked: 3 } };
+        },
       },
     });
     renderApp('/settings');

@@ -4,13 +4,7 @@ import { describe, expect, test, vi } from 'vitest';
 import { WRONG_CURRENT_PASSWORD_MESSAGE } from '../../../shared/account-schema.ts';
 import type { OperatorListItem } from '../../../shared/operator-list-schema.ts';
 import type { ResetLink } from '../../../shared/password-reset-schema.ts';
-import {
-  mockApi,
-  openSettings,
-  renderApp,
-  signedIn,
-  stubLiveSocketInEachTest,
-} from '../../test-utils.tsx';
+import { mockApi, renderApp, signedIn, stubLiveSocketInEachTest } from '../../test-utils.tsx';
 
 stubLiveSocketInEachTest();
 
@@ -36,19 +30,20 @@ function answers(
 ) {
   const sent: unknown[] = [];
   const api = mockApi({
-    'GET /api/auth/get-session': () => ({ status: 200, body: signedIn }),
-    'GET /api/settings': () => ({ status: 200, body: openSettings }),
-    'GET /api/settings/security': () => ({ status: 200, body: { requireTwoFactor: false } }),
-    'GET /api/account/sessions': () => ({ status: 200, body: { items: [] } }),
-    'GET /api/account/two-factor': () => ({
-      status: 200,
-      body: { enabled: true, backupCodesLeft: 10 },
-    }),
-    'GET /api/operators': () => ({ status: 200, body: { items: operators() } }),
-    'POST /api/operators/u2/two-factor/disable': (init) => {
-      const body = JSON.parse(String(init?.body));
-      sent.push(body);
-      return disable(body);
+    session: signedIn,
+    routes: {
+      'GET /api/settings/security': () => ({ status: 200, body: { requireTwoFactor: false } }),
+      'GET /api/account/sessions': () => ({ status: 200, body: { items: [] } }),
+      'GET /api/account/two-factor': () => ({
+        status: 200,
+        body: { enabled: true, backupCodesLeft: 10 },
+      }),
+      'GET /api/operators': () => ({ status: 200, body: { items: operators() } }),
+      'POST /api/operators/u2/two-factor/disable': (init) => {
+        const body = JSON.parse(String(init?.body));
+        sent.push(body);
+        return disable(body);
+      },
     },
   });
   return { ...api, sent };
@@ -186,20 +181,21 @@ describe('deactivating and reactivating an operator', () => {
       return operators[1];
     };
     mockApi({
-      'GET /api/auth/get-session': () => ({ status: 200, body: signedIn }),
-      'GET /api/settings': () => ({ status: 200, body: openSettings }),
-      'GET /api/settings/security': () => ({ status: 200, body: { requireTwoFactor: false } }),
-      'GET /api/account/sessions': () => ({ status: 200, body: { items: [] } }),
-      'GET /api/account/two-factor': () => ({
-        status: 200,
-        body: { enabled: true, backupCodesLeft: 10 },
-      }),
-      'GET /api/operators': () => ({ status: 200, body: { items: operators } }),
-      'POST /api/operators/u2/deactivate': () => ({
-        status: 200,
-        body: { ...set('2026-03-05T06:00:00.000Z'), revoked: 1 },
-      }),
-      'POST /api/operators/u2/reactivate': () => ({ status: 200, body: set(null) }),
+      session: signedIn,
+      routes: {
+        'GET /api/settings/security': () => ({ status: 200, body: { requireTwoFactor: false } }),
+        'GET /api/account/sessions': () => ({ status: 200, body: { items: [] } }),
+        'GET /api/account/two-factor': () => ({
+          status: 200,
+          body: { enabled: true, backupCodesLeft: 10 },
+        }),
+        'GET /api/operators': () => ({ status: 200, body: { items: operators } }),
+        'POST /api/operators/u2/deactivate': () => ({
+          status: 200,
+          body: { ...set('2026-03-05T06:00:00.000Z'), revoked: 1 },
+        }),
+        'POST /api/operators/u2/reactivate': () => ({ status: 200, body: set(null) }),
+      },
     });
     renderApp('/settings');
     const { table } = await operatorsTable();
@@ -251,16 +247,17 @@ describe("the administrator's reset-link dialog", () => {
   test('neither Escape nor a backdrop click closes it while the link is issued or shown: only its buttons do', async () => {
     let link: ResetLink | null = null;
     const { calls } = mockApi({
-      'GET /api/auth/get-session': () => ({ status: 200, body: signedIn }),
-      'GET /api/settings': () => ({ status: 200, body: openSettings }),
-      'GET /api/settings/security': () => ({ status: 200, body: { requireTwoFactor: false } }),
-      'GET /api/account/sessions': () => ({ status: 200, body: { items: [] } }),
-      'GET /api/account/two-factor': () => ({
-        status: 200,
-        body: { enabled: true, backupCodesLeft: 10 },
-      }),
-      'GET /api/operators': () => ({ status: 200, body: { items: [administrator, helper] } }),
-      'POST /api/operators/u2/reset-link': () => ({ status: 200, body: link }),
+      session: signedIn,
+      routes: {
+        'GET /api/settings/security': () => ({ status: 200, body: { requireTwoFactor: false } }),
+        'GET /api/account/sessions': () => ({ status: 200, body: { items: [] } }),
+        'GET /api/account/two-factor': () => ({
+          status: 200,
+          body: { enabled: true, backupCodesLeft: 10 },
+        }),
+        'GET /api/operators': () => ({ status: 200, body: { items: [administrator, helper] } }),
+        'POST /api/operators/u2/reset-link': () => ({ status: 200, body: link }),
+      },
     });
     // The link's request stays in flight until the test hands out `link`.
     let answer = (_: ResetLink) => {};

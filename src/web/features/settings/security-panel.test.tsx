@@ -3,8 +3,8 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, test } from 'vitest';
 import { REQUIRE_OWN_FIRST_MESSAGE } from '../../../shared/two-factor-schema.ts';
 import {
+  type Handler,
   mockApi,
-  openSettings,
   renderApp,
   signedIn,
   stubLiveSocketInEachTest,
@@ -17,7 +17,7 @@ const SWITCH = 'Require two-factor sign-in for every operator';
 /** The administrator's settings page, with the policy as the server holds it. */
 function answers(
   requireTwoFactor: boolean,
-  put: Parameters<typeof mockApi>[0][string] = (init) => ({
+  put: Handler = (init) => ({
     status: 200,
     body: JSON.parse(String(init?.body)),
   }),
@@ -25,19 +25,20 @@ function answers(
 ) {
   const sent: unknown[] = [];
   const api = mockApi({
-    'GET /api/auth/get-session': () => ({ status: 200, body: signedIn }),
-    'GET /api/settings': () => ({ status: 200, body: openSettings }),
-    'GET /api/settings/security': () => ({ status: 200, body: { requireTwoFactor } }),
-    'PUT /api/settings/security': (init) => {
-      sent.push(JSON.parse(String(init?.body)));
-      return put(init);
+    session: signedIn,
+    routes: {
+      'GET /api/settings/security': () => ({ status: 200, body: { requireTwoFactor } }),
+      'PUT /api/settings/security': (init) => {
+        sent.push(JSON.parse(String(init?.body)));
+        return put(init);
+      },
+      'GET /api/operators': () => ({ status: 200, body: { items: [] } }),
+      'GET /api/account/sessions': () => ({ status: 200, body: { items: [] } }),
+      'GET /api/account/two-factor': () => ({
+        status: 200,
+        body: { enabled: ownTwoFactor, backupCodesLeft: ownTwoFactor ? 10 : 0 },
+      }),
     },
-    'GET /api/operators': () => ({ status: 200, body: { items: [] } }),
-    'GET /api/account/sessions': () => ({ status: 200, body: { items: [] } }),
-    'GET /api/account/two-factor': () => ({
-      status: 200,
-      body: { enabled: ownTwoFactor, backupCodesLeft: ownTwoFactor ? 10 : 0 },
-    }),
   });
   return { ...api, sent };
 }
@@ -95,16 +96,14 @@ describe("the administrator's security settings", () => {
 
   test('an operator has no security settings to see or change', async () => {
     const { calls } = mockApi({
-      'GET /api/auth/get-session': () => ({
-        status: 200,
-        body: { user: { ...signedIn.user, role: 'operator' } },
-      }),
-      'GET /api/settings': () => ({ status: 200, body: openSettings }),
-      'GET /api/account/sessions': () => ({ status: 200, body: { items: [] } }),
-      'GET /api/account/two-factor': () => ({
-        status: 200,
-        body: { enabled: false, backupCodesLeft: 0 },
-      }),
+      session: () => ({ user: { ...signedIn.user, role: 'operator' } }),
+      routes: {
+        'GET /api/account/sessions': () => ({ status: 200, body: { items: [] } }),
+        'GET /api/account/two-factor': () => ({
+          status: 200,
+          body: { enabled: false, backupCodesLeft: 0 },
+        }),
+      },
     });
     renderApp('/settings');
     expect(await screen.findByRole('heading', { name: 'Account' })).toBeVisible();

@@ -4,8 +4,8 @@ import { describe, expect, test } from 'vitest';
 import { WRONG_CURRENT_PASSWORD_MESSAGE } from '../../../shared/account-schema.ts';
 import { type TwoFactorStatus, WRONG_CODE_MESSAGE } from '../../../shared/two-factor-schema.ts';
 import {
+  type ApiRoutes,
   mockApi,
-  openSettings,
   renderApp,
   signedIn,
   stubLiveSocketInEachTest,
@@ -25,7 +25,7 @@ const setup = {
  * The settings page's answers, with the two-factor status each answer of a two-factor
  * request leaves behind (as the server would); `sent` holds each request's body.
  */
-function answers(status: TwoFactorStatus, extra: Parameters<typeof mockApi>[0]) {
+function answers(status: TwoFactorStatus, extra: ApiRoutes) {
   let current = status;
   const sent: Record<string, unknown> = {};
   const recorded = Object.entries(extra).map(([key, handler]) => [
@@ -41,11 +41,12 @@ function answers(status: TwoFactorStatus, extra: Parameters<typeof mockApi>[0]) 
     },
   ]);
   const api = mockApi({
-    'GET /api/auth/get-session': () => ({ status: 200, body: operator }),
-    'GET /api/settings': () => ({ status: 200, body: openSettings }),
-    'GET /api/account/sessions': () => ({ status: 200, body: { items: [] } }),
-    'GET /api/account/two-factor': () => ({ status: 200, body: current }),
-    ...Object.fromEntries(recorded),
+    session: operator,
+    routes: {
+      'GET /api/account/sessions': () => ({ status: 200, body: { items: [] } }),
+      'GET /api/account/two-factor': () => ({ status: 200, body: current }),
+      ...Object.fromEntries(recorded),
+    },
   });
   return { ...api, sent };
 }

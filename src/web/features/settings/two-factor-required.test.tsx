@@ -6,7 +6,6 @@ import { TWO_FACTOR_SETUP_REQUIRED_MESSAGE } from '../../../shared/two-factor-sc
 import {
   FakeWebSocket,
   mockApi,
-  openSettings,
   renderApp,
   signedIn,
   stubLiveSocketInEachTest,
@@ -44,27 +43,25 @@ function requiredOfThisOperator({ required = true } = {}) {
   let on = !required;
   const guarded = (body: unknown) => () => (on ? { status: 200, body } : refused);
   return mockApi({
-    'GET /api/auth/get-session': () => ({
-      status: 200,
-      body: on ? operator : { ...operator, twoFactorSetupRequired: true },
-    }),
-    'GET /api/settings': () => ({ status: 200, body: openSettings }),
-    'GET /api/clients': guarded(emptyList),
-    'GET /api/totals': guarded(emptyTotals),
-    'GET /api/account/two-factor': () => ({
-      status: 200,
-      body: { enabled: on, backupCodesLeft: on ? 10 : 0 },
-    }),
-    'POST /api/account/two-factor/setup': () => ({ status: 200, body: setup }),
-    'POST /api/account/two-factor/confirm': () => {
-      on = true;
-      return { status: 200, body: { enabled: true, backupCodesLeft: 10 } };
+    session: () => (on ? operator : { ...operator, twoFactorSetupRequired: true }),
+    routes: {
+      'GET /api/clients': guarded(emptyList),
+      'GET /api/totals': guarded(emptyTotals),
+      'GET /api/account/two-factor': () => ({
+        status: 200,
+        body: { enabled: on, backupCodesLeft: on ? 10 : 0 },
+      }),
+      'POST /api/account/two-factor/setup': () => ({ status: 200, body: setup }),
+      'POST /api/account/two-factor/confirm': () => {
+        on = true;
+        return { status: 200, body: { enabled: true, backupCodesLeft: 10 } };
+      },
+      'POST /api/auth/sign-out': () => ({ status: 200, body: { success: true } }),
+      'POST /api/auth/sign-in/email': () => ({
+        status: 200,
+        body: on ? operator : { ...operator, twoFactorSetupRequired: true },
+      }),
     },
-    'POST /api/auth/sign-out': () => ({ status: 200, body: { success: true } }),
-    'POST /api/auth/sign-in/email': () => ({
-      status: 200,
-      body: on ? operator : { ...operator, twoFactorSetupRequired: true },
-    }),
   });
 }
 
@@ -132,12 +129,13 @@ describe('an operator who must turn on the two-factor sign-in the administrator 
 
   test('signing in with the password alone leads to the setup', async () => {
     const { calls } = mockApi({
-      'GET /api/auth/get-session': () => ({ status: 200, body: null }),
-      'GET /api/settings': () => ({ status: 200, body: openSettings }),
-      'POST /api/auth/sign-in/email': () => ({
-        status: 200,
-        body: { ...operator, twoFactorSetupRequired: true },
-      }),
+      session: null,
+      routes: {
+        'POST /api/auth/sign-in/email': () => ({
+          status: 200,
+          body: { ...operator, twoFactorSetupRequired: true },
+        }),
+      },
     });
     const { router } = renderApp('/login');
     await userEvent.type(await screen.findByLabelText('Email'), 'op@example.com');
@@ -162,17 +160,15 @@ describe('an operator who must turn on the two-factor sign-in the administrator 
   test('signed in before it was required, is taken to the setup by the first refused load', async () => {
     let required = false;
     mockApi({
-      'GET /api/auth/get-session': () => ({
-        status: 200,
-        body: required ? { ...operator, twoFactorSetupRequired: true } : operator,
-      }),
-      'GET /api/settings': () => ({ status: 200, body: openSettings }),
-      // The administrator switched the policy on while the page was open.
-      'GET /api/clients': () => {
-        required = true;
-        return refused;
+      session: () => (required ? { ...operator, twoFactorSetupRequired: true } : operator),
+      routes: {
+        // The administrator switched the policy on while the page was open.
+        'GET /api/clients': () => {
+          required = true;
+          return refused;
+        },
+        'GET /api/totals': () => refused,
       },
-      'GET /api/totals': () => refused,
     });
     const { router } = renderApp('/dashboard');
     await setupScreen();
@@ -182,19 +178,17 @@ describe('an operator who must turn on the two-factor sign-in the administrator 
   test('signed in before it was required, is taken to the setup by a refused change too', async () => {
     let required = false;
     mockApi({
-      'GET /api/auth/get-session': () => ({
-        status: 200,
-        body: required ? { ...operator, twoFactorSetupRequired: true } : operator,
-      }),
-      'GET /api/settings': () => ({ status: 200, body: openSettings }),
-      'GET /api/account/sessions': () => ({ status: 200, body: { items: [] } }),
-      'GET /api/account/two-factor': () => ({
-        status: 200,
-        body: { enabled: false, backupCodesLeft: 0 },
-      }),
-      'POST /api/account/email': () => {
-        required = true;
-        return refused;
+      session: () => (required ? { ...operator, twoFactorSetupRequired: true } : operator),
+      routes: {
+        'GET /api/account/sessions': () => ({ status: 200, body: { items: [] } }),
+        'GET /api/account/two-factor': () => ({
+          status: 200,
+          body: { enabled: false, backupCodesLeft: 0 },
+        }),
+        'POST /api/account/email': () => {
+          required = true;
+          return refused;
+        },
       },
     });
     renderApp('/settings');
