@@ -305,10 +305,7 @@ describe('failures are shown, never a blank screen', () => {
   });
 
   test('a page that throws a 404 from the API shows "Page not found", not a crash, and logs nothing', async () => {
-    mockApi({
-      'GET /api/auth/get-session': () => ({ status: 200, body: signedIn }),
-      'GET /api/settings': () => ({ status: 200, body: openSettings }),
-    });
+    mockApi({ session: signedIn });
     function Gone(): never {
       throw new ApiError(404, 'Client not found');
     }
@@ -328,10 +325,7 @@ describe('failures are shown, never a blank screen', () => {
   });
 
   test('a crash is logged to the console with its error', async () => {
-    mockApi({
-      'GET /api/auth/get-session': () => ({ status: 200, body: signedIn }),
-      'GET /api/settings': () => ({ status: 200, body: openSettings }),
-    });
+    mockApi({ session: signedIn });
     const consoleError = vi.spyOn(console, 'error').mockImplementation(() => {});
     try {
       renderApp('/boom', [{ path: 'boom', element: <Boom /> }]);

@@ -2,13 +2,7 @@ import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import type { Client } from '../../shared/client-schema.ts';
-import {
-  mockApi,
-  openSettings,
-  renderApp,
-  signedIn,
-  stubLiveSocketInEachTest,
-} from '../test-utils.tsx';
+import { mockApi, renderApp, signedIn, stubLiveSocketInEachTest } from '../test-utils.tsx';
 
 stubLiveSocketInEachTest();
 
@@ -43,16 +37,17 @@ const asha: Client = {
 
 function dashboardApi() {
   mockApi({
-    'GET /api/auth/get-session': () => ({ status: 200, body: signedIn }),
-    'GET /api/settings': () => ({ status: 200, body: openSettings }),
-    'GET /api/clients': () => ({
-      status: 200,
-      body: { items: [asha], total: 1, totalOwed: '100.00' },
-    }),
-    'GET /api/totals': () => ({
-      status: 200,
-      body: { owed: '100.00', credit: '0.00', net: '100.00', clients: 1 },
-    }),
+    session: signedIn,
+    routes: {
+      'GET /api/clients': () => ({
+        status: 200,
+        body: { items: [asha], total: 1, totalOwed: '100.00' },
+      }),
+      'GET /api/totals': () => ({
+        status: 200,
+        body: { owed: '100.00', credit: '0.00', net: '100.00', clients: 1, pendingClaims: 0 },
+      }),
+    },
   });
 }
 
