@@ -87,6 +87,10 @@ export const clientSchema = z.object({
   version: z.int().check(z.minimum(1)),
   /** The date of the latest payment (YYYY-MM-DD), or null: never paid. */
   lastPaymentOn: z.nullable(z.string()),
+  /** "I have paid" claims from the client's statement links, waiting to be checked. */
+  pendingClaims: z.int().check(z.minimum(0)),
+  /** The day of the latest reminder (YYYY-MM-DD), or null: never reminded. */
+  lastRemindedOn: z.nullable(z.string()),
   createdAt: z.iso.datetime(),
   updatedAt: z.iso.datetime(),
 });

@@ -1,8 +1,10 @@
 import * as z from 'zod/mini';
 import { clientSchema } from './client-schema.ts';
+import { collectionSettingsSchema } from './collection-schema.ts';
 import { entrySchema } from './ledger-schema.ts';
 import { operatorSchema } from './operator-schema.ts';
 import { settingsSchema } from './settings-schema.ts';
+import { claimSchema } from './share-link-schema.ts';
 
 /** The close code of a live socket whose session ended (signed out elsewhere, expired). */
 export const SESSION_ENDED_CLOSE_CODE = 4401;
@@ -19,6 +21,16 @@ export const liveEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('entry.created'), entry: entrySchema, client: clientSchema }),
   /** An import stored this many clients: lists and totals reload once, not per client. */
   z.object({ type: z.literal('clients.imported'), count: z.int() }),
+  /** This operator's collection settings changed (sent to that operator only). */
+  z.object({
+    type: z.literal('collection-settings.updated'),
+    settings: collectionSettingsSchema,
+  }),
+  /**
+   * A client said "I have paid" from a statement link: the claim, and the client with its
+   * new count of pending claims.
+   */
+  z.object({ type: z.literal('claim.created'), claim: claimSchema, client: clientSchema }),
   /** The server may have missed changes (its feed was broken): reload what is shown. */
   z.object({ type: z.literal('resync') }),
 ]);

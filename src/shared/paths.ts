@@ -120,4 +120,19 @@ export const apiPaths = {
   signInSecondFactor: '/api/auth/sign-in/second-factor',
   signOut: '/api/auth/sign-out',
   session: '/api/auth/get-session',
+  // Getting paid (issue 20).
+  collectionSettings: '/api/collection-settings',
+  shareLinks: (id: string) => `/api/clients/${encodeURIComponent(id)}/share-links`,
+  shareLink: (id: string, linkId: string) =>
+    `/api/clients/${encodeURIComponent(id)}/share-links/${encodeURIComponent(linkId)}`,
+  shared: (token: string) => `/api/shared/${encodeURIComponent(token)}`,
+  sharedClaims: (token: string) => `/api/shared/${encodeURIComponent(token)}/claims`,
+  claims: (id: string) => `/api/clients/${encodeURIComponent(id)}/claims`,
+  claimConfirm: (id: string, claimId: string) =>
+    `/api/clients/${encodeURIComponent(id)}/claims/${encodeURIComponent(claimId)}/confirm`,
+  claimDismiss: (id: string, claimId: string) =>
+    `/api/clients/${encodeURIComponent(id)}/claims/${encodeURIComponent(claimId)}/dismiss`,
+  reminders: (id: string) => `/api/clients/${encodeURIComponent(id)}/reminders`,
+  reminderPreview: (id: string, channel: string) =>
+    `/api/clients/${encodeURIComponent(id)}/reminders/preview?channel=${encodeURIComponent(channel)}`,
 } as const;

@@ -106,6 +106,8 @@ describe('who is signed in', () => {
       balance: '100.00',
       version: 1,
       lastPaymentOn: null,
+      pendingClaims: 0,
+      lastRemindedOn: null,
       createdAt: '2026-01-01T00:00:00.000Z',
       updatedAt: '2026-01-01T00:00:00.000Z',
     };

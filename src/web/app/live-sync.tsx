@@ -21,7 +21,7 @@ export function useLiveSync(queryClient: QueryClient, operatorId: string): void 
       onEvent(event) {
         if (event.type === 'settings.updated') {
           settings.set(event.settings);
-        } else if (event.type === 'entry.created') {
+        } else if (event.type === 'entry.created' || event.type === 'claim.created') {
           // The client's new balance patches what is shown; the ledger views reload.
           applyClientEvent(queryClient, { type: 'client.updated', client: event.client });
         } else if (event.type === 'clients.imported') {
@@ -32,6 +32,8 @@ export function useLiveSync(queryClient: QueryClient, operatorId: string): void 
         } else if (event.type === 'operator.updated') {
           // This operator's role changed: the navbar and settings page follow.
           session.set(event.operator);
+        } else if (event.type === 'collection-settings.updated') {
+          // No page of this tab holds them: the settings page reads them when it opens.
         } else {
           applyClientEvent(queryClient, event);
         }

@@ -35,6 +35,8 @@ const asha: Client = {
   balance: '100.00',
   version: 1,
   lastPaymentOn: null,
+  pendingClaims: 0,
+  lastRemindedOn: null,
   createdAt: '2026-01-01T00:00:00.000Z',
   updatedAt: '2026-01-01T00:00:00.000Z',
 };

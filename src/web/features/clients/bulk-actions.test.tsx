@@ -25,6 +25,8 @@ function client(id: string, fname: string, lname: string, balance: string): Clie
     balance,
     version: 1,
     lastPaymentOn: null,
+    pendingClaims: 0,
+    lastRemindedOn: null,
     createdAt: '2026-01-01T00:00:00.000Z',
     updatedAt: '2026-01-01T00:00:00.000Z',
   };

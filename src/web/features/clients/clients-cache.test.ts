@@ -16,6 +16,8 @@ function client(id: string, balance: string, version = 1): Client {
     balance,
     version,
     lastPaymentOn: null,
+    pendingClaims: 0,
+    lastRemindedOn: null,
     createdAt: '2026-01-01T00:00:00.000Z',
     updatedAt: '2026-01-01T00:00:00.000Z',
   };

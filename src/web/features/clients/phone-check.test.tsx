@@ -31,6 +31,8 @@ function client(id: string, fname: string, phone: string, phoneDisplay: string):
     balance: '100.00',
     version: 3,
     lastPaymentOn: null,
+    pendingClaims: 0,
+    lastRemindedOn: null,
     createdAt: '2026-01-01T00:00:00.000Z',
     updatedAt: '2026-01-01T00:00:00.000Z',
   };

@@ -27,6 +27,8 @@ const client: Client = {
   balance: '1000.00',
   version: 1,
   lastPaymentOn: null,
+  pendingClaims: 0,
+  lastRemindedOn: null,
   createdAt: '2026-01-01T00:00:00.000Z',
   updatedAt: '2026-01-01T00:00:00.000Z',
 };
