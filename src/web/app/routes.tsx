@@ -31,7 +31,7 @@ const page = {
     import('../features/clients/edit-client-page.tsx').then((m) => m.EditClientPage),
   clientDetails: () => import('../pages/client-details-page.tsx').then((m) => m.ClientDetailsPage),
   statement: () => import('../pages/statement-page.tsx').then((m) => m.StatementPage),
-  settings: () => import('../features/settings/settings-page.tsx').then((m) => m.SettingsPage),
+  settings: () => import('../pages/settings-page.tsx').then((m) => m.SettingsPage),
 } satisfies Record<string, PageLoader>;
 
 const lazyPage = (load: PageLoader) => lazy(() => load().then((Page) => ({ default: Page })));
