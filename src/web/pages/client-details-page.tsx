@@ -18,6 +18,7 @@ import { paiseFromAmount } from '../../shared/money.ts';
 import { paths } from '../../shared/paths.ts';
 import { ConfirmDialog } from '../components/confirm-dialog.tsx';
 import { useFlash } from '../components/flash-messages.tsx';
+import { lazyDialog } from '../components/lazy-dialog.tsx';
 import { Balance, balanceText } from '../components/money.tsx';
 import { usePageTitle } from '../components/page-title.ts';
 import { ClientPhone } from '../features/clients/client-phone.tsx';
@@ -29,6 +30,7 @@ import {
 import { conflictingClient } from '../features/clients/conflict.ts';
 import { lastListPlace } from '../features/clients/list-place.ts';
 import { WithClient } from '../features/clients/with-client.tsx';
+import { ClaimsPanel } from '../features/collect/claims-panel.tsx';
 import { EntryForm } from '../features/ledger/entry-form.tsx';
 import { LedgerHistory } from '../features/ledger/ledger-history.tsx';
 import { formatDay } from '../lib/dates.ts';
@@ -43,6 +45,11 @@ function PencilIcon() {
     </svg>
   );
 }
+
+// Sharing is now and then: the dialog (and the modal code under it) loads when opened.
+const ShareDialog = lazyDialog('share dialog', () =>
+  import('../features/collect/share-dialog.tsx').then((m) => m.ShareDialog),
+);
 
 type BalanceInput = z.input<typeof balanceUpdateSchema>;
 type BalanceOutput = z.output<typeof balanceUpdateSchema>;
@@ -163,6 +170,7 @@ function ClientDetails({ client }: { client: Client }) {
     (location.state as DetailsPageState | null)?.entryForm ?? null,
   );
   const [confirmingDelete, setConfirmingDelete] = useState(false);
+  const [sharing, setSharing] = useState(false);
   const deleteClient = useDeleteClient(client.id);
   const queryClient = useQueryClient();
   const flash = useFlash();
@@ -262,6 +270,9 @@ function ClientDetails({ client }: { client: Client }) {
                 >
                   Add charge
                 </Button>
+                <Button variant="outline-primary" size="sm" onClick={() => setSharing(true)}>
+                  Share statement
+                </Button>
               </div>
             </Col>
           </Row>
@@ -285,6 +296,7 @@ function ClientDetails({ client }: { client: Client }) {
           </ListGroup>
         </Card.Body>
       </Card>
+      <ClaimsPanel client={client} />
       <section aria-labelledby="history-heading" className="mt-4">
         <div className="d-flex flex-wrap justify-content-between align-items-baseline gap-2 mb-2">
           <h2 id="history-heading" className="h4 mb-0">
@@ -296,6 +308,7 @@ function ClientDetails({ client }: { client: Client }) {
         </div>
         <LedgerHistory clientId={client.id} />
       </section>
+      {sharing ? <ShareDialog client={client} onClose={() => setSharing(false)} /> : null}
       <ClientDeleteDialog
         client={client}
         show={confirmingDelete}
