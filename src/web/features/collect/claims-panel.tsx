@@ -31,7 +31,10 @@ function ClaimItem({ claim, clientId }: { claim: Claim; clientId: string }) {
     }
   }
   return (
-    <ListGroup.Item as="li" className="d-flex flex-wrap justify-content-between align-items-center gap-2">
+    <ListGroup.Item
+      as="li"
+      className="d-flex flex-wrap justify-content-between align-items-center gap-2"
+    >
       <div>
         <div>
           <Money amount={claim.amount} className="fw-semibold" /> · reference{' '}
