@@ -25,7 +25,7 @@ const page = {
   resetPassword: () =>
     import('../features/auth/reset-password-page.tsx').then((m) => m.ResetPasswordPage),
   dashboard: () => import('../pages/dashboard-page.tsx').then((m) => m.DashboardPage),
-  clients: () => import('../features/clients/clients-page.tsx').then((m) => m.ClientsPage),
+  clients: () => import('../pages/clients-page.tsx').then((m) => m.ClientsPage),
   addClient: () => import('../features/clients/add-client-page.tsx').then((m) => m.AddClientPage),
   editClient: () =>
     import('../features/clients/edit-client-page.tsx').then((m) => m.EditClientPage),

@@ -31,6 +31,7 @@ import { conflictingClient } from '../features/clients/conflict.ts';
 import { lastListPlace } from '../features/clients/list-place.ts';
 import { WithClient } from '../features/clients/with-client.tsx';
 import { ClaimsPanel } from '../features/collect/claims-panel.tsx';
+import { RemindButton } from '../features/collect/remind-buttons.tsx';
 import { EntryForm } from '../features/ledger/entry-form.tsx';
 import { LedgerHistory } from '../features/ledger/ledger-history.tsx';
 import { formatDay } from '../lib/dates.ts';
@@ -273,6 +274,7 @@ function ClientDetails({ client }: { client: Client }) {
                 <Button variant="outline-primary" size="sm" onClick={() => setSharing(true)}>
                   Share statement
                 </Button>
+                <RemindButton client={client} size="sm" />
               </div>
             </Col>
           </Row>

@@ -2,7 +2,7 @@ import { type ReactNode, useEffect } from 'react';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import { useLocation } from 'react-router';
-import type { BalanceFilter } from '../../../shared/client-schema.ts';
+import type { BalanceFilter, Client } from '../../../shared/client-schema.ts';
 import { LoadFailed, Loading } from '../../components/loading.tsx';
 import { Money } from '../../components/money.tsx';
 import { BulkActions } from './bulk-actions.tsx';
@@ -32,7 +32,17 @@ function emptyText(q: string, balance: BalanceFilter | undefined): string {
  * what is shown and, while searching or filtering, of the whole panel; a page's own summary
  * (the dashboard's totals and trend) under its heading.
  */
-export function ClientsList({ summary }: { summary?: ReactNode }) {
+export function ClientsList({
+  summary,
+  rowAction,
+  selectedAction,
+}: {
+  summary?: ReactNode;
+  /** Beside each row's Details (and on its phone card): another feature's action, from the page. */
+  rowAction?: (client: Client) => ReactNode;
+  /** Among what the picked rows can do: another feature's action, from the page. */
+  selectedAction?: (selected: readonly Client[], clear: () => void) => ReactNode;
+}) {
   const { view, change } = useListView();
   const location = useLocation();
   useEffect(() => {
@@ -149,9 +159,11 @@ export function ClientsList({ summary }: { summary?: ReactNode }) {
               selection.selected.map((client) => client.id),
             )}
             onClear={selection.clear}
+            extra={selectedAction?.(selection.selected, selection.clear)}
           />
           <ClientsTable
             items={data.items}
+            rowAction={rowAction}
             selection={selection}
             sorting={{
               sort: view.sort,
@@ -160,7 +172,7 @@ export function ClientsList({ summary }: { summary?: ReactNode }) {
                 change({ sort, dir: view.sort === sort && view.dir === 'asc' ? 'desc' : 'asc' }),
             }}
           />
-          <ClientCards items={data.items} />
+          <ClientCards items={data.items} rowAction={rowAction} />
           <nav
             className="d-flex flex-wrap align-items-center justify-content-between gap-2"
             aria-label="Client pages"

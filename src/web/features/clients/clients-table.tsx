@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import Table from 'react-bootstrap/Table';
 import { Link, useNavigate } from 'react-router';
 import type { Client, ClientSortField } from '../../../shared/client-schema.ts';
@@ -78,10 +79,12 @@ export function ClientsTable({
   items,
   sorting,
   selection,
+  rowAction,
 }: {
   items: Client[];
   sorting: Sorting;
   selection: RowSelection;
+  rowAction?: ((client: Client) => ReactNode) | undefined;
 }) {
   const navigate = useNavigate();
   return (
@@ -134,7 +137,8 @@ export function ClientsTable({
               <Balance amount={client.balance} />
             </td>
             <td className="text-nowrap">{lastPaymentText(client)}</td>
-            <td className="text-end">
+            <td className="text-end text-nowrap">
+              {rowAction ? <span className="me-2">{rowAction(client)}</span> : null}
               <Link
                 to={paths.clientDetails(client.id)}
                 className="btn btn-secondary btn-sm"
@@ -151,14 +155,20 @@ export function ClientsTable({
 }
 
 /** The same clients on a phone: one card each (name, phone, last payment, balance). */
-export function ClientCards({ items }: { items: Client[] }) {
+export function ClientCards({
+  items,
+  rowAction,
+}: {
+  items: Client[];
+  rowAction?: ((client: Client) => ReactNode) | undefined;
+}) {
   return (
     <ul className="list-group d-md-none mb-3" aria-label="Clients">
       {items.map((client) => (
-        <li key={client.id} className="list-group-item p-0">
+        <li key={client.id} className="list-group-item p-0 d-flex align-items-center">
           <Link
             to={paths.clientDetails(client.id)}
-            className="d-flex justify-content-between align-items-center gap-2 p-3 text-reset text-decoration-none"
+            className="flex-grow-1 min-w-0 d-flex justify-content-between align-items-center gap-2 p-3 text-reset text-decoration-none"
           >
             <span className="min-w-0">
               <span className="d-block fw-semibold text-truncate">
@@ -173,6 +183,7 @@ export function ClientCards({ items }: { items: Client[] }) {
             </span>
             <Balance amount={client.balance} className="money-column fw-semibold" />
           </Link>
+          {rowAction ? <span className="pe-3">{rowAction(client)}</span> : null}
         </li>
       ))}
     </ul>
