@@ -16,6 +16,7 @@ export const CLIENT_SORT_FIELDS = [
   'balance',
   'createdAt',
   'lastPaymentOn',
+  'lastRemindedOn',
 ] as const;
 export type ClientSortField = (typeof CLIENT_SORT_FIELDS)[number];
 
@@ -59,6 +60,8 @@ export const clientListQuerySchema = z.strictObject({
   balance: z.optional(
     z.enum(BALANCE_FILTERS, { error: `balance must be one of ${BALANCE_FILTERS.join(', ')}` }),
   ),
+  /** Clients never reminded, or last reminded more than this many days ago. */
+  notRemindedFor: z.optional(wholeNumber('notRemindedFor', 1, 3650)),
   limit: z._default(wholeNumber('limit', 1, MAX_PAGE_SIZE), DEFAULT_PAGE_SIZE),
   offset: z._default(wholeNumber('offset', 0, MAX_LIST_OFFSET), 0),
 });

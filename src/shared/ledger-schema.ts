@@ -168,6 +168,8 @@ export const totalsSchema = z.object({
   owingClients: z.int(),
   credit: apiAmountSchema,
   creditClients: z.int(),
+  /** "I have paid" claims from every client's statement links, waiting to be checked. */
+  pendingClaims: z.int(),
   /** The panel's date today (its TIME_ZONE), which may not be the browser's. */
   today: z.string(),
 });

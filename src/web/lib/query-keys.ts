@@ -7,7 +7,7 @@ import type { ClientListQuery } from '../../shared/client-schema.ts';
  */
 
 export type ClientListParams = Pick<ClientListQuery, 'limit' | 'offset'> &
-  Partial<Pick<ClientListQuery, 'q' | 'sort' | 'dir' | 'balance'>>;
+  Partial<Pick<ClientListQuery, 'q' | 'sort' | 'dir' | 'balance' | 'notRemindedFor'>>;
 
 export const clientKeys = {
   all: ['clients'] as const,

@@ -32,6 +32,7 @@ import { lastListPlace } from '../features/clients/list-place.ts';
 import { WithClient } from '../features/clients/with-client.tsx';
 import { ClaimsPanel } from '../features/collect/claims-panel.tsx';
 import { RemindButton } from '../features/collect/remind-buttons.tsx';
+import { RemindersHistory } from '../features/collect/reminders-history.tsx';
 import { EntryForm } from '../features/ledger/entry-form.tsx';
 import { LedgerHistory } from '../features/ledger/ledger-history.tsx';
 import { formatDay } from '../lib/dates.ts';
@@ -310,6 +311,7 @@ function ClientDetails({ client }: { client: Client }) {
         </div>
         <LedgerHistory clientId={client.id} />
       </section>
+      <RemindersHistory client={client} />
       {sharing ? <ShareDialog client={client} onClose={() => setSharing(false)} /> : null}
       <ClientDeleteDialog
         client={client}

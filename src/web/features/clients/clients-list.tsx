@@ -3,6 +3,7 @@ import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import { useLocation } from 'react-router';
 import type { BalanceFilter, Client } from '../../../shared/client-schema.ts';
+import { NOT_REMINDED_DAYS } from '../../../shared/reminder-schema.ts';
 import { LoadFailed, Loading } from '../../components/loading.tsx';
 import { Money } from '../../components/money.tsx';
 import { BulkActions } from './bulk-actions.tsx';
@@ -21,8 +22,9 @@ const FILTER_LABELS: Record<BalanceFilter | 'all', string> = {
   settled: 'Settled',
 };
 
-function emptyText(q: string, balance: BalanceFilter | undefined): string {
+function emptyText(q: string, balance: BalanceFilter | undefined, notReminded: boolean): string {
   if (q) return `No clients match "${q}"`;
+  if (notReminded) return `Every client was reminded in the last ${NOT_REMINDED_DAYS} days`;
   if (balance) return `No clients are ${FILTER_LABELS[balance].toLowerCase()}`;
   return 'No users found';
 }
@@ -51,7 +53,7 @@ export function ClientsList({
 
   const params = listParams(view);
   const list = useClientList(params);
-  const narrowed = Boolean(view.q || view.balance);
+  const narrowed = Boolean(view.q || view.balance || view.notReminded);
   // Who owes and has not paid for longest (never first): one click, as the list's own view.
   const longestUnpaid =
     view.balance === 'owing' && view.sort === 'lastPaymentOn' && view.dir === 'asc';
@@ -121,6 +123,14 @@ export function ClientsList({
         >
           Owing, longest unpaid first
         </Button>
+        <Button
+          variant="outline-secondary"
+          active={view.notReminded}
+          aria-pressed={view.notReminded}
+          onClick={() => change({ notReminded: !view.notReminded })}
+        >
+          Not reminded in {NOT_REMINDED_DAYS} days
+        </Button>
         <a className="btn btn-outline-secondary" href={exportUrl(params)} download>
           Export CSV
         </a>
@@ -148,7 +158,7 @@ export function ClientsList({
         />
       ) : null}
       {data && data.total === 0 ? (
-        <p className="text-body-secondary">{emptyText(view.q, view.balance)}</p>
+        <p className="text-body-secondary">{emptyText(view.q, view.balance, view.notReminded)}</p>
       ) : null}
       {data && data.items.length > 0 ? (
         <>

@@ -21,10 +21,26 @@ const COLUMNS: { field: ClientSortField; label: string; money?: boolean }[] = [
   { field: 'email', label: 'Email' },
   { field: 'balance', label: 'Balance', money: true },
   { field: 'lastPaymentOn', label: 'Last payment' },
+  { field: 'lastRemindedOn', label: 'Last reminded' },
 ];
 
 function lastPaymentText(client: Client): string {
   return client.lastPaymentOn ? formatDay(client.lastPaymentOn) : 'never';
+}
+
+function lastRemindedText(client: Client): string {
+  return client.lastRemindedOn ? formatDay(client.lastRemindedOn) : 'never';
+}
+
+/** "2 reported payments" waiting to be checked, beside the client's name. */
+function ClaimsBadge({ client }: { client: Client }) {
+  if (client.pendingClaims === 0) return null;
+  const n = client.pendingClaims;
+  return (
+    <span className="badge text-bg-warning ms-2">
+      {n} reported {n === 1 ? 'payment' : 'payments'}
+    </span>
+  );
 }
 
 function SortHeader({
@@ -127,6 +143,7 @@ export function ClientsTable({
               <Link to={paths.clientDetails(client.id)} className="link-body-emphasis">
                 {client.fname}
               </Link>
+              <ClaimsBadge client={client} />
             </td>
             <td>{client.lname}</td>
             <td className="text-nowrap">
@@ -137,6 +154,7 @@ export function ClientsTable({
               <Balance amount={client.balance} />
             </td>
             <td className="text-nowrap">{lastPaymentText(client)}</td>
+            <td className="text-nowrap">{lastRemindedText(client)}</td>
             <td className="text-end text-nowrap">
               {rowAction ? <span className="me-2">{rowAction(client)}</span> : null}
               <Link
@@ -173,12 +191,16 @@ export function ClientCards({
             <span className="min-w-0">
               <span className="d-block fw-semibold text-truncate">
                 {client.fname} {client.lname}
+                <ClaimsBadge client={client} />
               </span>
               <span className="d-block small text-body-secondary">
                 <ClientPhone client={client} />
               </span>
               <span className="d-block small text-body-secondary">
                 Last payment: {lastPaymentText(client)}
+              </span>
+              <span className="d-block small text-body-secondary">
+                Last reminded: {lastRemindedText(client)}
               </span>
             </span>
             <Balance amount={client.balance} className="money-column fw-semibold" />

@@ -26,6 +26,7 @@ const emptyTotals: Totals = {
   owingClients: 0,
   credit: '0.00',
   creditClients: 0,
+  pendingClaims: 0,
   today: '2026-03-05',
 };
 const setup = {
