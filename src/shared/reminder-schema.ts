@@ -12,8 +12,7 @@ export type ReminderChannel = (typeof REMINDER_CHANNELS)[number];
 
 export const REMINDER_MESSAGE_MAX_LENGTH = 2000;
 
-/** Days without a reminder after which a client counts as "not reminded lately". */
-export const NOT_REMINDED_DAYS = 7;
+export { NOT_REMINDED_DAYS } from './client-schema.ts';
 
 export const reminderPreviewQuerySchema = z.strictObject({
   channel: z._default(

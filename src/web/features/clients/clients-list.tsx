@@ -2,8 +2,11 @@ import { type ReactNode, useEffect } from 'react';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import { useLocation } from 'react-router';
-import type { BalanceFilter, Client } from '../../../shared/client-schema.ts';
-import { NOT_REMINDED_DAYS } from '../../../shared/reminder-schema.ts';
+import {
+  type BalanceFilter,
+  type Client,
+  NOT_REMINDED_DAYS,
+} from '../../../shared/client-schema.ts';
 import { LoadFailed, Loading } from '../../components/loading.tsx';
 import { Money } from '../../components/money.tsx';
 import { BulkActions } from './bulk-actions.tsx';

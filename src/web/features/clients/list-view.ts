@@ -5,8 +5,8 @@ import {
   type BalanceFilter,
   CLIENT_SORT_FIELDS,
   type ClientSortField,
+  NOT_REMINDED_DAYS,
 } from '../../../shared/client-schema.ts';
-import { NOT_REMINDED_DAYS } from '../../../shared/reminder-schema.ts';
 import type { ClientListParams } from '../../lib/query-keys.ts';
 
 export const PAGE_SIZES = [25, 50, 100] as const;
