@@ -43,6 +43,12 @@ function wholeNumber(name: string, min: number, max?: number) {
     );
 }
 
+/**
+ * Days without a reminder after which a client counts as "not reminded lately" (the list's
+ * filter). Here rather than in reminder-schema.ts: the list's first page carries this file.
+ */
+export const NOT_REMINDED_DAYS = 7;
+
 export const clientListQuerySchema = z.strictObject({
   q: z.optional(
     storableText(

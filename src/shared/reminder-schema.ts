@@ -12,9 +12,6 @@ export type ReminderChannel = (typeof REMINDER_CHANNELS)[number];
 
 export const REMINDER_MESSAGE_MAX_LENGTH = 2000;
 
-/** Days without a reminder after which a client counts as "not reminded lately". */
-export const NOT_REMINDED_DAYS = 7;
-
 export const reminderPreviewQuerySchema = z.strictObject({
   channel: z._default(
     z.enum(REMINDER_CHANNELS, { error: `channel must be one of ${REMINDER_CHANNELS.join(', ')}` }),

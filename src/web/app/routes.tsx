@@ -25,13 +25,13 @@ const page = {
   resetPassword: () =>
     import('../features/auth/reset-password-page.tsx').then((m) => m.ResetPasswordPage),
   dashboard: () => import('../pages/dashboard-page.tsx').then((m) => m.DashboardPage),
-  clients: () => import('../features/clients/clients-page.tsx').then((m) => m.ClientsPage),
+  clients: () => import('../pages/clients-page.tsx').then((m) => m.ClientsPage),
   addClient: () => import('../features/clients/add-client-page.tsx').then((m) => m.AddClientPage),
   editClient: () =>
     import('../features/clients/edit-client-page.tsx').then((m) => m.EditClientPage),
   clientDetails: () => import('../pages/client-details-page.tsx').then((m) => m.ClientDetailsPage),
   statement: () => import('../pages/statement-page.tsx').then((m) => m.StatementPage),
-  settings: () => import('../features/settings/settings-page.tsx').then((m) => m.SettingsPage),
+  settings: () => import('../pages/settings-page.tsx').then((m) => m.SettingsPage),
 } satisfies Record<string, PageLoader>;
 
 const lazyPage = (load: PageLoader) => lazy(() => load().then((Page) => ({ default: Page })));

@@ -7,7 +7,7 @@ import type { ClientListQuery } from '../../shared/client-schema.ts';
  */
 
 export type ClientListParams = Pick<ClientListQuery, 'limit' | 'offset'> &
-  Partial<Pick<ClientListQuery, 'q' | 'sort' | 'dir' | 'balance'>>;
+  Partial<Pick<ClientListQuery, 'q' | 'sort' | 'dir' | 'balance' | 'notRemindedFor'>>;
 
 export const clientKeys = {
   all: ['clients'] as const,
@@ -43,3 +43,14 @@ export function refreshAfterChange(
     predicate: (query) => !ofDeleted(query.queryKey),
   });
 }
+
+/**
+ * Getting paid (issue 20). A client's claims and reminders sit under the ledger's key: the
+ * live `claim.created` patches the client and refreshes the ledger views, these with them.
+ */
+export const collectKeys = {
+  settings: ['collection-settings'] as const,
+  shareLinks: (clientId: string) => ['ledger', 'share-links', clientId] as const,
+  claims: (clientId: string) => ['ledger', 'claims', clientId] as const,
+  reminders: (clientId: string) => ['ledger', 'reminders', clientId] as const,
+};

@@ -18,6 +18,7 @@ import { paiseFromAmount } from '../../shared/money.ts';
 import { paths } from '../../shared/paths.ts';
 import { ConfirmDialog } from '../components/confirm-dialog.tsx';
 import { useFlash } from '../components/flash-messages.tsx';
+import { lazyDialog } from '../components/lazy-dialog.tsx';
 import { Balance, balanceText } from '../components/money.tsx';
 import { usePageTitle } from '../components/page-title.ts';
 import { ClientPhone } from '../features/clients/client-phone.tsx';
@@ -29,6 +30,9 @@ import {
 import { conflictingClient } from '../features/clients/conflict.ts';
 import { lastListPlace } from '../features/clients/list-place.ts';
 import { WithClient } from '../features/clients/with-client.tsx';
+import { ClaimsPanel } from '../features/collect/claims-panel.tsx';
+import { RemindButton } from '../features/collect/remind-buttons.tsx';
+import { RemindersHistory } from '../features/collect/reminders-history.tsx';
 import { EntryForm } from '../features/ledger/entry-form.tsx';
 import { LedgerHistory } from '../features/ledger/ledger-history.tsx';
 import { formatDay } from '../lib/dates.ts';
@@ -43,6 +47,11 @@ function PencilIcon() {
     </svg>
   );
 }
+
+// Sharing is now and then: the dialog (and the modal code under it) loads when opened.
+const ShareDialog = lazyDialog('share dialog', () =>
+  import('../features/collect/share-dialog.tsx').then((m) => m.ShareDialog),
+);
 
 type BalanceInput = z.input<typeof balanceUpdateSchema>;
 type BalanceOutput = z.output<typeof balanceUpdateSchema>;
@@ -163,6 +172,7 @@ function ClientDetails({ client }: { client: Client }) {
     (location.state as DetailsPageState | null)?.entryForm ?? null,
   );
   const [confirmingDelete, setConfirmingDelete] = useState(false);
+  const [sharing, setSharing] = useState(false);
   const deleteClient = useDeleteClient(client.id);
   const queryClient = useQueryClient();
   const flash = useFlash();
@@ -262,6 +272,10 @@ function ClientDetails({ client }: { client: Client }) {
                 >
                   Add charge
                 </Button>
+                <Button variant="outline-primary" size="sm" onClick={() => setSharing(true)}>
+                  Share statement
+                </Button>
+                <RemindButton client={client} size="sm" />
               </div>
             </Col>
           </Row>
@@ -285,6 +299,7 @@ function ClientDetails({ client }: { client: Client }) {
           </ListGroup>
         </Card.Body>
       </Card>
+      <ClaimsPanel client={client} />
       <section aria-labelledby="history-heading" className="mt-4">
         <div className="d-flex flex-wrap justify-content-between align-items-baseline gap-2 mb-2">
           <h2 id="history-heading" className="h4 mb-0">
@@ -296,6 +311,8 @@ function ClientDetails({ client }: { client: Client }) {
         </div>
         <LedgerHistory clientId={client.id} />
       </section>
+      <RemindersHistory client={client} />
+      {sharing ? <ShareDialog client={client} onClose={() => setSharing(false)} /> : null}
       <ClientDeleteDialog
         client={client}
         show={confirmingDelete}

@@ -7,6 +7,7 @@ import { paths } from '../../shared/paths.ts';
 import { lazyDialog } from '../components/lazy-dialog.tsx';
 import { usePageTitle } from '../components/page-title.ts';
 import { ClientsList } from '../features/clients/clients-list.tsx';
+import { listReminders } from './list-reminders.tsx';
 
 // The totals and their chart come after the list, in their own chunk: the list is what the
 // operator opened the dashboard for, and it shows without waiting for them.
@@ -41,6 +42,7 @@ export function DashboardPage() {
       </Col>
       <Col md={10}>
         <ClientsList
+          {...listReminders}
           summary={
             <Suspense fallback={<div className="ledger-summary" />}>
               <LedgerSummary />

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import type { Client } from '../../../shared/client-schema.ts';
 import { lazyDialog } from '../../components/lazy-dialog.tsx';
@@ -18,10 +18,13 @@ export function BulkActions({
   selected,
   exportHref,
   onClear,
+  extra,
 }: {
   selected: readonly Client[];
   exportHref: string;
   onClear(): void;
+  /** What another feature does with the picked rows (a page passes it in). */
+  extra?: ReactNode;
 }) {
   const [confirming, setConfirming] = useState(false);
   return (
@@ -38,6 +41,7 @@ export function BulkActions({
           <a className="btn btn-outline-secondary btn-sm" href={exportHref} download>
             Export selected
           </a>
+          {extra}
           <Button variant="link" size="sm" onClick={onClear}>
             Clear selection
           </Button>

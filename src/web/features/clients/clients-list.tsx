@@ -2,7 +2,11 @@ import { type ReactNode, useEffect } from 'react';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import { useLocation } from 'react-router';
-import type { BalanceFilter } from '../../../shared/client-schema.ts';
+import {
+  type BalanceFilter,
+  type Client,
+  NOT_REMINDED_DAYS,
+} from '../../../shared/client-schema.ts';
 import { LoadFailed, Loading } from '../../components/loading.tsx';
 import { Money } from '../../components/money.tsx';
 import { BulkActions } from './bulk-actions.tsx';
@@ -21,8 +25,9 @@ const FILTER_LABELS: Record<BalanceFilter | 'all', string> = {
   settled: 'Settled',
 };
 
-function emptyText(q: string, balance: BalanceFilter | undefined): string {
+function emptyText(q: string, balance: BalanceFilter | undefined, notReminded: boolean): string {
   if (q) return `No clients match "${q}"`;
+  if (notReminded) return `Every client was reminded in the last ${NOT_REMINDED_DAYS} days`;
   if (balance) return `No clients are ${FILTER_LABELS[balance].toLowerCase()}`;
   return 'No users found';
 }
@@ -32,7 +37,17 @@ function emptyText(q: string, balance: BalanceFilter | undefined): string {
  * what is shown and, while searching or filtering, of the whole panel; a page's own summary
  * (the dashboard's totals and trend) under its heading.
  */
-export function ClientsList({ summary }: { summary?: ReactNode }) {
+export function ClientsList({
+  summary,
+  rowAction,
+  selectedAction,
+}: {
+  summary?: ReactNode;
+  /** Beside each row's Details (and on its phone card): another feature's action, from the page. */
+  rowAction?: (client: Client) => ReactNode;
+  /** Among what the picked rows can do: another feature's action, from the page. */
+  selectedAction?: (selected: readonly Client[], clear: () => void) => ReactNode;
+}) {
   const { view, change } = useListView();
   const location = useLocation();
   useEffect(() => {
@@ -41,7 +56,7 @@ export function ClientsList({ summary }: { summary?: ReactNode }) {
 
   const params = listParams(view);
   const list = useClientList(params);
-  const narrowed = Boolean(view.q || view.balance);
+  const narrowed = Boolean(view.q || view.balance || view.notReminded);
   // Who owes and has not paid for longest (never first): one click, as the list's own view.
   const longestUnpaid =
     view.balance === 'owing' && view.sort === 'lastPaymentOn' && view.dir === 'asc';
@@ -111,6 +126,14 @@ export function ClientsList({ summary }: { summary?: ReactNode }) {
         >
           Owing, longest unpaid first
         </Button>
+        <Button
+          variant="outline-secondary"
+          active={view.notReminded}
+          aria-pressed={view.notReminded}
+          onClick={() => change({ notReminded: !view.notReminded })}
+        >
+          Not reminded in {NOT_REMINDED_DAYS} days
+        </Button>
         <a className="btn btn-outline-secondary" href={exportUrl(params)} download>
           Export CSV
         </a>
@@ -138,7 +161,7 @@ export function ClientsList({ summary }: { summary?: ReactNode }) {
         />
       ) : null}
       {data && data.total === 0 ? (
-        <p className="text-body-secondary">{emptyText(view.q, view.balance)}</p>
+        <p className="text-body-secondary">{emptyText(view.q, view.balance, view.notReminded)}</p>
       ) : null}
       {data && data.items.length > 0 ? (
         <>
@@ -149,9 +172,11 @@ export function ClientsList({ summary }: { summary?: ReactNode }) {
               selection.selected.map((client) => client.id),
             )}
             onClear={selection.clear}
+            extra={selectedAction?.(selection.selected, selection.clear)}
           />
           <ClientsTable
             items={data.items}
+            rowAction={rowAction}
             selection={selection}
             sorting={{
               sort: view.sort,
@@ -160,7 +185,7 @@ export function ClientsList({ summary }: { summary?: ReactNode }) {
                 change({ sort, dir: view.sort === sort && view.dir === 'asc' ? 'desc' : 'asc' }),
             }}
           />
-          <ClientCards items={data.items} />
+          <ClientCards items={data.items} rowAction={rowAction} />
           <nav
             className="d-flex flex-wrap align-items-center justify-content-between gap-2"
             aria-label="Client pages"

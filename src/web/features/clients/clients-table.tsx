@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import Table from 'react-bootstrap/Table';
 import { Link, useNavigate } from 'react-router';
 import type { Client, ClientSortField } from '../../../shared/client-schema.ts';
@@ -20,10 +21,26 @@ const COLUMNS: { field: ClientSortField; label: string; money?: boolean }[] = [
   { field: 'email', label: 'Email' },
   { field: 'balance', label: 'Balance', money: true },
   { field: 'lastPaymentOn', label: 'Last payment' },
+  { field: 'lastRemindedOn', label: 'Last reminded' },
 ];
 
 function lastPaymentText(client: Client): string {
   return client.lastPaymentOn ? formatDay(client.lastPaymentOn) : 'never';
+}
+
+function lastRemindedText(client: Client): string {
+  return client.lastRemindedOn ? formatDay(client.lastRemindedOn) : 'never';
+}
+
+/** "2 reported payments" waiting to be checked, beside the client's name. */
+function ClaimsBadge({ client }: { client: Client }) {
+  if (client.pendingClaims === 0) return null;
+  const n = client.pendingClaims;
+  return (
+    <span className="badge text-bg-warning ms-2">
+      {n} reported {n === 1 ? 'payment' : 'payments'}
+    </span>
+  );
 }
 
 function SortHeader({
@@ -78,10 +95,12 @@ export function ClientsTable({
   items,
   sorting,
   selection,
+  rowAction,
 }: {
   items: Client[];
   sorting: Sorting;
   selection: RowSelection;
+  rowAction?: ((client: Client) => ReactNode) | undefined;
 }) {
   const navigate = useNavigate();
   return (
@@ -124,6 +143,7 @@ export function ClientsTable({
               <Link to={paths.clientDetails(client.id)} className="link-body-emphasis">
                 {client.fname}
               </Link>
+              <ClaimsBadge client={client} />
             </td>
             <td>{client.lname}</td>
             <td className="text-nowrap">
@@ -134,7 +154,9 @@ export function ClientsTable({
               <Balance amount={client.balance} />
             </td>
             <td className="text-nowrap">{lastPaymentText(client)}</td>
-            <td className="text-end">
+            <td className="text-nowrap">{lastRemindedText(client)}</td>
+            <td className="text-end text-nowrap">
+              {rowAction ? <span className="me-2">{rowAction(client)}</span> : null}
               <Link
                 to={paths.clientDetails(client.id)}
                 className="btn btn-secondary btn-sm"
@@ -151,18 +173,25 @@ export function ClientsTable({
 }
 
 /** The same clients on a phone: one card each (name, phone, last payment, balance). */
-export function ClientCards({ items }: { items: Client[] }) {
+export function ClientCards({
+  items,
+  rowAction,
+}: {
+  items: Client[];
+  rowAction?: ((client: Client) => ReactNode) | undefined;
+}) {
   return (
     <ul className="list-group d-md-none mb-3" aria-label="Clients">
       {items.map((client) => (
-        <li key={client.id} className="list-group-item p-0">
+        <li key={client.id} className="list-group-item p-0 d-flex align-items-center">
           <Link
             to={paths.clientDetails(client.id)}
-            className="d-flex justify-content-between align-items-center gap-2 p-3 text-reset text-decoration-none"
+            className="flex-grow-1 min-w-0 d-flex justify-content-between align-items-center gap-2 p-3 text-reset text-decoration-none"
           >
             <span className="min-w-0">
               <span className="d-block fw-semibold text-truncate">
                 {client.fname} {client.lname}
+                <ClaimsBadge client={client} />
               </span>
               <span className="d-block small text-body-secondary">
                 <ClientPhone client={client} />
@@ -170,9 +199,13 @@ export function ClientCards({ items }: { items: Client[] }) {
               <span className="d-block small text-body-secondary">
                 Last payment: {lastPaymentText(client)}
               </span>
+              <span className="d-block small text-body-secondary">
+                Last reminded: {lastRemindedText(client)}
+              </span>
             </span>
             <Balance amount={client.balance} className="money-column fw-semibold" />
           </Link>
+          {rowAction ? <span className="pe-3">{rowAction(client)}</span> : null}
         </li>
       ))}
     </ul>

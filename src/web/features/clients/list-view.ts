@@ -5,6 +5,7 @@ import {
   type BalanceFilter,
   CLIENT_SORT_FIELDS,
   type ClientSortField,
+  NOT_REMINDED_DAYS,
 } from '../../../shared/client-schema.ts';
 import type { ClientListParams } from '../../lib/query-keys.ts';
 
@@ -17,6 +18,8 @@ export interface ListView {
   sort: ClientSortField;
   dir: 'asc' | 'desc';
   balance: BalanceFilter | undefined;
+  /** Only clients not reminded in the last NOT_REMINDED_DAYS days. */
+  notReminded: boolean;
   /** 1-based. */
   page: number;
   size: PageSize;
@@ -27,6 +30,7 @@ export const DEFAULT_VIEW: ListView = {
   sort: 'lname',
   dir: 'asc',
   balance: undefined,
+  notReminded: false,
   page: 1,
   size: 50,
 };
@@ -44,6 +48,7 @@ export function viewFromParams(params: URLSearchParams): ListView {
     sort: oneOf(CLIENT_SORT_FIELDS, params.get('sort')) ?? DEFAULT_VIEW.sort,
     dir: params.get('dir') === 'desc' ? 'desc' : 'asc',
     balance: oneOf(BALANCE_FILTERS, params.get('balance')),
+    notReminded: params.get('notRemindedFor') === String(NOT_REMINDED_DAYS),
     page: Number.isInteger(page) && page >= 1 ? page : 1,
     size: PAGE_SIZES.find((allowed) => allowed === size) ?? DEFAULT_VIEW.size,
   };
@@ -56,6 +61,7 @@ export function paramsFromView(view: ListView): URLSearchParams {
   if (view.sort !== DEFAULT_VIEW.sort) params.set('sort', view.sort);
   if (view.dir !== DEFAULT_VIEW.dir) params.set('dir', view.dir);
   if (view.balance) params.set('balance', view.balance);
+  if (view.notReminded) params.set('notRemindedFor', String(NOT_REMINDED_DAYS));
   if (view.page !== 1) params.set('page', String(view.page));
   if (view.size !== DEFAULT_VIEW.size) params.set('size', String(view.size));
   return params;
@@ -70,6 +76,7 @@ export function listParams(view: ListView): ClientListParams {
     dir: view.dir,
     ...(view.q ? { q: view.q } : {}),
     ...(view.balance ? { balance: view.balance } : {}),
+    ...(view.notReminded ? { notRemindedFor: NOT_REMINDED_DAYS } : {}),
   };
 }
 

@@ -97,6 +97,12 @@ export function LedgerSummary() {
           </Card>
         </Col>
       </Row>
+      {totals.data && totals.data.pendingClaims > 0 ? (
+        <p className="mt-2 mb-0" data-testid="pending-claims">
+          <span className="badge text-bg-warning">{count.format(totals.data.pendingClaims)}</span>{' '}
+          {totals.data.pendingClaims === 1 ? 'payment' : 'payments'} reported by clients, to check
+        </p>
+      ) : null}
     </section>
   );
 }

@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useEffect, useState } from 'react';
+import { type ReactNode, useEffect, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import { useForm } from 'react-hook-form';
@@ -31,7 +31,7 @@ const SETTING_LABELS: Record<keyof Settings, string> = {
  * The settings page; for an operator who must first turn on the two-factor sign-in the
  * administrator requires (the guards bring them here from every page), that alone.
  */
-export function SettingsPage() {
+export function SettingsPage({ gettingPaid }: { gettingPaid?: ReactNode } = {}) {
   const session = useSession();
   const required = session.data?.twoFactorSetupRequired === true;
   // Kept once shown, until the page is left: once it is on, the setup goes on to the
@@ -39,10 +39,11 @@ export function SettingsPage() {
   const [setupOnly, setSetupOnly] = useState(required);
   if (required && !setupOnly) setSetupOnly(true);
   if (setupOnly && session.data) return <TwoFactorRequired email={session.data.email} />;
-  return <PanelSettings />;
+  return <PanelSettings gettingPaid={gettingPaid} />;
 }
 
-function PanelSettings() {
+/** `gettingPaid`: the operator's own collection settings, from another feature (pages/). */
+function PanelSettings({ gettingPaid }: { gettingPaid: ReactNode }) {
   const settings = useSettings();
   const session = useSession();
   const isAdministrator = session.data?.role === 'admin';
@@ -108,6 +109,7 @@ function PanelSettings() {
           ) : null}
         </Form>
       </PageCard>
+      {gettingPaid}
       {isAdministrator ? <SecurityPanel /> : null}
       {session.data ? <AccountPanel email={session.data.email} /> : null}
       {isAdministrator && session.data ? (

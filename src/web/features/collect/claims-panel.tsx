@@ -1,0 +1,126 @@
+import { useState } from 'react';
+import Button from 'react-bootstrap/Button';
+import ListGroup from 'react-bootstrap/ListGroup';
+import type { Client } from '../../../shared/client-schema.ts';
+import type { Claim } from '../../../shared/share-link-schema.ts';
+import { useFlash } from '../../components/flash-messages.tsx';
+import { LoadFailed } from '../../components/loading.tsx';
+import { Money } from '../../components/money.tsx';
+import { failureText, messages } from '../../lib/messages.ts';
+import { useClaims, useDecideClaim } from './collect-api.ts';
+import { formatTime } from './collect-format.ts';
+
+const STATUS_TEXT: Record<Claim['status'], string> = {
+  pending: 'Waiting for you to check',
+  confirmed: 'Confirmed: booked as a payment',
+  dismissed: 'Dismissed',
+};
+
+function ClaimItem({ claim, clientId }: { claim: Claim; clientId: string }) {
+  const decide = useDecideClaim(clientId);
+  const flash = useFlash();
+  async function run(decision: 'confirm' | 'dismiss') {
+    try {
+      await decide.mutateAsync({ claimId: claim.id, decision });
+      flash.success(
+        decision === 'confirm' ? messages.paymentRecorded.text : 'Reported payment dismissed',
+        messages.paymentRecorded.seconds,
+      );
+    } catch (error) {
+      flash.failure(failureText('Nothing was changed', error), messages.failureSeconds);
+    }
+  }
+  return (
+    <ListGroup.Item
+      as="li"
+      className="d-flex flex-wrap justify-content-between align-items-center gap-2"
+    >
+      <div>
+        <div>
+          <Money amount={claim.amount} className="fw-semibold" /> · reference{' '}
+          <span className="font-monospace">{claim.reference}</span>
+        </div>
+        {claim.note ? <div className="small">{claim.note}</div> : null}
+        <div className="small text-body-secondary">
+          Reported {formatTime(claim.createdAt)} · {STATUS_TEXT[claim.status]}
+        </div>
+      </div>
+      {claim.status === 'pending' ? (
+        <div className="d-flex gap-2">
+          <Button
+            size="sm"
+            variant="success"
+            disabled={decide.isPending}
+            aria-label={`Confirm payment ${claim.reference}`}
+            onClick={() => void run('confirm')}
+          >
+            Confirm
+          </Button>
+          <Button
+            size="sm"
+            variant="outline-secondary"
+            disabled={decide.isPending}
+            aria-label={`Dismiss payment ${claim.reference}`}
+            onClick={() => void run('dismiss')}
+          >
+            Dismiss
+          </Button>
+        </div>
+      ) : null}
+    </ListGroup.Item>
+  );
+}
+
+function ClaimList({ clientId }: { clientId: string }) {
+  const claims = useClaims(clientId);
+  if (claims.isError) {
+    return (
+      <LoadFailed
+        what="the reported payments"
+        error={claims.error}
+        onRetry={() => claims.refetch()}
+      />
+    );
+  }
+  if (!claims.data) return <p className="text-body-secondary">Loading…</p>;
+  if (claims.data.items.length === 0) {
+    return <p className="text-body-secondary">The client has reported no payment.</p>;
+  }
+  return (
+    <ListGroup as="ul" aria-label="Reported payments">
+      {claims.data.items.map((claim) => (
+        <ClaimItem key={claim.id} claim={claim} clientId={clientId} />
+      ))}
+    </ListGroup>
+  );
+}
+
+/**
+ * "I have paid" from the client's statement link: the operator confirms a claim (a payment
+ * is booked) or dismisses it; a claim alone changes no balance. Read when the client has
+ * pending claims (the live claim.created brings the count), else when asked for: most
+ * clients have none, and their page asks nothing more.
+ */
+export function ClaimsPanel({ client }: { client: Client }) {
+  const pending = client.pendingClaims;
+  // Once shown, the list stays (a confirmed claim shows as confirmed, not gone).
+  const [shown, setShown] = useState(pending > 0);
+  if (pending > 0 && !shown) setShown(true);
+  return (
+    <section aria-labelledby="claims-heading" className="mt-4">
+      <h2 id="claims-heading" className="h4">
+        Reported payments{' '}
+        {pending > 0 ? (
+          <span className="badge text-bg-warning align-middle">{pending} to check</span>
+        ) : null}
+      </h2>
+      {shown ? (
+        <ClaimList clientId={client.id} />
+      ) : (
+        <Button variant="link" className="ps-0" onClick={() => setShown(true)}>
+          Show reported payments
+        </Button>
+      )}
+    </section>
+  );
+}

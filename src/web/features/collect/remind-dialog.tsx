@@ -1,0 +1,221 @@
+import { useEffect, useId, useRef, useState } from 'react';
+import Button from 'react-bootstrap/Button';
+import Form from 'react-bootstrap/Form';
+import Modal from 'react-bootstrap/Modal';
+import type { Client } from '../../../shared/client-schema.ts';
+import { LINK_PREVIEW_TEXT } from '../../../shared/collection-schema.ts';
+import type { ReminderChannel, SentReminder } from '../../../shared/reminder-schema.ts';
+import { LoadFailed } from '../../components/loading.tsx';
+import { failureText } from '../../lib/messages.ts';
+import { useReminderPreview, useSendReminder } from './collect-api.ts';
+import { copyText } from './collect-format.ts';
+
+const CHANNELS: { channel: Exclude<ReminderChannel, 'copy'>; label: string }[] = [
+  { channel: 'whatsapp', label: 'WhatsApp' },
+  { channel: 'sms', label: 'SMS' },
+  { channel: 'email', label: 'E-mail' },
+];
+
+/** Where the operator is in a reminder of several clients, one after another. */
+export interface ReminderSequence {
+  /** 1-based. */
+  position: number;
+  total: number;
+  /** To the next client (or the end): after a send, when the operator comes back; or Skip. */
+  onNext(): void;
+  onStop(): void;
+}
+
+/**
+ * Calls `onBack` once the operator returns to this tab after leaving it (WhatsApp, the SMS
+ * or mail app took over): the next client's reminder waits for them there.
+ */
+function useOnReturn(armed: boolean, onBack: () => void) {
+  const callback = useRef(onBack);
+  callback.current = onBack;
+  useEffect(() => {
+    if (!armed) return;
+    const back = () => {
+      if (document.visibilityState === 'visible') callback.current();
+    };
+    window.addEventListener('focus', back);
+    document.addEventListener('visibilitychange', back);
+    return () => {
+      window.removeEventListener('focus', back);
+      document.removeEventListener('visibilitychange', back);
+    };
+  }, [armed]);
+}
+
+function ReminderForm({
+  client,
+  message: filled,
+  unavailable,
+  sequence,
+}: {
+  client: Client;
+  message: string;
+  unavailable: Partial<Record<ReminderChannel, string>>;
+  sequence: ReminderSequence | undefined;
+}) {
+  const id = useId();
+  const send = useSendReminder(client.id);
+  const [message, setMessage] = useState(filled);
+  const [sent, setSent] = useState<SentReminder | null>(null);
+  const [copied, setCopied] = useState<boolean | null>(null);
+  const [left, setLeft] = useState(false);
+  useOnReturn(left && sequence !== undefined, () => sequence?.onNext());
+
+  async function record(channel: ReminderChannel) {
+    setCopied(null);
+    // Sent as typed only when changed: the template as the server fills it makes a fresh
+    // statement link for {link}, which the preview shows as "(statement link)".
+    const edited = message.trim() !== filled.trim();
+    const text = edited ? message.split(LINK_PREVIEW_TEXT).join('{link}') : undefined;
+    const answer = await send.mutateAsync({ channel, ...(text ? { message: text } : {}) });
+    setSent(answer);
+    if (channel === 'copy') setCopied(await copyText(answer.message));
+  }
+
+  const sentLabel = CHANNELS.find(({ channel }) => channel === sent?.channel)?.label;
+  return (
+    <>
+      <Form.Group controlId={`${id}-message`} className="mb-3">
+        <Form.Label>Message</Form.Label>
+        <Form.Control
+          as="textarea"
+          rows={5}
+          value={message}
+          onChange={(event) => setMessage(event.target.value)}
+          aria-describedby={`${id}-message-help`}
+        />
+        <Form.Text id={`${id}-message-help`} muted>
+          {LINK_PREVIEW_TEXT} becomes a new statement link when the reminder is made.
+        </Form.Text>
+      </Form.Group>
+      <fieldset className="d-flex flex-wrap gap-2">
+        <legend className="visually-hidden">Send by</legend>
+        {CHANNELS.map(({ channel, label }) => {
+          const reason = unavailable[channel];
+          return (
+            <Button
+              key={channel}
+              variant="outline-primary"
+              disabled={Boolean(reason) || send.isPending}
+              aria-describedby={reason ? `${id}-${channel}-reason` : undefined}
+              onClick={() => void record(channel).catch(() => {})}
+            >
+              {label}
+            </Button>
+          );
+        })}
+        <Button
+          variant="outline-secondary"
+          disabled={send.isPending}
+          onClick={() => void record('copy').catch(() => {})}
+        >
+          Copy
+        </Button>
+      </fieldset>
+      {CHANNELS.filter(({ channel }) => unavailable[channel]).map(({ channel, label }) => (
+        <p
+          key={channel}
+          id={`${id}-${channel}-reason`}
+          className="small text-body-secondary mt-2 mb-0"
+        >
+          {label}: {unavailable[channel]}
+        </p>
+      ))}
+      {send.isError ? (
+        <p role="alert" className="text-danger mt-2">
+          {failureText('The reminder was not made', send.error)}
+        </p>
+      ) : null}
+      {sent?.url ? (
+        <p className="mt-3 mb-0" aria-live="polite">
+          Ready:{' '}
+          <a
+            href={sent.url}
+            target="_blank"
+            rel="noopener"
+            className="btn btn-success"
+            onClick={() => setLeft(true)}
+          >
+            Open {sentLabel}
+          </a>
+        </p>
+      ) : null}
+      {sent?.channel === 'copy' ? (
+        <p className="mt-3 mb-0" aria-live="polite">
+          {copied ? 'Copied' : 'Could not copy: select the message and copy it'}
+        </p>
+      ) : null}
+    </>
+  );
+}
+
+/**
+ * A reminder for one client: the message filled in (editable) and the channels the client
+ * can be reached by, the others disabled with the reason. Choosing one records the reminder
+ * (the server makes the statement link and the app link), then shows a link to tap: the
+ * link's target is known only once the server answered, and a real link tapped by the
+ * operator is never stopped by a popup blocker, which a window opened after the wait would
+ * be (and opening an empty window first would leave a blank tab behind for sms: and mailto:).
+ */
+export function RemindDialog({
+  client,
+  onClose,
+  sequence,
+}: {
+  client: Client;
+  onClose(): void;
+  sequence?: ReminderSequence;
+}) {
+  const titleId = useId();
+  const preview = useReminderPreview(client.id);
+  return (
+    <Modal show onHide={sequence ? sequence.onStop : onClose} centered aria-labelledby={titleId}>
+      <Modal.Header closeButton>
+        <Modal.Title id={titleId}>
+          Remind {client.fname} {client.lname}
+          {sequence ? (
+            <span className="ms-2 small text-body-secondary">
+              {sequence.position} of {sequence.total}
+            </span>
+          ) : null}
+        </Modal.Title>
+      </Modal.Header>
+      <Modal.Body>
+        {preview.isError ? (
+          <LoadFailed what="the reminder" error={preview.error} onRetry={() => preview.refetch()} />
+        ) : preview.data ? (
+          <ReminderForm
+            key={client.id}
+            client={client}
+            message={preview.data.message}
+            unavailable={preview.data.unavailable}
+            sequence={sequence}
+          />
+        ) : (
+          <p className="text-body-secondary">Loading…</p>
+        )}
+      </Modal.Body>
+      <Modal.Footer>
+        {sequence ? (
+          <>
+            <Button variant="outline-secondary" onClick={sequence.onNext}>
+              {sequence.position < sequence.total ? 'Skip' : 'Done'}
+            </Button>
+            <Button variant="secondary" onClick={sequence.onStop}>
+              Stop
+            </Button>
+          </>
+        ) : (
+          <Button variant="secondary" onClick={onClose}>
+            Close
+          </Button>
+        )}
+      </Modal.Footer>
+    </Modal>
+  );
+}

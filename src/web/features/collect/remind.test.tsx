@@ -1,0 +1,144 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, test } from 'vitest';
+import type { Client } from '../../../shared/client-schema.ts';
+import { mockApi, renderApp, signedIn, stubLiveSocketInEachTest } from '../../test-utils.tsx';
+import { collectClient } from './collect-fixtures.ts';
+
+stubLiveSocketInEachTest();
+
+const asha = collectClient('a1', 'Asha', 'Verma', '1500.00');
+const ravi: Client = { ...collectClient('b2', 'Ravi', 'Kumar', '50.00'), email: '' };
+
+function previewOf(client: Client) {
+  return {
+    status: 200,
+    body: {
+      message: `Namaste ${client.fname}, pay here: (statement link)`,
+      unavailable: client.email ? {} : { email: 'No e-mail address for this client' },
+    },
+  };
+}
+
+function remindApi() {
+  const sent: { client: string; body: unknown }[] = [];
+  const post = (client: Client) => (init: RequestInit | undefined) => {
+    const body = JSON.parse(String(init?.body)) as { channel: string; message?: string };
+    sent.push({ client: client.id, body });
+    const message = (body.message ?? `Namaste ${client.fname}, pay here: {link}`).replace(
+      '{link}',
+      'https://panel.example/s/tok',
+    );
+    return {
+      status: 201,
+      body: {
+        id: `r${sent.length}`,
+        channel: body.channel,
+        sentAt: '2026-03-05T10:00:00.000Z',
+        message,
+        url:
+          body.channel === 'copy'
+            ? null
+            : `https://wa.me/919847012345?text=${encodeURIComponent(message)}`,
+      },
+    };
+  };
+  mockApi({
+    session: signedIn,
+    routes: {
+      'GET /api/clients': () => ({
+        status: 200,
+        body: { items: [asha, ravi], total: 2, totalOwed: '1550.00' },
+      }),
+      'GET /api/totals': () => ({
+        status: 200,
+        body: { owed: '1550.00', credit: '0.00', net: '1550.00', clients: 2, pendingClaims: 0 },
+      }),
+      'GET /api/clients/a1': () => ({ status: 200, body: asha }),
+      'GET /api/clients/a1/entries': () => ({ status: 200, body: { items: [], nextCursor: null } }),
+      'GET /api/clients/a1/reminders/preview': () => previewOf(asha),
+      'GET /api/clients/b2/reminders/preview': () => previewOf(ravi),
+      'POST /api/clients/a1/reminders': post(asha),
+      'POST /api/clients/b2/reminders': post(ravi),
+    },
+  });
+  return { sent };
+}
+
+describe('reminding a client', () => {
+  test('the filled message is recorded as a WhatsApp reminder, then opened by a link the operator taps', async () => {
+    const { sent } = remindApi();
+    renderApp('/client/a1');
+    await userEvent.click(await screen.findByRole('button', { name: 'Remind Asha Verma' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Remind Asha Verma' });
+    expect(await within(dialog).findByLabelText('Message')).toHaveValue(
+      'Namaste Asha, pay here: (statement link)',
+    );
+    await userEvent.click(within(dialog).getByRole('button', { name: 'WhatsApp' }));
+    const open = await within(dialog).findByRole('link', { name: 'Open WhatsApp' });
+    expect(open).toHaveAttribute('target', '_blank');
+    expect(open).toHaveAttribute('rel', 'noopener');
+    expect(open.getAttribute('href')).toBe(
+      `https://wa.me/919847012345?text=${encodeURIComponent('Namaste Asha, pay here: https://panel.example/s/tok')}`,
+    );
+    // Unchanged: the server fills the template, and makes the link.
+    expect(sent).toEqual([{ client: 'a1', body: { channel: 'whatsapp' } }]);
+  });
+
+  test('an edited message is sent as typed, the statement link kept as {link}; Copy copies what was recorded', async () => {
+    const { sent } = remindApi();
+    const user = userEvent.setup();
+    renderApp('/client/a1');
+    await user.click(await screen.findByRole('button', { name: 'Remind Asha Verma' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Remind Asha Verma' });
+    const message = await within(dialog).findByLabelText('Message');
+    await user.clear(message);
+    await user.type(message, 'Please pay: (statement link)');
+    await user.click(within(dialog).getByRole('button', { name: 'Copy' }));
+    expect(await within(dialog).findByText('Copied')).toBeVisible();
+    expect(await navigator.clipboard.readText()).toBe('Please pay: https://panel.example/s/tok');
+    expect(sent).toEqual([
+      { client: 'a1', body: { channel: 'copy', message: 'Please pay: {link}' } },
+    ]);
+  });
+});
+
+describe('reminding the picked clients one after another', () => {
+  test('the next client opens when the operator comes back; a channel the client lacks is disabled with its reason', async () => {
+    const { sent } = remindApi();
+    renderApp('/clients');
+    await userEvent.click(await screen.findByRole('checkbox', { name: 'Select all on this page' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Remind selected' }));
+    let dialog = await screen.findByRole('dialog', { name: /Remind Asha Verma/ });
+    expect(dialog).toHaveTextContent('1 of 2');
+    await userEvent.click(await within(dialog).findByRole('button', { name: 'WhatsApp' }));
+    const open = await within(dialog).findByRole('link', { name: 'Open WhatsApp' });
+    open.addEventListener('click', (event) => event.preventDefault());
+    await userEvent.click(open);
+    window.dispatchEvent(new Event('focus'));
+
+    dialog = await screen.findByRole('dialog', { name: /Remind Ravi Kumar/ });
+    expect(dialog).toHaveTextContent('2 of 2');
+    const email = await within(dialog).findByRole('button', { name: 'E-mail' });
+    expect(email).toBeDisabled();
+    expect(email).toHaveAccessibleDescription('E-mail: No e-mail address for this client');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Done' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(sent).toEqual([{ client: 'a1', body: { channel: 'whatsapp' } }]);
+  });
+
+  test('Skip passes a client by and Stop ends the round', async () => {
+    const { sent } = remindApi();
+    renderApp('/clients');
+    await userEvent.click(await screen.findByRole('checkbox', { name: 'Select all on this page' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Remind selected' }));
+    const first = await screen.findByRole('dialog', { name: /Remind Asha Verma/ });
+    // Coming back without having sent anything does not move on.
+    window.dispatchEvent(new Event('focus'));
+    await userEvent.click(within(first).getByRole('button', { name: 'Skip' }));
+    const second = await screen.findByRole('dialog', { name: /Remind Ravi Kumar/ });
+    await userEvent.click(within(second).getByRole('button', { name: 'Stop' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(sent).toEqual([]);
+  });
+});

@@ -1,0 +1,199 @@
+import { useId, useState } from 'react';
+import Button from 'react-bootstrap/Button';
+import Form from 'react-bootstrap/Form';
+import InputGroup from 'react-bootstrap/InputGroup';
+import Modal from 'react-bootstrap/Modal';
+import Table from 'react-bootstrap/Table';
+import type { Client } from '../../../shared/client-schema.ts';
+import {
+  DEFAULT_LINK_DAYS,
+  MAX_LINK_DAYS,
+  newShareLinkSchema,
+  type ShareLink,
+} from '../../../shared/share-link-schema.ts';
+import { LoadFailed } from '../../components/loading.tsx';
+import { failureText } from '../../lib/messages.ts';
+import { useCreateShareLink, useRevokeShareLink, useShareLinks } from './collect-api.ts';
+import { copyText, formatTime } from './collect-format.ts';
+
+function LinkRow({ link, clientId }: { link: ShareLink; clientId: string }) {
+  const revoke = useRevokeShareLink(clientId);
+  const [confirming, setConfirming] = useState(false);
+  const expired = new Date(link.expiresAt).getTime() <= Date.now();
+  const made = formatTime(link.createdAt);
+  return (
+    <tr>
+      <td>{made}</td>
+      <td>{formatTime(link.expiresAt)}</td>
+      <td>{link.lastOpenedAt ? formatTime(link.lastOpenedAt) : 'never'}</td>
+      <td>
+        {link.revokedAt ? (
+          `Revoked ${formatTime(link.revokedAt)}`
+        ) : expired ? (
+          'Expired'
+        ) : confirming ? (
+          <span className="d-inline-flex flex-wrap align-items-center gap-1">
+            <span>Stop this link now?</span>
+            <Button
+              size="sm"
+              variant="danger"
+              disabled={revoke.isPending}
+              onClick={() => revoke.mutate(link.id, { onSettled: () => setConfirming(false) })}
+            >
+              Yes, revoke
+            </Button>
+            <Button size="sm" variant="secondary" onClick={() => setConfirming(false)}>
+              Keep it
+            </Button>
+          </span>
+        ) : (
+          <Button
+            size="sm"
+            variant="outline-danger"
+            aria-label={`Revoke the link made ${made}`}
+            onClick={() => setConfirming(true)}
+          >
+            Revoke
+          </Button>
+        )}
+        {revoke.isError ? (
+          <div role="alert" className="text-danger small">
+            {failureText('The link was not revoked', revoke.error)}
+          </div>
+        ) : null}
+      </td>
+    </tr>
+  );
+}
+
+/**
+ * "Share statement": makes a link the client opens without signing in, shows its URL once
+ * (only its digest is kept), and lists the client's links to revoke any.
+ */
+export function ShareDialog({ client, onClose }: { client: Client; onClose(): void }) {
+  const titleId = useId();
+  const daysId = useId();
+  const links = useShareLinks(client.id);
+  const create = useCreateShareLink(client.id);
+  const [days, setDays] = useState(String(DEFAULT_LINK_DAYS));
+  const [daysError, setDaysError] = useState<string | null>(null);
+  const [url, setUrl] = useState<string | null>(null);
+  const [copied, setCopied] = useState<boolean | null>(null);
+
+  async function make() {
+    const checked = newShareLinkSchema.safeParse({ expiresInDays: Number(days) });
+    const problem =
+      days.trim() === '' ? 'Days must be a whole number' : checked.error?.issues[0]?.message;
+    setDaysError(problem ?? null);
+    if (problem || !checked.success) return;
+    setCopied(null);
+    try {
+      const made = await create.mutateAsync(checked.data.expiresInDays ?? DEFAULT_LINK_DAYS);
+      setUrl(made.url);
+    } catch {
+      // Said under the button (create.error).
+    }
+  }
+
+  return (
+    <Modal show onHide={onClose} centered size="lg" aria-labelledby={titleId}>
+      <Modal.Header closeButton>
+        <Modal.Title id={titleId}>
+          Share statement: {client.fname} {client.lname}
+        </Modal.Title>
+      </Modal.Header>
+      <Modal.Body>
+        <Form
+          noValidate
+          aria-label="New statement link"
+          onSubmit={(event) => {
+            event.preventDefault();
+            void make();
+          }}
+        >
+          <Form.Label htmlFor={daysId}>Link works for (days)</Form.Label>
+          <InputGroup hasValidation className="mb-2">
+            <Form.Control
+              id={daysId}
+              type="number"
+              inputMode="numeric"
+              min={1}
+              max={MAX_LINK_DAYS}
+              value={days}
+              isInvalid={Boolean(daysError)}
+              aria-invalid={Boolean(daysError)}
+              aria-describedby={daysError ? `${daysId}-error` : undefined}
+              onChange={(event) => setDays(event.target.value)}
+            />
+            <Button type="submit" variant="primary" disabled={create.isPending}>
+              Make link
+            </Button>
+            <Form.Control.Feedback type="invalid" id={`${daysId}-error`}>
+              {daysError}
+            </Form.Control.Feedback>
+          </InputGroup>
+          {create.isError ? (
+            <p role="alert" className="text-danger">
+              {failureText('No link was made', create.error)}
+            </p>
+          ) : null}
+        </Form>
+        {url ? (
+          <div className="mb-3">
+            <Form.Label htmlFor={`${daysId}-url`}>Statement link</Form.Label>
+            <InputGroup>
+              <Form.Control
+                id={`${daysId}-url`}
+                readOnly
+                value={url}
+                onFocus={(event) => event.target.select()}
+              />
+              <Button
+                variant="outline-secondary"
+                onClick={async () => setCopied(await copyText(url))}
+              >
+                Copy
+              </Button>
+            </InputGroup>
+            <Form.Text muted aria-live="polite">
+              {copied === true
+                ? 'Copied'
+                : copied === false
+                  ? 'Could not copy: select the link and copy it'
+                  : 'Shown only now: the panel keeps no copy of the link.'}
+            </Form.Text>
+          </div>
+        ) : null}
+        <h3 className="h6 mt-3">Links made</h3>
+        {links.isError ? (
+          <LoadFailed what="the links" error={links.error} onRetry={() => links.refetch()} />
+        ) : !links.data ? (
+          <p className="text-body-secondary">Loading…</p>
+        ) : links.data.items.length === 0 ? (
+          <p className="text-body-secondary">No link made yet.</p>
+        ) : (
+          <Table size="sm" responsive aria-label="Statement links">
+            <thead>
+              <tr>
+                <th scope="col">Made</th>
+                <th scope="col">Expires</th>
+                <th scope="col">Last opened</th>
+                <th scope="col">State</th>
+              </tr>
+            </thead>
+            <tbody>
+              {links.data.items.map((link) => (
+                <LinkRow key={link.id} link={link} clientId={client.id} />
+              ))}
+            </tbody>
+          </Table>
+        )}
+      </Modal.Body>
+      <Modal.Footer>
+        <Button variant="secondary" onClick={onClose}>
+          Close
+        </Button>
+      </Modal.Footer>
+    </Modal>
+  );
+}
