@@ -14,7 +14,7 @@ const manifest = JSON.parse(readFileSync(path.join(root, '.vite', 'manifest.json
 const SIGNED_IN = 'app/signed-in.tsx';
 const BUDGETS = {
   '/login': [['features/auth/login-page.tsx'], 100, 25],
-  '/dashboard': [[SIGNED_IN, 'pages/dashboard-page.tsx'], 125, 25],
+  '/dashboard': [[SIGNED_IN, 'pages/dashboard-page.tsx'], 127, 25],
 };
 
 const gzipped = (file) => gzipSync(readFileSync(path.join(root, file)), { level: 9 }).length;

@@ -1,13 +1,26 @@
 import * as z from 'zod/mini';
+import { claimSchema } from './claim-schema.ts';
 import { clientSchema } from './client-schema.ts';
-import { collectionSettingsSchema } from './collection-schema.ts';
+import type { CollectionSettings } from './collection-schema.ts';
 import { entrySchema } from './ledger-schema.ts';
 import { operatorSchema } from './operator-schema.ts';
 import { settingsSchema } from './settings-schema.ts';
-import { claimSchema } from './share-link-schema.ts';
 
 /** The close code of a live socket whose session ended (signed out elsewhere, expired). */
 export const SESSION_ENDED_CLOSE_CODE = 4401;
+
+/**
+ * Collection settings as the server sends them: their shape, not their input rules (those are
+ * the server's to apply before saving, and would put the rules' code in every signed-in tab).
+ */
+const collectionSettingsAnswerSchema = z.object({
+  businessName: z.string(),
+  upiId: z.string(),
+  payeeName: z.string(),
+  otherWaysToPay: z.string(),
+  reminderMessage: z.string(),
+  reminderEmailSubject: z.string(),
+}) satisfies z.ZodMiniType<CollectionSettings>;
 
 /** Messages the server sends on /api/live; the web app checks each against this. */
 export const liveEventSchema = z.discriminatedUnion('type', [
@@ -24,7 +37,7 @@ export const liveEventSchema = z.discriminatedUnion('type', [
   /** This operator's collection settings changed (sent to that operator only). */
   z.object({
     type: z.literal('collection-settings.updated'),
-    settings: collectionSettingsSchema,
+    settings: collectionSettingsAnswerSchema,
   }),
   /**
    * A client said "I have paid" from a statement link: the claim, and the client with its

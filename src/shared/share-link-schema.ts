@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { claimSchema } from './claim-schema.ts';
 import { apiAmountSchema } from './client-schema.ts';
 import { ENTRY_KINDS, noteSchema, positiveAmountSchema } from './ledger-schema.ts';
 import { storableText } from './text.ts';
@@ -95,19 +96,6 @@ export const newClaimSchema = z.strictObject({
 });
 export type NewClaimInput = z.input<typeof newClaimSchema>;
 export type NewClaim = z.output<typeof newClaimSchema>;
-
-export const CLAIM_STATUSES = ['pending', 'confirmed', 'dismissed'] as const;
-export type ClaimStatus = (typeof CLAIM_STATUSES)[number];
-
-export const claimSchema = z.object({
-  id: z.string(),
-  amount: apiAmountSchema,
-  reference: z.string(),
-  note: z.string(),
-  createdAt: z.iso.datetime(),
-  status: z.enum(CLAIM_STATUSES),
-});
-export type Claim = z.infer<typeof claimSchema>;
 
 export const claimListSchema = z.object({ items: z.array(claimSchema) });
 export const sentClaimSchema = z.object({ id: z.string(), status: z.literal('pending') });

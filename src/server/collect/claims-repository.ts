@@ -1,14 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
+import type { Claim, ClaimStatus } from '../../shared/claim-schema.ts';
 import type { Client } from '../../shared/client-schema.ts';
 import type { Entry } from '../../shared/ledger-schema.ts';
 import { formatAmount, paiseFromAmount } from '../../shared/money.ts';
-import {
-  type Claim,
-  type ClaimStatus,
-  MAX_PENDING_CLAIMS_PER_LINK,
-  type NewClaim,
-} from '../../shared/share-link-schema.ts';
+import { MAX_PENDING_CLAIMS_PER_LINK, type NewClaim } from '../../shared/share-link-schema.ts';
 import {
   CLIENT_COLUMNS,
   type ClientRow,

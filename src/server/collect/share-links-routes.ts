@@ -2,12 +2,12 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import * as z from 'zod/mini';
 import { apiErrorSchema } from '../../shared/api-error.ts';
+import { claimSchema } from '../../shared/claim-schema.ts';
 import { entryRecordedSchema } from '../../shared/ledger-schema.ts';
 import { AMOUNT_RANGE_MESSAGE } from '../../shared/money.ts';
 import {
   CLAIM_NOT_PENDING_MESSAGE,
   claimListSchema,
-  claimSchema,
   createdShareLinkSchema,
   DEFAULT_LINK_DAYS,
   newShareLinkSchema,

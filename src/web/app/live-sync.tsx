@@ -2,7 +2,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { applyClientEvent } from '../features/clients/clients-cache.ts';
 import { connectLive } from '../lib/live-socket.ts';
-import { refreshAfterChange } from '../lib/query-keys.ts';
+import { collectKeys, refreshAfterChange } from '../lib/query-keys.ts';
 import { session } from '../lib/session.ts';
 import { settings } from '../lib/settings-service.ts';
 
@@ -33,7 +33,8 @@ export function useLiveSync(queryClient: QueryClient, operatorId: string): void 
           // This operator's role changed: the navbar and settings page follow.
           session.set(event.operator);
         } else if (event.type === 'collection-settings.updated') {
-          // No page of this tab holds them: the settings page reads them when it opens.
+          // The preview and the next form shown use them; a form being edited keeps its text.
+          queryClient.setQueryData(collectKeys.settings, event.settings);
         } else {
           applyClientEvent(queryClient, event);
         }

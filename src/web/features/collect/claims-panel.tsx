@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import ListGroup from 'react-bootstrap/ListGroup';
+import type { Claim } from '../../../shared/claim-schema.ts';
 import type { Client } from '../../../shared/client-schema.ts';
-import type { Claim } from '../../../shared/share-link-schema.ts';
 import { useFlash } from '../../components/flash-messages.tsx';
 import { LoadFailed } from '../../components/loading.tsx';
 import { Money } from '../../components/money.tsx';

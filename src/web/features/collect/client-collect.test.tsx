@@ -1,8 +1,9 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, test } from 'vitest';
+import type { Claim } from '../../../shared/claim-schema.ts';
 import type { Client } from '../../../shared/client-schema.ts';
-import type { Claim, ShareLink } from '../../../shared/share-link-schema.ts';
+import type { ShareLink } from '../../../shared/share-link-schema.ts';
 import {
   FakeWebSocket,
   mockApi,

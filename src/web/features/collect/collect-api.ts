@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import * as z from 'zod/mini';
+import { claimSchema } from '../../../shared/claim-schema.ts';
 import { clientListSchema, clientSchema } from '../../../shared/client-schema.ts';
 import {
   type CollectionSettings,
@@ -16,7 +17,6 @@ import {
 } from '../../../shared/reminder-schema.ts';
 import {
   claimListSchema,
-  claimSchema,
   createdShareLinkSchema,
   shareLinkListSchema,
 } from '../../../shared/share-link-schema.ts';
