@@ -57,6 +57,27 @@ export function escapeHtml(text: string): string {
  * 4-module quiet zone the standard asks for. A third the size of uqr's own SVG.
  */
 export function qrSvg(text: string, label: string): string {
+  const key = `${label}\n${text}`;
+  const cached = drawnCodes.get(key);
+  if (cached !== undefined) return cached;
+  const svg = drawQr(text, label);
+  if (drawnCodes.size >= DRAWN_CODES_KEPT) {
+    const oldest = drawnCodes.keys().next().value;
+    if (oldest !== undefined) drawnCodes.delete(oldest);
+  }
+  drawnCodes.set(key, svg);
+  return svg;
+}
+
+/**
+ * Codes already drawn, by label and text: encoding one (trying the eight masks) takes about
+ * 2 ms of CPU, most of a page's time, and a link opened again shows the same code until the
+ * balance changes. A few hundred are a few hundred KB.
+ */
+const DRAWN_CODES_KEPT = 500;
+const drawnCodes = new Map<string, string>();
+
+function drawQr(text: string, label: string): string {
   const { data, size } = encode(text, { ecc: 'M', border: 4 });
   let path = '';
   data.forEach((row, y) => {
