@@ -5,11 +5,13 @@
 // noisy), only that the floor answers what the app answers.
 import { type ChildProcess, fork, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import autocannon from 'autocannon';
 import WebSocket from 'ws';
+import { DEFAULT_COLLECTION_SETTINGS } from '../src/shared/collection-schema.ts';
 import { SEARCHES, seedSqlite } from './seed-data.ts';
 
 /** The production server, as `npm start` runs it (scripts/bench.mjs builds it first). */
@@ -289,6 +291,98 @@ async function exportEverything(cookie: string, pid: number) {
 
 const IMPORT_ROWS = Number(process.env.BENCH_IMPORT_ROWS ?? 10_000);
 
+/** Entries on the benched statement link's client: what the page shows at most (75). */
+const STATEMENT_ENTRIES = 75;
+
+/**
+ * A client with a UPI ID set and 75 entries in the last 90 days (a busy month's page: every
+ * row the statement link shows, the QR code, the claim form): the path of a link to it.
+ */
+async function statementLink(cookie: string): Promise<string> {
+  const headers = { cookie, origin: ORIGIN, 'content-type': 'application/json' };
+  const send = async (method: string, url: string, body: object, expected: number) => {
+    const response = await fetch(`${BASE}${url}`, {
+      method,
+      headers,
+      body: JSON.stringify(body),
+    });
+    const answer = await response.text();
+    if (response.status !== expected)
+      throw new Error(`${method} ${url}: ${response.status} ${answer}`);
+    return JSON.parse(answer) as Record<string, unknown>;
+  };
+  await send(
+    'PUT',
+    '/api/collection-settings',
+    {
+      ...DEFAULT_COLLECTION_SETTINGS,
+      businessName: 'Kumar Stores',
+      upiId: 'kumar.stores@okhdfc',
+      otherWaysToPay: 'Bank transfer: Kumar Stores, A/c 000123456789, IFSC HDFC0000123',
+    },
+    200,
+  );
+  const client = await send(
+    'POST',
+    '/api/clients',
+    {
+      fname: 'Statement',
+      lname: 'Bench',
+      email: 'statement.bench@example.com',
+      phone: '9847012345',
+      balance: '0',
+    },
+    201,
+  );
+  // Two charges to each payment, each with a note, so that the client owes (the QR is shown).
+  for (let i = 0; i < STATEMENT_ENTRIES; i += 1) {
+    const kind = i % 3 === 2 ? 'payment' : 'charge';
+    const amount = kind === 'charge' ? `${400 + i}.50` : '600.00';
+    await send(
+      'POST',
+      `/api/clients/${client.id}/entries`,
+      { kind, amount, note: `${kind === 'charge' ? 'Invoice' : 'UPI'} ${1000 + i}` },
+      201,
+    );
+  }
+  const link = await send('POST', `/api/clients/${client.id}/share-links`, {}, 201);
+  return new URL(String(link.url)).pathname;
+}
+
+/** One answer's bytes as they cross the wire: the body as sent, and the headers before it. */
+function bytesOnTheWire(
+  pathname: string,
+  acceptEncoding: string,
+): Promise<{ body: number; headers: number; encoding: string; text: string }> {
+  return new Promise((resolve, reject) => {
+    const sent = httpRequest(
+      `${BASE}${pathname}`,
+      { headers: acceptEncoding ? { 'accept-encoding': acceptEncoding } : {} },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => {
+          if (response.statusCode !== 200) reject(new Error(`${pathname}: ${response.statusCode}`));
+          const raw = response.rawHeaders;
+          let headers = `HTTP/1.1 ${response.statusCode} ${response.statusMessage}\r\n`.length + 2;
+          for (let i = 0; i < raw.length; i += 2) {
+            headers += `${raw[i]}: ${raw[i + 1]}\r\n`.length;
+          }
+          const body = Buffer.concat(chunks);
+          resolve({
+            body: body.length,
+            headers,
+            encoding: String(response.headers['content-encoding'] ?? 'none'),
+            text: acceptEncoding ? '' : body.toString('utf8'),
+          });
+        });
+      },
+    );
+    sent.on('error', reject);
+    sent.end();
+  });
+}
+
 /**
  * A 10,000-row CSV through HTTP as the web app sends it: the check (dryRun), then the import
  * itself (one transaction), each timed from the request to the answer.
@@ -396,6 +490,31 @@ async function main(): Promise<void> {
     // Lines printed after the table, by the parts after the list.
     const notes: string[] = [];
     if (!LIST_ONLY) {
+      // The page a client opens from a statement link, on a phone, without signing in.
+      const statementPath = await statementLink(cookie);
+      const plain = await bytesOnTheWire(statementPath, '');
+      const rows = (plain.text.match(/<tr>/g) ?? []).length - 1;
+      if (rows !== STATEMENT_ENTRIES || !plain.text.includes('upi://pay?')) {
+        throw new Error(
+          `the statement page shows ${rows} entries, UPI link: ${plain.text.includes('upi://pay?')}`,
+        );
+      }
+      results.push(
+        await load(`statement page: GET /s/<token> (${rows} entries, UPI QR, no sign-in)`, {
+          url: `${BASE}${statementPath}`,
+        }),
+      );
+      const wire = [plain];
+      for (const encoding of ['gzip', 'br'])
+        wire.push(await bytesOnTheWire(statementPath, encoding));
+      notes.push(
+        `statement page on the wire (body + headers): ${wire
+          .map(
+            (w) =>
+              `${w.encoding === 'none' ? 'uncompressed' : w.encoding} ${w.body.toLocaleString('en')} + ${w.headers} B`,
+          )
+          .join(', ')} (target: at most 20 KB)`,
+      );
       const exported = await exportEverything(cookie, server.pid ?? 0);
       const imported = await importTenThousand(cookie);
       // Change-to-event time on a quiet server, and again right after the create load.
@@ -462,6 +581,12 @@ async function main(): Promise<void> {
     console.log(
       `broad search p99 / list p99: ${ratio(byName('search q=kumar')?.p99, list?.p99, 1)}`,
     );
+    const statement = byName('statement page');
+    if (statement) {
+      console.log(
+        `statement page p99 / list p99: ${ratio(statement.p99, list?.p99)} (target ≤ 1); throughput / list: ${ratio(statement.rps, list?.rps)}`,
+      );
+    }
     for (const note of notes) console.log(note);
   } finally {
     await stop(floor);

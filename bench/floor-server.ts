@@ -28,7 +28,7 @@ const sessionQuery = db.prepare(
 );
 const pageQuery = db.prepare(
   `SELECT id, fname, lname, email, phone, phone_display, phone_valid, balance_paise, version,
-     last_payment_on, created_at, updated_at
+     last_payment_on, pending_claims, last_reminded_on, created_at, updated_at
    FROM clients WHERE owner_id = ? AND 1 = 1 ORDER BY lname ASC, fname ASC, seq ASC
    LIMIT ? OFFSET ?`,
 );
@@ -51,6 +51,8 @@ interface ClientRow {
   balance_paise: bigint;
   version: bigint;
   last_payment_on: string | null;
+  pending_claims: bigint;
+  last_reminded_on: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -116,6 +118,8 @@ const server = createServer((request, response) => {
       balance: amount(row.balance_paise),
       version: Number(row.version),
       lastPaymentOn: row.last_payment_on,
+      pendingClaims: Number(row.pending_claims),
+      lastRemindedOn: row.last_reminded_on,
       createdAt: row.created_at,
       updatedAt: row.updated_at,
     })),

@@ -41,6 +41,8 @@ interface Row {
   balance_paise: string;
   version: number;
   last_payment_on: string | null;
+  pending_claims: number;
+  last_reminded_on: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -66,7 +68,7 @@ const server = createServer((request, response) => {
     const [page, totals] = await Promise.all([
       pool.query<Row>(
         `SELECT id, fname, lname, email, phone, phone_display, phone_valid, balance_paise, version,
-                last_payment_on, created_at, updated_at
+                last_payment_on, pending_claims, last_reminded_on, created_at, updated_at
          FROM clients WHERE owner_id = $1 ORDER BY lname ASC, fname ASC, seq ASC LIMIT $2 OFFSET $3`,
         [owner, 100, 0],
       ),
@@ -87,6 +89,8 @@ const server = createServer((request, response) => {
         balance: amount(BigInt(row.balance_paise)),
         version: row.version,
         lastPaymentOn: row.last_payment_on,
+        pendingClaims: Number(row.pending_claims),
+        lastRemindedOn: row.last_reminded_on,
         createdAt: row.created_at,
         updatedAt: row.updated_at,
       })),

@@ -119,6 +119,9 @@ describe.concurrent('the scripts that need the build', () => {
       [
         /\| load \| requests\/s \| p50 ms \| p99 ms \| errors \|/,
         /create → event on 100 sockets, quiet server \(500 samples\)/,
+        /\| statement page: GET \/s\/<token> \(75 entries, UPI QR, no sign-in\) \|/,
+        /statement page p99 \/ list p99: [\d.]+ \(target ≤ 1\)/,
+        /statement page on the wire \(body \+ headers\): uncompressed [\d,]+ \+ \d+ B, gzip [\d,]+ \+ \d+ B, br [\d,]+ \+ \d+ B/,
       ],
     ],
     [

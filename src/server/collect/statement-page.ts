@@ -10,7 +10,8 @@ import { REFERENCE_MAX_LENGTH, type SharedStatement } from '../../shared/share-l
  * as inline SVG. Light or dark by the phone's setting. A few kilobytes on the wire.
  */
 
-export const STATEMENT_CSS = `:root{color-scheme:light dark;--bg:#f8f9fa;--fg:#212529;--muted:#6c757d;--card:#fff;--line:#dee2e6;--accent:#0d6efd;--accent-fg:#fff;--owe:#b02a37;--credit:#146c43;--error:#b02a37}
+// Muted text is darker than Bootstrap's #6c757d, which falls under 4.5:1 on the light --bg.
+export const STATEMENT_CSS = `:root{color-scheme:light dark;--bg:#f8f9fa;--fg:#212529;--muted:#5c636a;--card:#fff;--line:#dee2e6;--accent:#0d6efd;--accent-fg:#fff;--owe:#b02a37;--credit:#146c43;--error:#b02a37}
 @media (prefers-color-scheme:dark){:root{--bg:#212529;--fg:#dee2e6;--muted:#adb5bd;--card:#2b3035;--line:#495057;--accent:#6ea8fe;--accent-fg:#000;--owe:#ea868f;--credit:#75b798;--error:#ea868f}}
 *{box-sizing:border-box}
 body{margin:0;background:var(--bg);color:var(--fg);font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,"Noto Sans",sans-serif}
@@ -56,6 +57,27 @@ export function escapeHtml(text: string): string {
  * 4-module quiet zone the standard asks for. A third the size of uqr's own SVG.
  */
 export function qrSvg(text: string, label: string): string {
+  const key = `${label}\n${text}`;
+  const cached = drawnCodes.get(key);
+  if (cached !== undefined) return cached;
+  const svg = drawQr(text, label);
+  if (drawnCodes.size >= DRAWN_CODES_KEPT) {
+    const oldest = drawnCodes.keys().next().value;
+    if (oldest !== undefined) drawnCodes.delete(oldest);
+  }
+  drawnCodes.set(key, svg);
+  return svg;
+}
+
+/**
+ * Codes already drawn, by label and text: encoding one (trying the eight masks) takes about
+ * 2 ms of CPU, most of a page's time, and a link opened again shows the same code until the
+ * balance changes. A few hundred are a few hundred KB.
+ */
+const DRAWN_CODES_KEPT = 500;
+const drawnCodes = new Map<string, string>();
+
+function drawQr(text: string, label: string): string {
   const { data, size } = encode(text, { ecc: 'M', border: 4 });
   let path = '';
   data.forEach((row, y) => {
@@ -73,8 +95,9 @@ export function qrSvg(text: string, label: string): string {
   return `<svg class="qr" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${size} ${size}" role="img" aria-label="${escapeHtml(label)}" shape-rendering="crispEdges"><rect width="${size}" height="${size}" fill="#fff"/><path fill="#000" d="${path}"/></svg>`;
 }
 
+// The app's own icon: without one named, browsers ask for /favicon.ico, which is a 404.
 function page(title: string, body: string): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><meta name="robots" content="noindex"><title>${escapeHtml(title)}</title><link rel="stylesheet" href="${STATEMENT_CSS_PATH}"></head><body><main>${body}</main></body></html>`;
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><meta name="robots" content="noindex"><title>${escapeHtml(title)}</title><link rel="stylesheet" href="${STATEMENT_CSS_PATH}"><link rel="icon" href="/favicon.svg" type="image/svg+xml"></head><body><main>${body}</main></body></html>`;
 }
 
 const KIND_LABELS: Record<SharedStatement['entries'][number]['kind'], string> = {
