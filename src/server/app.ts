@@ -150,7 +150,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   decorateOperator(app);
   registerErrorHandling(app);
   registerRequestDeadline(app);
-  await registerSecurity(app, config);
+  registerSecurity(app, config);
   await registerCompression(app);
 
   const readSession = createSessionReader(config, database, { log: app.log });

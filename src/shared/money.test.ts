@@ -103,6 +103,24 @@ describe('formatting', () => {
     expect(formatAmount(12_000_000_000_000_000_001n)).toBe('120000000000000000.01');
   });
 
+  test('a safe-integer number of paise is written as the same bigint is', () => {
+    const edges = [0, 1, -1, 5, -5, 9, 10, 99, 100, 101, -100, 123_450, -2000, 2 ** 53 - 1];
+    for (const value of [...edges, ...edges.map((edge) => -edge)]) {
+      expect(formatAmount(value), String(value)).toBe(formatAmount(BigInt(value)));
+    }
+    fc.assert(
+      fc.property(fc.maxSafeInteger(), (value) => {
+        expect(formatAmount(value)).toBe(formatAmount(BigInt(value)));
+      }),
+    );
+  });
+
+  test('a number of paise that is no safe integer is refused, not rounded', () => {
+    for (const value of [0.5, 2 ** 53, -(2 ** 53), Number.NaN, Number.POSITIVE_INFINITY]) {
+      expect(() => formatAmount(value), String(value)).toThrow(/not a whole number of paise/);
+    }
+  });
+
   test('display uses the rupee sign and Indian grouping, exactly at any size', () => {
     expect(formatInr(12_345_650n)).toBe('₹1,23,456.50');
     expect(formatInr(0n)).toBe('₹0.00');

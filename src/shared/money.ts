@@ -59,8 +59,19 @@ export function paiseFromAmount(amount: string): bigint {
   return read.paise;
 }
 
-/** Paise as the API's decimal text: "1234.50", "-20.00", "0.00". */
-export function formatAmount(paise: bigint): string {
+/**
+ * Paise as the API's decimal text: "1234.50", "-20.00", "0.00". A number must be a safe
+ * integer (as the databases hand small amounts over): it is formatted with number arithmetic,
+ * which is exact there and costs no bigint per amount (a page of the list formats 100).
+ */
+export function formatAmount(paise: bigint | number): string {
+  if (typeof paise === 'number') {
+    if (!Number.isSafeInteger(paise)) throw new Error(`not a whole number of paise: ${paise}`);
+    const magnitude = Math.abs(paise);
+    const fraction = magnitude % 100;
+    // magnitude - fraction is a multiple of 100, so the division is exact.
+    return `${paise < 0 ? '-' : ''}${(magnitude - fraction) / 100}.${fraction < 10 ? '0' : ''}${fraction}`;
+  }
   const negative = paise < 0n;
   const magnitude = negative ? -paise : paise;
   const fraction = (magnitude % 100n).toString().padStart(2, '0');

@@ -48,6 +48,11 @@ export function isClientId(id: string): boolean {
   return CLIENT_ID_PATTERN.test(id);
 }
 
+/** A column of paise as the API's text; a number (SQLite's, up to 2^53) needs no bigint. */
+function amountText(paise: DbInteger): string {
+  return formatAmount(typeof paise === 'number' ? paise : exactInteger(paise));
+}
+
 export function toClient(row: ClientRow): Client {
   return {
     id: row.id,
@@ -57,7 +62,7 @@ export function toClient(row: ClientRow): Client {
     phone: row.phone,
     phoneDisplay: row.phone_display ?? row.phone,
     phoneValid: smallInteger(row.phone_valid) !== 0,
-    balance: formatAmount(exactInteger(row.balance_paise)),
+    balance: amountText(row.balance_paise),
     version: smallInteger(row.version),
     lastPaymentOn: row.last_payment_on,
     pendingClaims: smallInteger(row.pending_claims),

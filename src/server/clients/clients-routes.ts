@@ -101,11 +101,15 @@ export async function registerClientsRoutes(
         },
         serializerCompiler: writtenAsIs,
       },
+      // The panel's date only for the filter that uses it: the plain list is the hot path.
       (request) =>
-        listClients(database, request.operator.id, {
-          ...request.query,
-          today: dateIn(config.timeZone),
-        }),
+        listClients(
+          database,
+          request.operator.id,
+          request.query.notRemindedFor === undefined
+            ? request.query
+            : { ...request.query, today: dateIn(config.timeZone) },
+        ),
     );
 
     routes.get(

@@ -8,11 +8,12 @@ const STATEMENT_CACHE_LIMIT = 500;
  * Every statement here reads in safe-integer mode, and values that fit are handed on as
  * numbers: no read can lose a digit, and small integers stay plain numbers.
  */
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+const MIN_SAFE = BigInt(Number.MIN_SAFE_INTEGER);
+
 function exactValue(value: unknown): unknown {
   if (typeof value !== 'bigint') return value;
-  return value <= BigInt(Number.MAX_SAFE_INTEGER) && value >= BigInt(Number.MIN_SAFE_INTEGER)
-    ? Number(value)
-    : value;
+  return value <= MAX_SAFE && value >= MIN_SAFE ? Number(value) : value;
 }
 
 function exactRow(row: unknown): unknown {

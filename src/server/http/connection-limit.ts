@@ -64,10 +64,15 @@ export class ConnectionLimit {
     const { max, retryAfterSeconds } = this.options;
     if (max <= 0) return;
     app.server.on('connection', (socket: Socket) => this.admit(app.log, socket));
-    app.addHook('onRequest', async (request, reply) => {
-      if (!this.refuses(request)) return;
+    // A callback hook: every request passes it, and an async one costs each a promise.
+    app.addHook('onRequest', (request, reply, done) => {
+      if (!this.refuses(request)) {
+        done();
+        return;
+      }
       // Already serialised: the route's own schema for a 503 (the health check's) is not this.
-      return reply
+      // Answered here, so done is not called: no later hook or route runs.
+      reply
         .status(503)
         .header('retry-after', String(retryAfterSeconds))
         .header('connection', 'close')

@@ -325,7 +325,81 @@ describe('app integrity', () => {
     expect(response.headers['x-content-type-options']).toBe('nosniff');
     expect(response.headers['referrer-policy']).toBe('no-referrer');
   });
+
+  test('every kind of answer carries the whole set of security headers, with these values', async () => {
+    const { cookie } = await signUp(t.app);
+    const answers = {
+      list: { method: 'GET', url: '/api/clients?limit=100', headers: { cookie } },
+      'signed out': { method: 'GET', url: '/api/clients' },
+      'bad query': { method: 'GET', url: '/api/clients?limit=abc', headers: { cookie } },
+      'no route': { method: 'GET', url: '/api/nope' },
+      page: { method: 'GET', url: '/dashboard' },
+      'built file': { method: 'GET', url: '/assets/app-123.js' },
+      'no page': { method: 'GET', url: '/some/unknown/page' },
+    } as const;
+    for (const [name, request] of Object.entries(answers)) {
+      const response = await t.app.inject(request);
+      expect(securityHeadersOf(response.headers), name).toEqual(SECURITY_HEADERS);
+    }
+  });
+
+  test('over HTTPS the security headers add HSTS and upgrade-insecure-requests', async () => {
+    const secure = await startTestApp({ secureCookies: true });
+    try {
+      const response = await secure.app.inject({
+        method: 'GET',
+        url: '/api/clients?limit=100',
+        headers: { cookie: secure.admin.cookie },
+      });
+      expect(response.statusCode).toBe(200);
+      expect(securityHeadersOf(response.headers)).toEqual({
+        ...SECURITY_HEADERS,
+        'content-security-policy': `${SECURITY_HEADERS['content-security-policy']};upgrade-insecure-requests`,
+        'strict-transport-security': 'max-age=31536000; includeSubDomains',
+      });
+    } finally {
+      await secure.close();
+    }
+  });
 });
+
+/** What every answer of the app carries (helmet's set with our CSP), over plain HTTP. */
+const SECURITY_HEADERS = {
+  'content-security-policy':
+    "default-src 'self';script-src 'self';style-src 'self';img-src 'self' data:;font-src 'self';" +
+    "connect-src 'self';object-src 'none';base-uri 'self';form-action 'self';frame-ancestors 'none'",
+  'cross-origin-opener-policy': 'same-origin',
+  'cross-origin-resource-policy': 'same-origin',
+  'origin-agent-cluster': '?1',
+  'referrer-policy': 'no-referrer',
+  'x-content-type-options': 'nosniff',
+  'x-dns-prefetch-control': 'off',
+  'x-download-options': 'noopen',
+  'x-frame-options': 'DENY',
+  'x-permitted-cross-domain-policies': 'none',
+  'x-xss-protection': '0',
+};
+
+/** Headers any answer has for its own sake (its body, caching, connection): the rest is security's. */
+const ANSWER_HEADERS = new Set([
+  'accept-ranges',
+  'cache-control',
+  'connection',
+  'content-encoding',
+  'content-length',
+  'content-type',
+  'date',
+  'etag',
+  'keep-alive',
+  'last-modified',
+  'link',
+  'set-cookie',
+  'vary',
+]);
+
+function securityHeadersOf(headers: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(headers).filter(([name]) => !ANSWER_HEADERS.has(name)));
+}
 
 describe('connections', () => {
   test('a body that stalls after its headers is cut off within seconds; a live socket stays', async () => {

@@ -18,12 +18,14 @@ const CLOSE_GRACE_MS = 1000;
  * refusal made before @fastify/websocket's own hooks ran left the socket open, unread, for good.
  */
 export function closeRefusedUpgrades(app: FastifyInstance): void {
-  app.addHook('onSend', async (request, reply, payload) => {
+  // Callback hooks: every answer passes them, and an async hook costs each one a promise.
+  app.addHook('onSend', (request, reply, payload, done) => {
     if (leftTheParser(request)) reply.header('connection', 'close');
-    return payload;
+    done(null, payload);
   });
-  app.addHook('onResponse', async (request) => {
+  app.addHook('onResponse', (request, _reply, done) => {
     if (leftTheParser(request)) closeSoon(request.raw.socket);
+    done();
   });
   // ws refuses a malformed handshake (a bad key or version) itself, in HTML: here it is the
   // API's error shape. The server exists once the live channel's plugin is registered.
