@@ -474,31 +474,6 @@ export function authenticatorCode(secret: string, stepsAhead = 0): string {
 
 // ---- Getting paid (issue 20): helpers for the collect tests --------------------------------
 
-/** A client added through the API by the operator whose cookie it is; throws unless 201. */
-export async function addTestClient(
-  app: FastifyInstance,
-  cookie: string,
-  fields: Partial<Record<'fname' | 'lname' | 'email' | 'phone' | 'balance', string>> = {},
-): Promise<Client> {
-  const response = await app.inject({
-    method: 'POST',
-    url: '/api/clients',
-    headers: { cookie },
-    payload: {
-      fname: 'Asha',
-      lname: 'Rao',
-      email: 'asha@example.com',
-      phone: '98765 43210',
-      balance: '0',
-      ...fields,
-    },
-  });
-  if (response.statusCode !== 201) {
-    throw new Error(`adding a client failed: ${response.statusCode} ${response.body}`);
-  }
-  return response.json();
-}
-
 /** A bus that keeps every message it delivers (after its write committed), in order. */
 export function keepingBus(): EventBus & { delivered: BusDelivery[] } {
   const bus = createInProcessBus();

@@ -2,6 +2,7 @@ import { render } from '@testing-library/react';
 import { useLayoutEffect } from 'react';
 import { type Location, MemoryRouter, type RouteObject, useLocation } from 'react-router';
 import { afterEach, beforeEach, vi } from 'vitest';
+import type { Client } from '../shared/client-schema.ts';
 import { App } from './app/routes.tsx';
 import { session } from './lib/session.ts';
 import { settings } from './lib/settings-service.ts';
@@ -111,4 +112,24 @@ export function stubLiveSocketInEachTest(): void {
   afterEach(() => {
     vi.unstubAllGlobals();
   });
+}
+
+/** A client as the API answers one (a valid mobile, nothing pending, never reminded). */
+export function apiClient(id: string, fname: string, lname: string, balance: string): Client {
+  return {
+    id,
+    fname,
+    lname,
+    email: `${fname.toLowerCase()}@example.com`,
+    phone: '+919847012345',
+    phoneDisplay: '98470 12345',
+    phoneValid: true,
+    balance,
+    version: 1,
+    lastPaymentOn: null,
+    pendingClaims: 0,
+    lastRemindedOn: null,
+    createdAt: '2026-01-01T00:00:00.000Z',
+    updatedAt: '2026-01-01T00:00:00.000Z',
+  };
 }

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Client } from '../../shared/client-schema.ts';
 import { apiPaths } from '../../shared/paths.ts';
 import {
-  addTestClient,
+  addClient,
   keepingBus,
   type SignedUp,
   setPanelSettings,
@@ -81,7 +81,7 @@ async function linkCount(clientId: string): Promise<number> {
 
 describe('preview', () => {
   test('fills every placeholder exactly, amount in Indian grouping, and changes nothing', async () => {
-    const client = await addTestClient(t.app, owner.cookie, {
+    const client = await addClient(t.app, owner.cookie, {
       fname: 'Asha',
       lname: 'Rao',
       balance: '123456.5',
@@ -100,12 +100,12 @@ describe('preview', () => {
   });
 
   test('a client in credit owes ₹0.00', async () => {
-    const client = await addTestClient(t.app, owner.cookie, { balance: '-50' });
+    const client = await addClient(t.app, owner.cookie, { balance: '-50' });
     expect((await preview(owner.cookie, client.id)).json().message).toContain('₹0.00 is due');
   });
 
   test('says why WhatsApp and SMS cannot reach a client without a mobile number', async () => {
-    const client = await addTestClient(t.app, owner.cookie, { phone: '011 2345 6789' });
+    const client = await addClient(t.app, owner.cookie, { phone: '011 2345 6789' });
     expect((await preview(owner.cookie, client.id)).json().unavailable).toEqual({
       whatsapp: NO_MOBILE_MESSAGE,
       sms: NO_MOBILE_MESSAGE,
@@ -113,7 +113,7 @@ describe('preview', () => {
   });
 
   test("a bad channel is a 400; another operator's client is a 404", async () => {
-    const client = await addTestClient(t.app, owner.cookie);
+    const client = await addClient(t.app, owner.cookie);
     const bad = await preview(owner.cookie, client.id, 'pigeon');
     expect(bad.statusCode).toBe(400);
     expect(Object.keys(bad.json().fieldErrors)).toEqual(['channel']);
@@ -124,7 +124,7 @@ describe('preview', () => {
 
 describe('sending', () => {
   test('WhatsApp: wa.me on the digits with the country code, no "+", a new link in the text, recorded', async () => {
-    const client = await addTestClient(t.app, owner.cookie, {
+    const client = await addClient(t.app, owner.cookie, {
       fname: 'Ravi',
       lname: 'Kumar',
       phone: '+91 98765 43210',
@@ -161,7 +161,7 @@ describe('sending', () => {
   });
 
   test('SMS and e-mail links; an own message without a link makes none', async () => {
-    const client = await addTestClient(t.app, owner.cookie, {
+    const client = await addClient(t.app, owner.cookie, {
       fname: 'Meena',
       lname: 'Shah',
       email: 'meena+dues@example.com',
@@ -188,7 +188,7 @@ describe('sending', () => {
   });
 
   test('a channel that cannot reach the client is a 400 that says why, and nothing is recorded', async () => {
-    const client = await addTestClient(t.app, owner.cookie, { phone: '011 2345 6789' });
+    const client = await addClient(t.app, owner.cookie, { phone: '011 2345 6789' });
     for (const channel of ['whatsapp', 'sms']) {
       const refused = await send(owner.cookie, client.id, { channel });
       expect(refused.statusCode).toBe(400);
@@ -211,7 +211,7 @@ describe('sending', () => {
   });
 
   test('bad input is a 400 with fieldErrors, and nothing changes', async () => {
-    const client = await addTestClient(t.app, owner.cookie);
+    const client = await addClient(t.app, owner.cookie);
     const cases: [object, string][] = [
       [{ channel: 'fax' }, 'channel'],
       [{}, 'channel'],
@@ -229,7 +229,7 @@ describe('sending', () => {
   });
 
   test("history: newest first, with who sent it; another operator's client is a 404", async () => {
-    const client = await addTestClient(t.app, owner.cookie);
+    const client = await addClient(t.app, owner.cookie);
     await send(owner.cookie, client.id, { channel: 'copy', message: 'first' });
     await send(owner.cookie, client.id, { channel: 'copy', message: 'second' });
     const list = await t.app.inject({
@@ -262,9 +262,9 @@ describe('sending', () => {
 describe('the list', () => {
   test('sorts by last reminded (never first going up) and keeps clients not reminded in N days', async () => {
     const me = await signUp(t.app);
-    const never = await addTestClient(t.app, me.cookie, { fname: 'Never', balance: '5' });
-    const old = await addTestClient(t.app, me.cookie, { fname: 'Old', balance: '7' });
-    const recent = await addTestClient(t.app, me.cookie, { fname: 'Recent', balance: '11' });
+    const never = await addClient(t.app, me.cookie, { fname: 'Never', balance: '5' });
+    const old = await addClient(t.app, me.cookie, { fname: 'Old', balance: '7' });
+    const recent = await addClient(t.app, me.cookie, { fname: 'Recent', balance: '11' });
     await send(me.cookie, recent.id, { channel: 'copy', message: 'hi' });
     await send(me.cookie, old.id, { channel: 'copy', message: 'hi' });
     const today: string = (

@@ -11,7 +11,7 @@ import {
 } from '../../shared/share-link-schema.ts';
 import { CROSS_ORIGIN_MESSAGE } from '../http/security.ts';
 import {
-  addTestClient,
+  addClient,
   keepingBus,
   type SignedUp,
   setPanelSettings,
@@ -103,7 +103,7 @@ async function clientOf(cookie: string, id: string): Promise<Client> {
 
 describe('making, listing and revoking links', () => {
   test('a link is a URL with 256 random bits, stored only as its digest, for 30 days by default', async () => {
-    const client = await addTestClient(t.app, owner.cookie);
+    const client = await addClient(t.app, owner.cookie);
     const before = Date.now();
     const link = await makeLink(owner.cookie, client.id);
     expect(link.url).toBe(`${t.config.publicUrl}/s/${link.token}`);
@@ -121,7 +121,7 @@ describe('making, listing and revoking links', () => {
   });
 
   test('the list is newest first and never shows a token or URL', async () => {
-    const client = await addTestClient(t.app, owner.cookie);
+    const client = await addClient(t.app, owner.cookie);
     const first = await makeLink(owner.cookie, client.id);
     const second = await makeLink(owner.cookie, client.id, { expiresInDays: 1 });
     const list = await t.app.inject({
@@ -143,7 +143,7 @@ describe('making, listing and revoking links', () => {
   });
 
   test('bad days are a 400 with fieldErrors, and no link is made', async () => {
-    const client = await addTestClient(t.app, owner.cookie);
+    const client = await addClient(t.app, owner.cookie);
     for (const expiresInDays of [0, 366, 1.5, '7']) {
       const response = await t.app.inject({
         method: 'POST',
@@ -163,14 +163,14 @@ describe('making, listing and revoking links', () => {
   });
 
   test("another operator's client and link are 404, and the link keeps working", async () => {
-    const client = await addTestClient(t.app, owner.cookie);
+    const client = await addClient(t.app, owner.cookie);
     const link = await makeLink(owner.cookie, client.id);
     const as = (method: 'GET' | 'POST' | 'DELETE', url: string) =>
       t.app.inject({ method, url, headers: { cookie: other.cookie }, payload: {} });
     expect((await as('POST', apiPaths.shareLinks(client.id))).statusCode).toBe(404);
     expect((await as('GET', apiPaths.shareLinks(client.id))).statusCode).toBe(404);
     expect((await as('DELETE', apiPaths.shareLink(client.id, link.id))).statusCode).toBe(404);
-    const theirs = await addTestClient(t.app, other.cookie);
+    const theirs = await addClient(t.app, other.cookie);
     expect((await as('DELETE', apiPaths.shareLink(theirs.id, link.id))).statusCode).toBe(404);
     expect(
       (await t.app.inject({ method: 'GET', url: apiPaths.shared(link.token) })).statusCode,
@@ -180,7 +180,7 @@ describe('making, listing and revoking links', () => {
 
 describe('what the link shows', () => {
   test('the JSON: business, name, balance, recent entries and the exact UPI link; opening is recorded', async () => {
-    const client = await addTestClient(t.app, owner.cookie, {
+    const client = await addClient(t.app, owner.cookie, {
       fname: 'Asha',
       lname: 'Rao',
       balance: '1500',
@@ -225,14 +225,14 @@ describe('what the link shows', () => {
   });
 
   test('no UPI link when the client owes nothing', async () => {
-    const client = await addTestClient(t.app, owner.cookie, { balance: '-20' });
+    const client = await addClient(t.app, owner.cookie, { balance: '-20' });
     const link = await makeLink(owner.cookie, client.id);
     const body = (await t.app.inject({ method: 'GET', url: apiPaths.shared(link.token) })).json();
     expect(body).toMatchObject({ balance: '-20.00', upi: null });
   });
 
   test('only the last 90 days of entries', async () => {
-    const client = await addTestClient(t.app, owner.cookie, { balance: '100' });
+    const client = await addClient(t.app, owner.cookie, { balance: '100' });
     const today = (
       await t.app.inject({ method: 'GET', url: apiPaths.totals, headers: { cookie: owner.cookie } })
     ).json().today;
@@ -259,7 +259,7 @@ describe('what the link shows', () => {
   });
 
   test('the page: readable without script, exact UPI link and QR code, headers, small on the wire', async () => {
-    const client = await addTestClient(t.app, owner.cookie, {
+    const client = await addClient(t.app, owner.cookie, {
       fname: 'Ravi',
       lname: '<b>Kumar</b>',
       email: 'ravi.private@example.com',
@@ -307,7 +307,7 @@ describe('what the link shows', () => {
   });
 
   test('unknown, expired and revoked links answer the same 404', async () => {
-    const client = await addTestClient(t.app, owner.cookie);
+    const client = await addClient(t.app, owner.cookie);
     const revoked = await makeLink(owner.cookie, client.id);
     const gone = await t.app.inject({
       method: 'DELETE',
@@ -340,7 +340,7 @@ describe('what the link shows', () => {
   test('a revoked link is 404 at once on a second instance on the same database', async () => {
     const second = await startTestApp({ database: t.config.database });
     try {
-      const client = await addTestClient(t.app, owner.cookie);
+      const client = await addClient(t.app, owner.cookie);
       const link = await makeLink(owner.cookie, client.id);
       expect((await second.app.inject({ method: 'GET', url: `/s/${link.token}` })).statusCode).toBe(
         200,
@@ -364,7 +364,7 @@ describe('what the link shows', () => {
   });
 
   test('no log line holds a token', async () => {
-    const client = await addTestClient(t.app, owner.cookie);
+    const client = await addClient(t.app, owner.cookie);
     const link = await makeLink(owner.cookie, client.id);
     await t.app.inject({ method: 'GET', url: `/s/${link.token}` });
     await t.app.inject({ method: 'GET', url: apiPaths.shared(link.token) });
@@ -384,7 +384,7 @@ describe('what the link shows', () => {
 
 describe('"I have paid"', () => {
   test('a claim is pending, counted on the client and the totals, live to the operator alone; no balance moves', async () => {
-    const client = await addTestClient(t.app, owner.cookie, { balance: '500' });
+    const client = await addClient(t.app, owner.cookie, { balance: '500' });
     const link = await makeLink(owner.cookie, client.id);
     const before = bus.delivered.length;
     const sent = await claim(link.token, { amount: '500', reference: 'UPI123456', note: 'GPay' });
@@ -439,7 +439,7 @@ describe('"I have paid"', () => {
   });
 
   test('bad claims are a 400 with fieldErrors, and nothing is stored', async () => {
-    const client = await addTestClient(t.app, owner.cookie);
+    const client = await addClient(t.app, owner.cookie);
     const link = await makeLink(owner.cookie, client.id);
     const cases: [object, string[]][] = [
       [{ amount: '0', reference: 'UPI123' }, ['amount']],
@@ -458,7 +458,7 @@ describe('"I have paid"', () => {
   });
 
   test("a claim from another site is refused; the page's own form (Origin: null) is not", async () => {
-    const client = await addTestClient(t.app, owner.cookie);
+    const client = await addClient(t.app, owner.cookie);
     const link = await makeLink(owner.cookie, client.id);
     const cross = await claim(
       link.token,
@@ -505,7 +505,7 @@ describe('"I have paid"', () => {
   });
 
   test('a link holds at most 5 pending claims: the 6th is a 429', async () => {
-    const client = await addTestClient(t.app, owner.cookie);
+    const client = await addClient(t.app, owner.cookie);
     const link = await makeLink(owner.cookie, client.id);
     for (let i = 0; i < 5; i += 1) {
       expect((await claim(link.token, { amount: '1', reference: `UPI-${i}000` })).statusCode).toBe(
@@ -533,7 +533,7 @@ describe('"I have paid"', () => {
   });
 
   test('one address sends at most 20 claims an hour, over every link (429 with Retry-After)', async () => {
-    const client = await addTestClient(t.app, owner.cookie);
+    const client = await addClient(t.app, owner.cookie);
     const sendFrom = async (token: string, i: number) =>
       t.app.inject({
         method: 'POST',
@@ -571,7 +571,7 @@ describe('"I have paid"', () => {
 
 describe('deciding claims', () => {
   async function pendingClaim(balance = '900') {
-    const client = await addTestClient(t.app, owner.cookie, { balance });
+    const client = await addClient(t.app, owner.cookie, { balance });
     const link = await makeLink(owner.cookie, client.id);
     const sent = await claim(link.token, {
       amount: '400',
@@ -676,7 +676,7 @@ describe('deciding claims', () => {
 
   test("another operator's claim is a 404, and stays pending", async () => {
     const { client, claimId } = await pendingClaim();
-    const theirs = await addTestClient(t.app, other.cookie);
+    const theirs = await addClient(t.app, other.cookie);
     for (const [cid, id] of [
       [client.id, claimId],
       [theirs.id, claimId],
@@ -690,7 +690,7 @@ describe('deciding claims', () => {
   });
 
   test('a confirm that would take the balance out of range is a 400, and the claim stays pending', async () => {
-    const client = await addTestClient(t.app, owner.cookie, { balance: '-9999999999' });
+    const client = await addClient(t.app, owner.cookie, { balance: '-9999999999' });
     const link = await makeLink(owner.cookie, client.id);
     const sent = await claim(link.token, { amount: '1', reference: 'UPI-RANGE' });
     const refused = await confirm(owner.cookie, client.id, sent.json().id);

@@ -4,6 +4,7 @@ import { describe, expect, test } from 'vitest';
 import type { Client } from '../../../shared/client-schema.ts';
 import {
   type ApiRoutes,
+  apiClient,
   FakeWebSocket,
   mockApi,
   renderApp,
@@ -13,28 +14,9 @@ import {
 
 stubLiveSocketInEachTest();
 
-function client(id: string, fname: string, lname: string, balance: string): Client {
-  return {
-    id,
-    fname,
-    lname,
-    email: `${fname.toLowerCase()}@example.com`,
-    phone: '+919847012345',
-    phoneDisplay: '98470 12345',
-    phoneValid: true,
-    balance,
-    version: 1,
-    lastPaymentOn: null,
-    pendingClaims: 0,
-    lastRemindedOn: null,
-    createdAt: '2026-01-01T00:00:00.000Z',
-    updatedAt: '2026-01-01T00:00:00.000Z',
-  };
-}
-
-const asha = client('a1', 'Asha', 'Verma', '100.00');
-const ravi = client('b2', 'Ravi', 'Kumar', '50.00');
-const meera = client('c3', 'Meera', 'Pillai', '-20.00');
+const asha = apiClient('a1', 'Asha', 'Verma', '100.00');
+const ravi = apiClient('b2', 'Ravi', 'Kumar', '50.00');
+const meera = apiClient('c3', 'Meera', 'Pillai', '-20.00');
 
 /** The list API over a set of clients that deletes and restores take from and give back. */
 function listApi(extra: ApiRoutes = {}) {

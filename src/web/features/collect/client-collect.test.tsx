@@ -5,13 +5,13 @@ import type { Claim } from '../../../shared/claim-schema.ts';
 import type { Client } from '../../../shared/client-schema.ts';
 import type { ShareLink } from '../../../shared/share-link-schema.ts';
 import {
+  apiClient,
   FakeWebSocket,
   mockApi,
   renderApp,
   signedIn,
   stubLiveSocketInEachTest,
 } from '../../test-utils.tsx';
-import { collectClient } from './collect-fixtures.ts';
 
 stubLiveSocketInEachTest();
 
@@ -41,7 +41,7 @@ function claim(id: string, status: Claim['status'], reference: string): Claim {
 
 /** The client page of Asha, with her links and claims as the server holds them. */
 function clientApi(start: { client?: Client; claims?: Claim[]; links?: ShareLink[] } = {}) {
-  let client = start.client ?? collectClient('a1', 'Asha', 'Verma', '1500.00');
+  let client = start.client ?? apiClient('a1', 'Asha', 'Verma', '1500.00');
   let claims = start.claims ?? [];
   let links = start.links ?? [];
   const sent: { key: string; body: unknown }[] = [];
@@ -202,7 +202,7 @@ describe('payments the client reported', () => {
   });
 
   test('Dismiss leaves the balance as it was', async () => {
-    const start = collectClient('a1', 'Asha', 'Verma', '1500.00');
+    const start = apiClient('a1', 'Asha', 'Verma', '1500.00');
     const { sent } = clientApi({
       client: { ...start, pendingClaims: 1 },
       claims: [claim('k1', 'pending', 'UPI-1234')],

@@ -2,13 +2,18 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, test } from 'vitest';
 import { DEFAULT_COLLECTION_SETTINGS } from '../../../shared/collection-schema.ts';
-import { mockApi, renderApp, signedIn, stubLiveSocketInEachTest } from '../../test-utils.tsx';
-import { collectClient } from './collect-fixtures.ts';
+import {
+  apiClient,
+  mockApi,
+  renderApp,
+  signedIn,
+  stubLiveSocketInEachTest,
+} from '../../test-utils.tsx';
 
 stubLiveSocketInEachTest();
 
-const asha = collectClient('a1', 'Asha', 'Verma', '150000.00');
-const ravi = collectClient('b2', 'Ravi', 'Kumar', '-20.00');
+const asha = apiClient('a1', 'Asha', 'Verma', '150000.00');
+const ravi = apiClient('b2', 'Ravi', 'Kumar', '-20.00');
 
 function settingsApi(put?: (body: Record<string, string>) => { status: number; body?: unknown }) {
   const sent: Record<string, string>[] = [];

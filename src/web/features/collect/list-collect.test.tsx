@@ -2,17 +2,22 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, test } from 'vitest';
 import type { Client } from '../../../shared/client-schema.ts';
-import { mockApi, renderApp, signedIn, stubLiveSocketInEachTest } from '../../test-utils.tsx';
-import { collectClient } from './collect-fixtures.ts';
+import {
+  apiClient,
+  mockApi,
+  renderApp,
+  signedIn,
+  stubLiveSocketInEachTest,
+} from '../../test-utils.tsx';
 
 stubLiveSocketInEachTest();
 
 const asha: Client = {
-  ...collectClient('a1', 'Asha', 'Verma', '1500.00'),
+  ...apiClient('a1', 'Asha', 'Verma', '1500.00'),
   pendingClaims: 2,
   lastRemindedOn: '2026-03-01',
 };
-const ravi = collectClient('b2', 'Ravi', 'Kumar', '50.00');
+const ravi = apiClient('b2', 'Ravi', 'Kumar', '50.00');
 
 function listApi(pendingClaims = 3) {
   mockApi({

@@ -2,13 +2,18 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, test } from 'vitest';
 import type { Client } from '../../../shared/client-schema.ts';
-import { mockApi, renderApp, signedIn, stubLiveSocketInEachTest } from '../../test-utils.tsx';
-import { collectClient } from './collect-fixtures.ts';
+import {
+  apiClient,
+  mockApi,
+  renderApp,
+  signedIn,
+  stubLiveSocketInEachTest,
+} from '../../test-utils.tsx';
 
 stubLiveSocketInEachTest();
 
-const asha = collectClient('a1', 'Asha', 'Verma', '1500.00');
-const ravi: Client = { ...collectClient('b2', 'Ravi', 'Kumar', '50.00'), email: '' };
+const asha = apiClient('a1', 'Asha', 'Verma', '1500.00');
+const ravi: Client = { ...apiClient('b2', 'Ravi', 'Kumar', '50.00'), email: '' };
 
 function previewOf(client: Client) {
   return {
