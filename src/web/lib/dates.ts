@@ -15,3 +15,10 @@ const dayFormat = new Intl.DateTimeFormat('en-IN', {
 export function formatDay(on: string): string {
   return dayFormat.format(new Date(`${on}T00:00:00Z`));
 }
+
+const timeFormat = new Intl.DateTimeFormat('en-IN', { dateStyle: 'medium', timeStyle: 'short' });
+
+/** An API time (ISO, UTC) as people read it, where the operator is: "5 Mar 2026, 4:30 pm". */
+export function formatTime(iso: string): string {
+  return timeFormat.format(new Date(iso));
+}

@@ -6,9 +6,9 @@ import type { Client } from '../../../shared/client-schema.ts';
 import { useFlash } from '../../components/flash-messages.tsx';
 import { LoadFailed } from '../../components/loading.tsx';
 import { Money } from '../../components/money.tsx';
+import { formatTime } from '../../lib/dates.ts';
 import { failureText, messages } from '../../lib/messages.ts';
 import { useClaims, useDecideClaim } from './collect-api.ts';
-import { formatTime } from './collect-format.ts';
 
 const STATUS_TEXT: Record<Claim['status'], string> = {
   pending: 'Waiting for you to check',

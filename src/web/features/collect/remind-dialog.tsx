@@ -6,9 +6,9 @@ import type { Client } from '../../../shared/client-schema.ts';
 import { LINK_PREVIEW_TEXT } from '../../../shared/collection-schema.ts';
 import type { ReminderChannel, SentReminder } from '../../../shared/reminder-schema.ts';
 import { LoadFailed } from '../../components/loading.tsx';
+import { copyText } from '../../lib/clipboard.ts';
 import { failureText } from '../../lib/messages.ts';
 import { useReminderPreview, useSendReminder } from './collect-api.ts';
-import { copyText } from './collect-format.ts';
 
 const CHANNELS: { channel: Exclude<ReminderChannel, 'copy'>; label: string }[] = [
   { channel: 'whatsapp', label: 'WhatsApp' },

@@ -2,8 +2,8 @@ import ListGroup from 'react-bootstrap/ListGroup';
 import type { Client } from '../../../shared/client-schema.ts';
 import type { ReminderChannel } from '../../../shared/reminder-schema.ts';
 import { LoadFailed } from '../../components/loading.tsx';
+import { formatTime } from '../../lib/dates.ts';
 import { useReminders } from './collect-api.ts';
-import { formatTime } from './collect-format.ts';
 
 const CHANNEL_LABELS: Record<ReminderChannel, string> = {
   whatsapp: 'WhatsApp',

@@ -12,9 +12,10 @@ import {
   type ShareLink,
 } from '../../../shared/share-link-schema.ts';
 import { LoadFailed } from '../../components/loading.tsx';
+import { copyText } from '../../lib/clipboard.ts';
+import { formatTime } from '../../lib/dates.ts';
 import { failureText } from '../../lib/messages.ts';
 import { useCreateShareLink, useRevokeShareLink, useShareLinks } from './collect-api.ts';
-import { copyText, formatTime } from './collect-format.ts';
 
 function LinkRow({ link, clientId }: { link: ShareLink; clientId: string }) {
   const revoke = useRevokeShareLink(clientId);

@@ -7,6 +7,7 @@ import { paths } from '../../../shared/paths.ts';
 import { useFlash } from '../../components/flash-messages.tsx';
 import { LoadFailed } from '../../components/loading.tsx';
 import { ACCOUNT_MESSAGE_SECONDS } from '../../lib/account-messages.ts';
+import { formatTime } from '../../lib/dates.ts';
 import { useDialogFor } from '../../lib/use-dialog-for.ts';
 import { useAccountSessions, useEndAccountSessions } from './account-api.ts';
 import { GuardedModal, PasswordStep } from './password-step.tsx';
@@ -14,10 +15,8 @@ import { GuardedModal, PasswordStep } from './password-step.tsx';
 /** Which sessions the operator is about to end: one of the list, or every one but this. */
 type SessionsToEnd = { kind: 'one'; session: AccountSession } | { kind: 'others' };
 
-const timeFormat = new Intl.DateTimeFormat('en-IN', { dateStyle: 'medium', timeStyle: 'short' });
-
 function When({ at }: { at: string }) {
-  return <time dateTime={at}>{timeFormat.format(new Date(at))}</time>;
+  return <time dateTime={at}>{formatTime(at)}</time>;
 }
 
 /** What the operator reads once sessions have ended (and this browser is still signed in). */
@@ -190,7 +189,7 @@ export function SignedInSessions({ email }: { email: string }) {
                     aria-label={
                       session.current
                         ? 'End the session of this device'
-                        : `End the session of ${session.device}, signed in ${timeFormat.format(new Date(session.createdAt))}`
+                        : `End the session of ${session.device}, signed in ${formatTime(session.createdAt)}`
                     }
                   >
                     End

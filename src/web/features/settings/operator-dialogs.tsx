@@ -6,6 +6,7 @@ import type { OperatorSummary } from '../../../shared/operator-schema.ts';
 import type { ResetLink } from '../../../shared/password-reset-schema.ts';
 import type { TwoFactorPasswordInput } from '../../../shared/two-factor-schema.ts';
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
+import { copyText } from '../../lib/clipboard.ts';
 import { GuardedModal, PasswordStep } from './password-step.tsx';
 
 /** Whose sessions an administrator is about to end: one operator, or everyone else. */
@@ -174,11 +175,10 @@ export function ResetLinkDialog({
 
   async function copy() {
     if (!link) return;
-    try {
-      await navigator.clipboard.writeText(link.url);
+    if (await copyText(link.url)) {
       setCopied('copied');
-    } catch {
-      // No clipboard here (plain http away from localhost, or refused): select it instead.
+    } else {
+      // No clipboard here: the link is selected for the operator to copy.
       input.current?.select();
       setCopied('select');
     }

@@ -12,6 +12,7 @@ import {
 } from '../../../shared/two-factor-schema.ts';
 import { FormField } from '../../components/form-field.tsx';
 import { ApiError } from '../../lib/api-client.ts';
+import { copyText } from '../../lib/clipboard.ts';
 import { applyServerErrors } from '../../lib/form-errors.ts';
 import { Failure, GuardedModal, PasswordStep, StepTitle } from './password-step.tsx';
 import {
@@ -41,13 +42,7 @@ function BackupCodes({ codes, step = '' }: { codes: readonly string[]; step?: st
   const text = `${codes.join('\n')}\n`;
 
   async function copy() {
-    try {
-      await navigator.clipboard.writeText(text);
-      setCopied('copied');
-    } catch {
-      // No clipboard here (plain http away from localhost, or refused).
-      setCopied('failed');
-    }
+    setCopied((await copyText(text)) ? 'copied' : 'failed');
   }
 
   return (
