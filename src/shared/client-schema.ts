@@ -17,6 +17,7 @@ export const CLIENT_SORT_FIELDS = [
   'createdAt',
   'lastPaymentOn',
   'lastRemindedOn',
+  'overdue',
 ] as const;
 export type ClientSortField = (typeof CLIENT_SORT_FIELDS)[number];
 
@@ -31,6 +32,17 @@ export const DEFAULT_PAGE_SIZE = 100;
 /** owing: balance above 0; credit: below 0 (the client paid in advance); settled: 0. */
 export const BALANCE_FILTERS = ['owing', 'credit', 'settled'] as const;
 export type BalanceFilter = (typeof BALANCE_FILTERS)[number];
+
+/**
+ * Days past due of a client's oldest overdue amount: any overdue at all, or one of the ageing
+ * buckets (1–30, 31–60, 61–90, over 90 days).
+ */
+export const OVERDUE_FILTERS = ['any', '1-30', '31-60', '61-90', '90+'] as const;
+export type OverdueFilter = (typeof OVERDUE_FILTERS)[number];
+
+/** due: an open promise to pay due today or earlier; broken: one whose day has passed unpaid. */
+export const PROMISE_FILTERS = ['due', 'broken'] as const;
+export type PromiseFilter = (typeof PROMISE_FILTERS)[number];
 
 /** A whole number from a query string, within limits. */
 function wholeNumber(name: string, min: number, max?: number) {
@@ -68,6 +80,12 @@ export const clientListQuerySchema = z.strictObject({
   ),
   /** Days: clients never reminded, or last reminded more than this many days ago. */
   notRemindedFor: z.optional(wholeNumber('notRemindedFor', 0, 3660)),
+  overdue: z.optional(
+    z.enum(OVERDUE_FILTERS, { error: `overdue must be one of ${OVERDUE_FILTERS.join(', ')}` }),
+  ),
+  promise: z.optional(
+    z.enum(PROMISE_FILTERS, { error: `promise must be one of ${PROMISE_FILTERS.join(', ')}` }),
+  ),
   limit: z._default(wholeNumber('limit', 1, MAX_PAGE_SIZE), DEFAULT_PAGE_SIZE),
   offset: z._default(wholeNumber('offset', 0, MAX_LIST_OFFSET), 0),
 });
@@ -100,6 +118,19 @@ export const clientSchema = z.object({
   pendingClaims: z.int().check(z.minimum(0)),
   /** The day of the latest reminder (YYYY-MM-DD), or null: never reminded. */
   lastRemindedOn: z.nullable(z.string()),
+  /** What is unpaid past its due date today (0.00 when nothing is). */
+  overdue: apiAmountSchema,
+  /** The due date of the oldest unpaid amount past due, or null: nothing is overdue. */
+  overdueSince: z.nullable(z.string()),
+  /** The client's promise to pay, while it is neither kept nor replaced; broken once `by` has passed. */
+  promise: z.nullable(
+    z.object({
+      id: z.string(),
+      amount: apiAmountSchema,
+      by: z.string(),
+      status: z.enum(['open', 'broken']),
+    }),
+  ),
   createdAt: z.iso.datetime(),
   updatedAt: z.iso.datetime(),
 });

@@ -19,6 +19,8 @@ export const DEFAULT_REMINDER_EMAIL_SUBJECT = 'Payment reminder from {business}'
 const UPI_ID = /^[A-Za-z0-9._-]{2,256}@[A-Za-z0-9]{2,64}$/;
 export const UPI_ID_MESSAGE = 'Enter a UPI ID such as yourname@okbank, or leave it empty';
 
+export const MAX_PAYMENT_TERMS_DAYS = 365;
+
 const PLACEHOLDER = /\{([^{}\s]*)\}/g;
 
 /** The `{word}`s of a template that are not placeholders ("{amont}"), in order of appearance. */
@@ -68,6 +70,11 @@ export const collectionSettingsSchema = z.strictObject({
   otherWaysToPay: optionalText('Other ways to pay', 500, true),
   reminderMessage: templateText('Reminder message', 1000),
   reminderEmailSubject: templateText('E-mail subject', 200),
+  /** Days after its date that a charge (or an opening balance) is due; 0: at once. */
+  paymentTermsDays: z.int({ error: 'Payment terms must be a whole number of days' }).check(
+    z.minimum(0, 'Payment terms must be 0 days or more'),
+    z.maximum(MAX_PAYMENT_TERMS_DAYS, `Payment terms must be at most ${MAX_PAYMENT_TERMS_DAYS} days`),
+  ),
 });
 export type CollectionSettings = z.infer<typeof collectionSettingsSchema>;
 
@@ -78,6 +85,7 @@ export const DEFAULT_COLLECTION_SETTINGS: CollectionSettings = {
   otherWaysToPay: '',
   reminderMessage: DEFAULT_REMINDER_MESSAGE,
   reminderEmailSubject: DEFAULT_REMINDER_EMAIL_SUBJECT,
+  paymentTermsDays: 0,
 };
 
 /** What a template's placeholders become for one client. */

@@ -81,6 +81,11 @@ export const newEntrySchema = z.strictObject({
   amount: positiveAmountSchema,
   note: z.optional(noteSchema),
   on: z.optional(dateSchema('Date')),
+  /**
+   * When a charge is due (on or after its date); without it, `paymentTermsDays` after its
+   * date. Payments take none.
+   */
+  dueOn: z.optional(dateSchema('Due date')),
 });
 export type NewEntryInput = z.input<typeof newEntrySchema>;
 export type NewEntry = z.output<typeof newEntrySchema>;
@@ -94,6 +99,8 @@ export const entrySchema = z.object({
   balanceAfter: apiAmountSchema,
   note: z.string(),
   on: z.string(),
+  /** When what it added is due; null for what took from the balance. */
+  dueOn: z.nullable(z.string()),
   createdAt: z.iso.datetime(),
   createdBy: z.object({ id: z.string(), email: z.string() }),
 });
@@ -170,6 +177,11 @@ export const totalsSchema = z.object({
   creditClients: z.int(),
   /** "I have paid" claims from every client's statement links, waiting to be checked. */
   pendingClaims: z.int(),
+  /** What is unpaid past its due date, every client together. */
+  overdue: apiAmountSchema,
+  /** Payments dated in this calendar month (the panel's), and in the month before. */
+  collectedThisMonth: apiAmountSchema,
+  collectedLastMonth: apiAmountSchema,
   /** The panel's date today (its TIME_ZONE), which may not be the browser's. */
   today: z.string(),
 });

@@ -2,6 +2,7 @@ import * as z from 'zod/mini';
 import { claimSchema } from './claim-schema.ts';
 import { clientSchema } from './client-schema.ts';
 import type { CollectionSettings } from './collection-schema.ts';
+import { promiseSchema } from './dues-schema.ts';
 import { entrySchema } from './ledger-schema.ts';
 import { operatorSchema } from './operator-schema.ts';
 import { settingsSchema } from './settings-schema.ts';
@@ -20,6 +21,7 @@ const collectionSettingsAnswerSchema = z.object({
   otherWaysToPay: z.string(),
   reminderMessage: z.string(),
   reminderEmailSubject: z.string(),
+  paymentTermsDays: z.int(),
 }) satisfies z.ZodMiniType<CollectionSettings>;
 
 /** Messages the server sends on /api/live; the web app checks each against this. */
@@ -44,6 +46,13 @@ export const liveEventSchema = z.discriminatedUnion('type', [
    * new count of pending claims.
    */
   z.object({ type: z.literal('claim.created'), claim: claimSchema, client: clientSchema }),
+  /** A promise to pay was recorded: it, and the client carrying it. */
+  z.object({ type: z.literal('promise.created'), promise: promiseSchema, client: clientSchema }),
+  /**
+   * The day's collection round changed without a client changing (a client skipped for the
+   * day): the round reloads.
+   */
+  z.object({ type: z.literal('collect.updated'), on: z.string() }),
   /** The server may have missed changes (its feed was broken): reload what is shown. */
   z.object({ type: z.literal('resync') }),
 ]);

@@ -48,6 +48,8 @@ export const pages = {
   clientDetails: page('/client/:id'),
   editClient: page('/client/edit/:id'),
   clientStatement: page('/client/:id/statement'),
+  collect: page('/collect'),
+  ageingPrint: page('/ageing/print'),
   settings: page('/settings'),
   resetPassword: page('/reset-password'),
 } as const;
@@ -135,4 +137,10 @@ export const apiPaths = {
   reminders: (id: string) => `/api/clients/${encodeURIComponent(id)}/reminders`,
   reminderPreview: (id: string, channel: string) =>
     `/api/clients/${encodeURIComponent(id)}/reminders/preview?channel=${encodeURIComponent(channel)}`,
+  // Due dates, ageing and promises (issue 21).
+  ageing: '/api/ageing',
+  ageingExport: '/api/ageing/export',
+  promises: (id: string) => `/api/clients/${encodeURIComponent(id)}/promises`,
+  collect: '/api/collect',
+  collectSkip: (id: string) => `/api/clients/${encodeURIComponent(id)}/skip`,
 } as const;
