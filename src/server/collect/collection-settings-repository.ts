@@ -23,7 +23,18 @@ export async function getCollectionSettings(
     otherWaysToPay: row.other_ways_to_pay,
     reminderMessage: row.reminder_message,
     reminderEmailSubject: row.reminder_email_subject,
+    paymentTermsDays: Number(row.payment_terms_days),
   };
+}
+
+/** Days after its date that what an operator charges is due (0 until they set terms). */
+export async function paymentTermsOf(source: ReadSource, ownerId: string): Promise<number> {
+  const row = await handleOf(source)
+    .selectFrom('collection_settings')
+    .select('payment_terms_days')
+    .where('owner_id', '=', ownerId)
+    .executeTakeFirst();
+  return row ? Number(row.payment_terms_days) : 0;
 }
 
 export async function saveCollectionSettings(
@@ -38,6 +49,7 @@ export async function saveCollectionSettings(
     other_ways_to_pay: settings.otherWaysToPay,
     reminder_message: settings.reminderMessage,
     reminder_email_subject: settings.reminderEmailSubject,
+    payment_terms_days: settings.paymentTermsDays,
     updated_at: new Date().toISOString(),
   };
   await trx
