@@ -78,7 +78,10 @@ function partlyOverdue(row: ClientRow, today: string): boolean {
   );
 }
 
-function overdueOf(row: ClientRow, today: string): { overdue: string; overdueSince: string | null } {
+function overdueOf(
+  row: ClientRow,
+  today: string,
+): { overdue: string; overdueSince: string | null } {
   const oldest = row.oldest_due_on;
   if (oldest === null || oldest >= today) return { overdue: '0.00', overdueSince: null };
   if (!partlyOverdue(row, today)) {

@@ -66,7 +66,11 @@ test('an edited phone is exported as people read it, not as it was', async () =>
   });
   expect(edited.statusCode, edited.body).toBe(200);
   const exported = Buffer.concat(
-    await clientsCsv(t.database, ownerId, { sort: 'lname', dir: 'asc', today: '2026-11-25' }).toArray(),
+    await clientsCsv(t.database, ownerId, {
+      sort: 'lname',
+      dir: 'asc',
+      today: '2026-11-25',
+    }).toArray(),
   );
   expect((parse(exported) as string[][])[1]?.[3]).toBe("'+44 20 7946 0958");
   const response = await t.app.inject({

@@ -6,11 +6,11 @@ import type { Client } from '../../shared/client-schema.ts';
 import { formatAmount, paiseFromAmount } from '../../shared/money.ts';
 import { formatPhone } from '../../shared/phone.ts';
 import { searchTextOf } from '../../shared/search-text.ts';
+import { paymentTermsOf } from '../collect/collection-settings-repository.ts';
 import { compiledQuery } from '../db/compiled-queries.ts';
 import type { WriteTransaction } from '../db/database.ts';
 import { insertRows } from '../db/insert-rows.ts';
 import { exactInteger, smallInteger } from '../db/integers.ts';
-import { paymentTermsOf } from '../collect/collection-settings-repository.ts';
 import { dueByTerms, moveUnpaid } from '../dues/unpaid-repository.ts';
 import { appendEntry, insertEntries } from '../ledger/ledger-repository.ts';
 import { answerClient, CLIENT_COLUMNS, type ClientRow, selectOwnedClient } from './client-rows.ts';
@@ -82,9 +82,7 @@ export async function insertClient(
   let dueOn: string | null = null;
   if (row.balancePaise !== 0n) {
     dueOn =
-      row.balancePaise > 0n
-        ? dueByTerms(author.today, await paymentTermsOf(trx, ownerId))
-        : null;
+      row.balancePaise > 0n ? dueByTerms(author.today, await paymentTermsOf(trx, ownerId)) : null;
     await appendEntry(trx, {
       ownerId,
       clientId: row.id,

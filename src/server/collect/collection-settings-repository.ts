@@ -1,5 +1,6 @@
 import {
   type CollectionSettings,
+  type CollectionSettingsInput,
   DEFAULT_COLLECTION_SETTINGS,
 } from '../../shared/collection-schema.ts';
 import type { WriteTransaction } from '../db/database.ts';
@@ -40,7 +41,7 @@ export async function paymentTermsOf(source: ReadSource, ownerId: string): Promi
 export async function saveCollectionSettings(
   trx: WriteTransaction,
   ownerId: string,
-  settings: CollectionSettings,
+  settings: CollectionSettingsInput,
 ): Promise<CollectionSettings> {
   const columns = {
     business_name: settings.businessName,
@@ -49,7 +50,9 @@ export async function saveCollectionSettings(
     other_ways_to_pay: settings.otherWaysToPay,
     reminder_message: settings.reminderMessage,
     reminder_email_subject: settings.reminderEmailSubject,
-    payment_terms_days: settings.paymentTermsDays,
+    ...(settings.paymentTermsDays === undefined
+      ? {}
+      : { payment_terms_days: settings.paymentTermsDays }),
     updated_at: new Date().toISOString(),
   };
   await trx

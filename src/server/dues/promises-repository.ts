@@ -2,7 +2,12 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Client } from '../../shared/client-schema.ts';
-import type { NewPromise, PromiseStatus, PromiseToPay, Promises } from '../../shared/dues-schema.ts';
+import type {
+  NewPromise,
+  PromiseStatus,
+  Promises,
+  PromiseToPay,
+} from '../../shared/dues-schema.ts';
 import { formatAmount, paiseFromAmount } from '../../shared/money.ts';
 import {
   answerClient,

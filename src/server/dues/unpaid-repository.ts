@@ -199,7 +199,8 @@ async function dueStateOf(
   const state: DueState = {
     oldestDueOn: row?.oldest ?? null,
     latestDueOn: row?.latest ?? null,
-    overduePaise: row?.overdue === null || row?.overdue === undefined ? 0n : exactInteger(row.overdue),
+    overduePaise:
+      row?.overdue === null || row?.overdue === undefined ? 0n : exactInteger(row.overdue),
   };
   if (changed) {
     await sql`UPDATE clients SET oldest_due_on = ${state.oldestDueOn},
@@ -218,7 +219,8 @@ export async function dropUnpaid(
     WHERE client_id = ${clientId}`.execute(trx);
   if (rows.length === 0) return;
   const sums = new OwnerDuesChanges();
-  for (const row of rows) sums.add(row.due_on, row.prev_due_on, -exactInteger(row.amount_paise), -1n);
+  for (const row of rows)
+    sums.add(row.due_on, row.prev_due_on, -exactInteger(row.amount_paise), -1n);
   await sql`DELETE FROM dues WHERE client_id = ${clientId}`.execute(trx);
   await sums.apply(trx, ownerId);
 }

@@ -133,9 +133,7 @@ export const dueDatesAndPromisesMigration: Migration = {
       )
       .addColumn('paid_paise', 'bigint', (c) => c.notNull())
       .addColumn('created_at', 'text', (c) => c.notNull())
-      .addColumn('created_by', 'text', (c) =>
-        c.notNull().references('user.id').onDelete('cascade'),
-      )
+      .addColumn('created_by', 'text', (c) => c.notNull().references('user.id').onDelete('cascade'))
       .addColumn('decided_at', 'text')
       .execute();
     await db.schema
