@@ -23,7 +23,7 @@ import {
 // client's entries in the order recorded. DUES_PROPERTY_RUNS and DUES_PROPERTY_SEED run it
 // longer or replay a failure (fast-check prints the seed and the shrunk sequence).
 
-const RUNS = Number(process.env.DUES_PROPERTY_RUNS ?? 20);
+const RUNS = Number(process.env.DUES_PROPERTY_RUNS ?? 25);
 const SEED = process.env.DUES_PROPERTY_SEED ? Number(process.env.DUES_PROPERTY_SEED) : undefined;
 
 /**
@@ -123,8 +123,8 @@ type Step =
   | { kind: 'payment'; pick: number; paise: number; daysAgo: number }
   | { kind: 'edit'; pick: number; balance: number }
   | { kind: 'terms'; days: number }
-  | { kind: 'delete'; pick: number }
-  | { kind: 'restore'; pick: number }
+  | { kind: 'delete'; pick: number; bulk: boolean }
+  | { kind: 'restore'; pick: number; bulk: boolean }
   | { kind: 'import'; balances: number[] }
   | { kind: 'days'; days: number };
 
@@ -172,8 +172,14 @@ const stepArb: fc.Arbitrary<Step> = fc.oneof(
       days: fc.oneof(fc.constantFrom(0, 7, 15, 30, 45, 90), fc.integer({ min: 0, max: 365 })),
     }),
   },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('delete' as const), pick }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('restore' as const), pick }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({ kind: fc.constant('delete' as const), pick, bulk: fc.boolean() }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({ kind: fc.constant('restore' as const), pick, bulk: fc.boolean() }),
+  },
   {
     weight: 1,
     arbitrary: fc.record({
@@ -197,7 +203,8 @@ const runArb = fc.record({
   // A day within half a year either side of the real one (see SESSION_DAYS).
   startDay: fc.integer({ min: -180, max: 180 }).map((days) => dayAfter(REAL_DAY, days)),
   openings: fc.array(balanceArb, { minLength: 1, maxLength: 3 }),
-  steps: fc.array(stepArb, { minLength: 1, maxLength: 30 }),
+  // Up to 30 steps, lengths spread evenly (fast-check's default size keeps arrays to about 10).
+  steps: fc.array(stepArb, { minLength: 1, maxLength: 30, size: 'max' }),
   // Days passing after the last write, with no write: the figures follow the calendar.
   laterDays: fc.array(fc.integer({ min: 1, max: 60 }), { minLength: 1, maxLength: 3 }),
 });
@@ -339,23 +346,48 @@ class Run {
       }
       case 'delete': {
         if (!target) return;
-        const response = await injectCall(
-          t.app,
-          'DELETE',
-          `/api/clients/${target.id}`,
-          this.cookie,
-        );
-        expect(response.statusCode, response.body).toBe(204);
+        if (step.bulk && live.length > 1) {
+          // Two at once: each client's rows are moved before either's totals and dues go.
+          const other = live[(live.indexOf(target) + 1) % live.length] as KnownClient;
+          const ids = [target.id, other.id];
+          const response = await post(t.app, '/api/clients/delete', this.cookie, { ids });
+          expect(response.statusCode, response.body).toBe(200);
+          expect(response.json().deleted).toEqual(ids);
+          other.deletedOnDay = this.daysPassed;
+        } else {
+          const response = await injectCall(
+            t.app,
+            'DELETE',
+            `/api/clients/${target.id}`,
+            this.cookie,
+          );
+          expect(response.statusCode, response.body).toBe(204);
+        }
         target.deletedOnDay = this.daysPassed;
         return;
       }
       case 'restore': {
         const deleted = this.deleted();
+        // Deleted days ago: far beyond the 10 minutes a delete can be undone in.
+        const restorable = (known: KnownClient) => known.deletedOnDay === this.daysPassed;
+        if (step.bulk && deleted.length > 0) {
+          const response = await post(t.app, '/api/clients/restore', this.cookie, {
+            ids: deleted.map((known) => known.id),
+          });
+          expect(response.statusCode, response.body).toBe(200);
+          const restored: Client[] = response.json().restored;
+          const back = deleted.filter(restorable);
+          expect(restored.map((client) => client.id)).toEqual(back.map((known) => known.id));
+          for (const [index, known] of back.entries()) {
+            known.deletedOnDay = null;
+            known.version = restored[index]?.version ?? known.version;
+          }
+          return;
+        }
         const back = deleted[step.pick % Math.max(deleted.length, 1)];
         if (!back) return;
         const response = await post(t.app, `/api/clients/${back.id}/restore`, this.cookie);
-        if (back.deletedOnDay !== this.daysPassed) {
-          // Days have passed since: far beyond the 10 minutes a delete can be undone in.
+        if (!restorable(back)) {
           expect(response.statusCode, response.body).toBe(404);
           return;
         }
