@@ -103,8 +103,6 @@ async function sequential(name: string, url: string, cookie: string): Promise<Fi
   };
 }
 
-const RANDOM_PAYMENTS = 'POST /api/clients/:id/entries (payment';
-
 const SETTLING_NOTE = `  "Today's rate" is the rate before issue 21: measured in this run as payments on clients in
   credit, which have nothing unpaid before or after, so the issue's unpaid-amount upkeep (settle
   the oldest first, the sums by due date, the client's due dates) does nothing for them. What
@@ -254,26 +252,26 @@ async function main(): Promise<void> {
     const writeHeaders = { cookie, origin: ORIGIN, 'content-type': 'application/json' };
     const end = today();
     const results: Figures[] = [];
-    results.push(
-      await load('POST /api/clients (create, opening entry)', {
-        url: `${BASE}/api/clients`,
-        method: 'POST',
-        headers: writeHeaders,
-        body: JSON.stringify({
-          fname: 'Bench',
-          lname: 'Create',
-          email: 'create@example.com',
-          phone: '9000000001',
-          balance: '10.50',
-        }),
+    const creates = await load('POST /api/clients (create, opening entry)', {
+      url: `${BASE}/api/clients`,
+      method: 'POST',
+      headers: writeHeaders,
+      body: JSON.stringify({
+        fname: 'Bench',
+        lname: 'Create',
+        email: 'create@example.com',
+        phone: '9000000001',
+        balance: '10.50',
       }),
-    );
+    });
+    results.push(creates);
     const settling = await compareSettling(writeHeaders, creditIds, arrears);
     results.push(...settling.figures);
     // Payments on clients picked at random among the 100,000, as a counter would record them.
     let pick = 0;
-    results.push(
-      await load(`${RANDOM_PAYMENTS}; clients picked across all)`, {
+    const payments = await load(
+      'POST /api/clients/:id/entries (payment; clients picked across all)',
+      {
         url: BASE,
         requests: [
           {
@@ -286,8 +284,9 @@ async function main(): Promise<void> {
             },
           },
         ],
-      }),
+      },
     );
+    results.push(payments);
 
     const historyUrl = `${BASE}/api/clients/${heavyId}/entries?limit=50`;
     const firstPage = (await (await fetch(historyUrl, { headers: { cookie } })).json()) as {
@@ -314,11 +313,15 @@ async function main(): Promise<void> {
       ['statement: a month of the same client, about 820 entries', monthUrl],
       [`chart: total owed, 90 days (${entries.toLocaleString('en')} entries)`, chartUrl],
     ];
+    const loaded = new Map<string, Figures>();
     for (const [name, url] of reads) {
       results.push(await sequential(name, url, cookie));
-      results.push(
-        await load(`${name} (${CONNECTIONS} connections)`, { url, headers: { cookie } }),
-      );
+      const figures = await load(`${name} (${CONNECTIONS} connections)`, {
+        url,
+        headers: { cookie },
+      });
+      loaded.set(url, figures);
+      results.push(figures);
     }
 
     console.log(
@@ -331,16 +334,10 @@ async function main(): Promise<void> {
         `| ${r.name} | ${r.rps.toFixed(0)} | ${ms(r.p50)} | ${ms(r.p99)} | ${r.errors} |`,
       );
     }
-    const creates = results[0];
-    const payments = results.find((r) => r.name.startsWith(RANDOM_PAYMENTS));
     console.log(
-      `\npayments / creates (throughput): ${((payments?.rps ?? 0) / (creates?.rps ?? 1)).toFixed(2)} (target ≥ 0.8)`,
+      `\npayments / creates (throughput): ${(payments.rps / creates.rps).toFixed(2)} (target ≥ 0.8)`,
     );
-    const ageing = results.find(
-      (r) =>
-        r.name.startsWith(`ageing: GET /api/ageing (`) &&
-        r.name.endsWith(`(${CONNECTIONS} connections)`),
-    );
+    const ageing = loaded.get(ageingUrl);
     console.log(
       `GET /api/ageing p99 at ${CONNECTIONS} connections: ${ms(ageing?.p99 ?? Number.NaN)} ms (target ≤ 50 ms)`,
     );
