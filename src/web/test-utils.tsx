@@ -129,6 +129,9 @@ export function apiClient(id: string, fname: string, lname: string, balance: str
     lastPaymentOn: null,
     pendingClaims: 0,
     lastRemindedOn: null,
+    overdue: '0.00',
+    overdueSince: null,
+    promise: null,
     createdAt: '2026-01-01T00:00:00.000Z',
     updatedAt: '2026-01-01T00:00:00.000Z',
   };

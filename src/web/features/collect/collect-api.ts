@@ -139,6 +139,8 @@ export function useSendReminder(clientId: string) {
         predicate: (query) => query.queryKey.length === 3,
       });
       void queryClient.invalidateQueries({ queryKey: collectKeys.shareLinks(clientId) });
+      // A client reminded while on the day's round leaves it.
+      void queryClient.invalidateQueries({ queryKey: collectKeys.round });
     },
   });
 }

@@ -12,11 +12,9 @@ import {
   type NewEntry,
   statementSchema,
   totalsHistorySchema,
-  totalsSchema,
 } from '../../../shared/ledger-schema.ts';
 import { apiPaths } from '../../../shared/paths.ts';
 import { api } from '../../lib/api-client.ts';
-import { todayHere } from '../../lib/dates.ts';
 import { clientKeys, ledgerKeys, refreshAfterChange } from '../../lib/query-keys.ts';
 
 const HISTORY_PAGE = 20;
@@ -47,18 +45,8 @@ export function useStatement(clientId: string, from: string, to: string) {
   });
 }
 
-export const totalsQuery = queryOptions({
-  queryKey: ledgerKeys.totals,
-  queryFn: () => api.get(apiPaths.totals, totalsSchema),
-});
-
-/**
- * The panel's date today (its TIME_ZONE), on which the server books entries; the browser's
- * own date, which may be another day, only until the server has answered.
- */
-export function usePanelToday(): string {
-  return useQuery(totalsQuery).data?.today ?? todayHere();
-}
+// Defined where the collection round reads it too.
+export { totalsQuery, usePanelToday } from '../../lib/panel-today.ts';
 
 export function totalsHistoryQuery(from: string, to: string) {
   return queryOptions({
