@@ -7,6 +7,7 @@ import { paths } from '../../shared/paths.ts';
 import { lazyDialog } from '../components/lazy-dialog.tsx';
 import { usePageTitle } from '../components/page-title.ts';
 import { ClientsList } from '../features/clients/clients-list.tsx';
+import { CollectTodayLink } from '../features/collect/collect-link.tsx';
 import { listReminders } from './list-reminders.tsx';
 
 // The totals and their chart come after the list, in their own chunk: the list is what the
@@ -28,6 +29,7 @@ export function DashboardPage() {
     <Row>
       {/* First in the page, so "New" comes before the rows on a phone; beside them when wide. */}
       <Col md={2} xs={12} as="aside" aria-label="Sidebar" className="order-md-last mb-3">
+        <CollectTodayLink />
         <Link to={paths.addClient} className="btn btn-success w-100 mt-md-2">
           New
         </Link>
