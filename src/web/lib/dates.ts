@@ -16,19 +16,6 @@ export function formatDay(on: string): string {
   return dayFormat.format(new Date(`${on}T00:00:00Z`));
 }
 
-const shortDayFormat = new Intl.DateTimeFormat('en-IN', {
-  day: 'numeric',
-  month: 'short',
-  timeZone: 'UTC',
-});
-
-/** A date near `today`, short: "28 Nov" in the same year, "28 Nov 2025" otherwise. */
-export function formatNearDay(on: string, today = todayHere()): string {
-  return on.slice(0, 4) === today.slice(0, 4)
-    ? shortDayFormat.format(new Date(`${on}T00:00:00Z`))
-    : formatDay(on);
-}
-
 const timeFormat = new Intl.DateTimeFormat('en-IN', { dateStyle: 'medium', timeStyle: 'short' });
 
 /** An API time (ISO, UTC) as people read it, where the operator is: "5 Mar 2026, 4:30 pm". */

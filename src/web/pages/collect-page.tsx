@@ -1,7 +1,6 @@
 import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
-import ProgressBar from 'react-bootstrap/ProgressBar';
 import Table from 'react-bootstrap/Table';
 import { Link } from 'react-router';
 import type { Client } from '../../shared/client-schema.ts';
@@ -11,9 +10,9 @@ import { useFlash } from '../components/flash-messages.tsx';
 import { LoadFailed, Loading } from '../components/loading.tsx';
 import { Money } from '../components/money.tsx';
 import { usePageTitle } from '../components/page-title.ts';
+import { useCollectRound, useSkipClient } from '../features/collect/dues-api.ts';
 import { PromiseButton } from '../features/collect/promise-button.tsx';
 import { RemindButton } from '../features/collect/remind-buttons.tsx';
-import { useCollectRound, useSkipClient } from '../features/collect/round-api.ts';
 import { reasonsText } from '../features/collect/round-text.ts';
 import { EntryForm } from '../features/ledger/entry-form.tsx';
 import { failureText, messages } from '../lib/messages.ts';
@@ -32,13 +31,20 @@ function Progress({ round }: { round: CollectRound }) {
     <div className="mb-3">
       <p className="mb-1">{text}</p>
       {total > 0 ? (
-        <ProgressBar
-          now={round.done}
-          max={total}
-          variant="success"
+        <div
+          className="progress"
+          role="progressbar"
           aria-label={text}
+          aria-valuenow={round.done}
+          aria-valuemin={0}
+          aria-valuemax={total}
           style={{ height: '0.5rem' }}
-        />
+        >
+          <div
+            className="progress-bar bg-success"
+            style={{ width: `${(100 * round.done) / total}%` }}
+          />
+        </div>
       ) : null}
     </div>
   );

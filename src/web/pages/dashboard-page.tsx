@@ -7,13 +7,17 @@ import { paths } from '../../shared/paths.ts';
 import { lazyDialog } from '../components/lazy-dialog.tsx';
 import { usePageTitle } from '../components/page-title.ts';
 import { ClientsList } from '../features/clients/clients-list.tsx';
-import { CollectTodayLink } from '../features/collect/collect-link.tsx';
 import { listReminders } from './list-reminders.tsx';
 
 // The totals and their chart come after the list, in their own chunk: the list is what the
 // operator opened the dashboard for, and it shows without waiting for them.
 const LedgerSummary = lazy(async () => ({
   default: (await import('../features/ledger/ledger-summary.tsx')).LedgerSummary,
+}));
+
+// Today's round comes after the list too: the link shows once the round is read.
+const CollectTodayLink = lazy(async () => ({
+  default: (await import('../features/collect/collect-link.tsx')).CollectTodayLink,
 }));
 
 // Import is used now and then, and brings its own screens: loaded when opened (if it cannot
@@ -29,7 +33,9 @@ export function DashboardPage() {
     <Row>
       {/* First in the page, so "New" comes before the rows on a phone; beside them when wide. */}
       <Col md={2} xs={12} as="aside" aria-label="Sidebar" className="order-md-last mb-3">
-        <CollectTodayLink />
+        <Suspense fallback={null}>
+          <CollectTodayLink />
+        </Suspense>
         <Link to={paths.addClient} className="btn btn-success w-100 mt-md-2">
           New
         </Link>

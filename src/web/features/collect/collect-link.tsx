@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
 import { paths } from '../../../shared/paths.ts';
-import { useCollectRound } from './round-api.ts';
+import { useCollectRound } from './dues-api.ts';
 
 /**
  * "Collect (12 to do)" while today's round has clients left: the first thing to do on the

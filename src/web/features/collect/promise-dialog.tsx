@@ -19,8 +19,8 @@ import { FormField } from '../../components/form-field.tsx';
 import { applyServerErrors } from '../../lib/form-errors.ts';
 import { failureText, messages } from '../../lib/messages.ts';
 import { usePanelToday } from '../../lib/panel-today.ts';
+import { useCreatePromise } from './dues-api.ts';
 import { promiseAmountFor, promisedText } from './promise-text.tsx';
-import { useCreatePromise } from './promises-api.ts';
 
 /** A week gives the client time to pay, and the operator a day to come back to them. */
 const DEFAULT_PROMISE_DAYS = 7;

@@ -3,10 +3,10 @@ import type { Client } from '../../../shared/client-schema.ts';
 import type { PromiseToPay } from '../../../shared/dues-schema.ts';
 import { formatInr, paiseFromAmount } from '../../../shared/money.ts';
 import { LoadFailed } from '../../components/loading.tsx';
-import { formatNearDay, formatTime } from '../../lib/dates.ts';
+import { formatTime } from '../../lib/dates.ts';
+import { usePromises } from './dues-api.ts';
 import { PromiseButton } from './promise-button.tsx';
-import { PromiseStatusBadge, promisedText } from './promise-text.tsx';
-import { usePromises } from './promises-api.ts';
+import { formatNearDay, PromiseStatusBadge, promisedText } from './promise-text.tsx';
 
 function HistoryItem({ promise }: { promise: PromiseToPay }) {
   const paid = paiseFromAmount(promise.paid);

@@ -1,8 +1,20 @@
-import Badge from 'react-bootstrap/Badge';
 import type { Client } from '../../../shared/client-schema.ts';
 import type { PromiseStatus } from '../../../shared/dues-schema.ts';
 import { formatInr, paiseFromAmount } from '../../../shared/money.ts';
-import { formatNearDay } from '../../lib/dates.ts';
+import { formatDay, todayHere } from '../../lib/dates.ts';
+
+const shortDayFormat = new Intl.DateTimeFormat('en-IN', {
+  day: 'numeric',
+  month: 'short',
+  timeZone: 'UTC',
+});
+
+/** A date near `today`, short: "28 Nov" in the same year, "28 Nov 2025" otherwise. */
+export function formatNearDay(on: string, today = todayHere()): string {
+  return on.slice(0, 4) === today.slice(0, 4)
+    ? shortDayFormat.format(new Date(`${on}T00:00:00Z`))
+    : formatDay(on);
+}
 
 /** "Promised: ₹5,000.00 by 28 Nov": the words for a client's promise wherever it shows. */
 export function promisedText(promise: { amount: string; by: string }, today?: string): string {
@@ -27,5 +39,5 @@ const STATUS: Record<PromiseStatus, { text: string; bg: string }> = {
 
 /** A promise's state, in words and colour: "Broken" never shows as a colour alone. */
 export function PromiseStatusBadge({ status }: { status: PromiseStatus }) {
-  return <Badge bg={STATUS[status].bg}>{STATUS[status].text}</Badge>;
+  return <span className={`badge text-bg-${STATUS[status].bg}`}>{STATUS[status].text}</span>;
 }

@@ -1,7 +1,7 @@
 import type { CollectItem, CollectReason } from '../../../shared/dues-schema.ts';
 import { daysBetween } from '../../../shared/ledger-schema.ts';
 import { formatInr, paiseFromAmount } from '../../../shared/money.ts';
-import { formatNearDay } from '../../lib/dates.ts';
+import { formatNearDay } from './promise-text.tsx';
 
 const days = (count: number) => `${count} ${count === 1 ? 'day' : 'days'}`;
 
