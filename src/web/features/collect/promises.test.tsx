@@ -250,7 +250,7 @@ describe('a promise in the reminder dialog', () => {
 
     expect(await within(part).findByText('Promised: ₹1,500.00 by 2 Dec')).toBeVisible();
     expect(within(part).getByText('Open')).toBeVisible();
-    expect(sent).toEqual([{ amount: '1500', by: '2026-12-02' }]);
+    expect(sent).toEqual([{ amount: '1500.00', by: '2026-12-02' }]);
     // The reminder stays open: the operator may still send it.
     expect(within(dialog).getByRole('button', { name: 'WhatsApp' })).toBeVisible();
   });

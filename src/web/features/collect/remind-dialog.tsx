@@ -239,7 +239,7 @@ export function RemindDialog({
         ) : (
           <p className="text-body-secondary">Loading…</p>
         )}
-        <PromiseInReminder key={client.id} client={client} />
+        <PromiseInReminder key={`promise-${client.id}`} client={client} />
       </Modal.Body>
       <Modal.Footer>
         {sequence ? (
