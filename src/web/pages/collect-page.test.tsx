@@ -103,6 +103,24 @@ function roundApi(items: CollectItem[] = ROUND, done = 9) {
         status: 200,
         body: { items: [ravi, asha, mohan], total: 3, totalOwed: '12300.00' },
       }),
+      'GET /api/clients/r1/reminders/preview': () => ({
+        status: 200,
+        body: { message: 'Namaste Ravi, pay here: (statement link)', unavailable: {} },
+      }),
+      'POST /api/clients/r1/reminders': (init) => {
+        sent.push({ key: 'remind r1', body: JSON.parse(String(init?.body)) });
+        dealtWith('r1');
+        return {
+          status: 201,
+          body: {
+            id: 'rem1',
+            channel: 'whatsapp',
+            sentAt: '2026-11-25T10:00:00.000Z',
+            message: 'Namaste Ravi, pay here: https://panel.example/s/tok',
+            url: 'https://wa.me/919847012345?text=Namaste',
+          },
+        };
+      },
       'POST /api/clients/r1/skip': (init) => {
         sent.push({ key: 'skip r1', body: JSON.parse(String(init?.body)) });
         dealtWith('r1');
@@ -187,6 +205,25 @@ describe("the day's collection round", () => {
       expect(within(row).getByRole('button', { name: `Promise from ${name}` })).toBeVisible();
       expect(within(row).getByRole('button', { name: `Skip ${name} for today` })).toBeVisible();
     }
+  });
+
+  test('a client reminded from the round leaves it', async () => {
+    const { sent } = roundApi();
+    renderApp('/collect');
+    const table = await screen.findByRole('table', { name: 'Clients to see today' });
+    await userEvent.click(
+      within(rowOf(table, 'Ravi Kumar')).getByRole('button', { name: 'Remind Ravi Kumar' }),
+    );
+    const dialog = await screen.findByRole('dialog', { name: 'Remind Ravi Kumar' });
+    await userEvent.click(await within(dialog).findByRole('button', { name: 'WhatsApp' }));
+    expect(await within(dialog).findByRole('link', { name: 'Open WhatsApp' })).toBeVisible();
+    await waitFor(() =>
+      expect(within(table).queryByRole('rowheader', { name: 'Ravi Kumar' })).toBeNull(),
+    );
+    expect(screen.getByText('10 of 12 done today')).toBeVisible();
+    // The row has gone; the link to send the message is still there to tap.
+    expect(within(dialog).getByRole('link', { name: 'Open WhatsApp' })).toBeVisible();
+    expect(sent).toEqual([{ key: 'remind r1', body: { channel: 'whatsapp' } }]);
   });
 
   test('a client skipped for today leaves the round and counts as done', async () => {
@@ -323,7 +360,12 @@ describe('the round on a phone', () => {
     expect(screen.queryByText('Asha Verma')).toBeNull();
     expect(card).toHaveTextContent('1 of 3 left');
     expect(card).toHaveTextContent('₹3,000.00 overdue 74 days, not reminded for 7 days');
-    for (const name of ['Remind', 'Record payment from Ravi Kumar', 'Promise from Ravi Kumar']) {
+    for (const name of [
+      'Remind Ravi Kumar',
+      'Record payment from Ravi Kumar',
+      'Promise from Ravi Kumar',
+      'Skip Ravi Kumar for today',
+    ]) {
       expect(within(card).getByRole('button', { name })).toBeVisible();
     }
 

@@ -7,16 +7,36 @@ import type { Client } from '../../shared/client-schema.ts';
 import type { CollectItem, CollectRound } from '../../shared/dues-schema.ts';
 import { paths } from '../../shared/paths.ts';
 import { useFlash } from '../components/flash-messages.tsx';
+import { lazyDialog } from '../components/lazy-dialog.tsx';
 import { LoadFailed, Loading } from '../components/loading.tsx';
 import { Money } from '../components/money.tsx';
 import { usePageTitle } from '../components/page-title.ts';
 import { useCollectRound, useSkipClient } from '../features/collect/dues-api.ts';
-import { PromiseButton } from '../features/collect/promise-button.tsx';
-import { RemindButton } from '../features/collect/remind-buttons.tsx';
 import { reasonsText } from '../features/collect/round-text.ts';
 import { EntryForm } from '../features/ledger/entry-form.tsx';
 import { failureText, messages } from '../lib/messages.ts';
 import { useMediaQuery } from '../lib/use-media-query.ts';
+
+/*
+ * The dialogs belong to the page, not to a row: a client reminded or promised leaves the
+ * round as soon as the server says so, and the dialog (with the WhatsApp link still to tap)
+ * must stay open after their row has gone. Each loads when first opened.
+ */
+const RemindDialog = lazyDialog('reminder', () =>
+  import('../features/collect/remind-dialog.tsx').then((m) => m.RemindDialog),
+);
+const PromiseDialog = lazyDialog('promise', () =>
+  import('../features/collect/promise-dialog.tsx').then((m) => m.PromiseDialog),
+);
+
+type Dialog = { kind: 'remind' | 'promise'; client: Client };
+
+/** What a row's buttons ask the page for. */
+interface RowHandlers {
+  paying: string | null;
+  setPaying(id: string | null): void;
+  open(dialog: Dialog): void;
+}
 
 /** Below Bootstrap's md width (a phone), the round is one card at a time. */
 const PHONE = '(max-width: 767.98px)';
@@ -63,13 +83,11 @@ function Reasons({ item, on }: { item: CollectItem; on: string }) {
 /** The four ways to deal with a client on the round; the payment form opens below them. */
 function Actions({
   client,
-  paying,
-  onPay,
+  handlers: { paying, setPaying, open },
   stacked,
 }: {
   client: Client;
-  paying: boolean;
-  onPay(): void;
+  handlers: RowHandlers;
   /** On a phone: big buttons, one under another, easy to tap between customers. */
   stacked?: boolean;
 }) {
@@ -79,17 +97,31 @@ function Actions({
   const size = stacked ? undefined : 'sm';
   return (
     <div className={stacked ? 'd-grid gap-2' : 'd-flex flex-wrap gap-1'}>
-      <RemindButton client={client} size={size} />
+      <Button
+        variant="outline-primary"
+        size={size}
+        aria-label={`Remind ${name}`}
+        onClick={() => open({ kind: 'remind', client })}
+      >
+        Remind
+      </Button>
       <Button
         variant="outline-success"
         size={size}
         aria-label={`Record payment from ${name}`}
-        aria-expanded={paying}
-        onClick={onPay}
+        aria-expanded={paying === client.id}
+        onClick={() => setPaying(paying === client.id ? null : client.id)}
       >
         Record payment
       </Button>
-      <PromiseButton client={client} size={size} />
+      <Button
+        variant="outline-secondary"
+        size={size}
+        aria-label={`Promise from ${name}`}
+        onClick={() => open({ kind: 'promise', client })}
+      >
+        Promise
+      </Button>
       <Button
         variant="outline-secondary"
         size={size}
@@ -108,15 +140,8 @@ function Actions({
   );
 }
 
-function RoundTable({
-  round,
-  paying,
-  setPaying,
-}: {
-  round: CollectRound;
-  paying: string | null;
-  setPaying(id: string | null): void;
-}) {
+function RoundTable({ round, handlers }: { round: CollectRound; handlers: RowHandlers }) {
+  const { paying, setPaying } = handlers;
   return (
     <Table hover responsive aria-label="Clients to see today" className="align-middle">
       <thead>
@@ -144,11 +169,7 @@ function RoundTable({
                 <Reasons item={item} on={round.on} />
               </td>
               <td>
-                <Actions
-                  client={client}
-                  paying={paying === client.id}
-                  onPay={() => setPaying(paying === client.id ? null : client.id)}
-                />
+                <Actions client={client} handlers={handlers} />
               </td>
             </tr>,
             paying === client.id ? (
@@ -166,15 +187,8 @@ function RoundTable({
 }
 
 /** On a phone: one client at a time, with what to do and "Next" to leave them for later. */
-function RoundCard({
-  round,
-  paying,
-  setPaying,
-}: {
-  round: CollectRound;
-  paying: string | null;
-  setPaying(id: string | null): void;
-}) {
+function RoundCard({ round, handlers }: { round: CollectRound; handlers: RowHandlers }) {
+  const { paying, setPaying } = handlers;
   const [position, setPosition] = useState(0);
   const count = round.items.length;
   // A client dealt with leaves the list: the same position then holds the next one.
@@ -197,12 +211,7 @@ function RoundCard({
         <div className="mb-3">
           <Reasons item={item} on={round.on} />
         </div>
-        <Actions
-          client={client}
-          paying={paying === client.id}
-          onPay={() => setPaying(paying === client.id ? null : client.id)}
-          stacked
-        />
+        <Actions client={client} handlers={handlers} stacked />
         {paying === client.id ? (
           <EntryForm client={client} kind="payment" onDone={() => setPaying(null)} />
         ) : null}
@@ -233,6 +242,9 @@ export function CollectPage() {
   const round = useCollectRound();
   const phone = useMediaQuery(PHONE);
   const [paying, setPaying] = useState<string | null>(null);
+  const [dialog, setDialog] = useState<Dialog | null>(null);
+  const handlers: RowHandlers = { paying, setPaying, open: setDialog };
+  const close = () => setDialog(null);
   const data = round.data;
   return (
     <>
@@ -256,10 +268,10 @@ export function CollectPage() {
               </p>
             </div>
           ) : phone ? (
-            <RoundCard round={data} paying={paying} setPaying={setPaying} />
+            <RoundCard round={data} handlers={handlers} />
           ) : (
             <>
-              <RoundTable round={data} paying={paying} setPaying={setPaying} />
+              <RoundTable round={data} handlers={handlers} />
               {data.remaining > data.items.length ? (
                 <p className="text-body-secondary">
                   The first {data.items.length} of {data.remaining} are shown: more come as these
@@ -270,6 +282,12 @@ export function CollectPage() {
           )}
         </>
       )}
+      {dialog?.kind === 'remind' ? (
+        <RemindDialog key={dialog.client.id} client={dialog.client} onClose={close} />
+      ) : null}
+      {dialog?.kind === 'promise' ? (
+        <PromiseDialog key={dialog.client.id} client={dialog.client} onClose={close} />
+      ) : null}
     </>
   );
 }
