@@ -121,6 +121,15 @@ function roundApi(items: CollectItem[] = ROUND, done = 9) {
           },
         };
       },
+      'POST /api/clients/r1/promises': (init) => {
+        const body = JSON.parse(String(init?.body)) as { amount: string; by: string };
+        sent.push({ key: 'promise r1', body });
+        dealtWith('r1');
+        return {
+          status: 201,
+          body: { ...promiseOf('r1', body.amount, body.by, 'open'), id: 'p-new' },
+        };
+      },
       'POST /api/clients/r1/skip': (init) => {
         sent.push({ key: 'skip r1', body: JSON.parse(String(init?.body)) });
         dealtWith('r1');
@@ -224,6 +233,28 @@ describe("the day's collection round", () => {
     // The row has gone; the link to send the message is still there to tap.
     expect(within(dialog).getByRole('link', { name: 'Open WhatsApp' })).toBeVisible();
     expect(sent).toEqual([{ key: 'remind r1', body: { channel: 'whatsapp' } }]);
+  });
+
+  test('a promise recorded in the reminder shows there, and the client leaves the round', async () => {
+    const { sent } = roundApi();
+    renderApp('/collect');
+    const table = await screen.findByRole('table', { name: 'Clients to see today' });
+    await userEvent.click(
+      within(rowOf(table, 'Ravi Kumar')).getByRole('button', { name: 'Remind Ravi Kumar' }),
+    );
+    const dialog = await screen.findByRole('dialog', { name: 'Remind Ravi Kumar' });
+    const part = within(dialog).getByRole('region', { name: 'Promise to pay' });
+    await userEvent.click(within(part).getByRole('button', { name: 'Record a promise' }));
+    expect(within(part).getByLabelText('Amount (₹)')).toHaveValue('3000.00');
+    await waitFor(() =>
+      expect(within(part).getByLabelText('Will pay by')).toHaveValue('2026-12-02'),
+    );
+    await userEvent.click(within(part).getByRole('button', { name: 'Save promise' }));
+    expect(await within(part).findByText('Promised: ₹3,000.00 by 2 Dec')).toBeVisible();
+    await waitFor(() =>
+      expect(within(table).queryByRole('rowheader', { name: 'Ravi Kumar' })).toBeNull(),
+    );
+    expect(sent).toEqual([{ key: 'promise r1', body: { amount: '3000.00', by: '2026-12-02' } }]);
   });
 
   test('a client skipped for today leaves the round and counts as done', async () => {

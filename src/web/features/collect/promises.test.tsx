@@ -1,6 +1,6 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, test } from 'vitest';
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import type { Client } from '../../../shared/client-schema.ts';
 import type { PromiseToPay } from '../../../shared/dues-schema.ts';
 import {
@@ -15,6 +15,14 @@ import {
 stubLiveSocketInEachTest();
 
 const TODAY = '2026-11-25';
+
+// The browser's day is not the panel's (another time zone): the panel's is the one that counts.
+beforeEach(() => {
+  vi.setSystemTime(new Date('2026-11-20T12:00:00Z'));
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 function promise(id: string, extra: Partial<PromiseToPay> = {}): PromiseToPay {
   return {
