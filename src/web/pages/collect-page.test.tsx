@@ -271,6 +271,21 @@ describe("the day's collection round", () => {
     expect(sent).toEqual([{ key: 'skip r1', body: {} }]);
   });
 
+  test('after a skip the round is the server’s again, with what changed meanwhile', async () => {
+    const { elsewhere } = roundApi();
+    renderApp('/collect');
+    const table = await screen.findByRole('table', { name: 'Clients to see today' });
+    // Mohan paid at the counter a moment ago; this tab has not heard yet.
+    elsewhere.dealtWith('m1');
+    await userEvent.click(
+      within(rowOf(table, 'Ravi Kumar')).getByRole('button', { name: 'Skip Ravi Kumar for today' }),
+    );
+    await waitFor(() =>
+      expect(within(table).queryByRole('rowheader', { name: 'Mohan Das' })).toBeNull(),
+    );
+    expect(screen.getByText('11 of 12 done today')).toBeVisible();
+  });
+
   test('a skip the server refuses says so and the client stays', async () => {
     roundApi();
     renderApp('/collect');
