@@ -1,8 +1,13 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
-import type { Client } from '../../shared/client-schema.ts';
-import { mockApi, renderApp, signedIn, stubLiveSocketInEachTest } from '../test-utils.tsx';
+import {
+  apiClient,
+  mockApi,
+  renderApp,
+  signedIn,
+  stubLiveSocketInEachTest,
+} from '../test-utils.tsx';
 
 stubLiveSocketInEachTest();
 
@@ -18,22 +23,7 @@ vi.mock('../features/clients/bulk-delete-dialog.tsx', async (original) => {
   return original();
 });
 
-const asha: Client = {
-  id: 'a1',
-  fname: 'Asha',
-  lname: 'Verma',
-  email: 'asha@example.com',
-  phone: '+919847012345',
-  phoneDisplay: '98470 12345',
-  phoneValid: true,
-  balance: '100.00',
-  version: 1,
-  lastPaymentOn: null,
-  pendingClaims: 0,
-  lastRemindedOn: null,
-  createdAt: '2026-01-01T00:00:00.000Z',
-  updatedAt: '2026-01-01T00:00:00.000Z',
-};
+const asha = apiClient('a1', 'Asha', 'Verma', '100.00');
 
 function dashboardApi() {
   mockApi({

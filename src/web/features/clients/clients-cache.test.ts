@@ -2,25 +2,11 @@ import { QueryClient } from '@tanstack/react-query';
 import { expect, test } from 'vitest';
 import type { Client, ClientList } from '../../../shared/client-schema.ts';
 import { clientKeys, ledgerKeys } from '../../lib/query-keys.ts';
+import { apiClient } from '../../test-utils.tsx';
 import { applyClientEvent } from './clients-cache.ts';
 
 function client(id: string, balance: string, version = 1): Client {
-  return {
-    id,
-    fname: `F${id}`,
-    lname: 'L',
-    email: 'e@example.com',
-    phone: '+919000000000',
-    phoneDisplay: '90000 00000',
-    phoneValid: true,
-    balance,
-    version,
-    lastPaymentOn: null,
-    pendingClaims: 0,
-    lastRemindedOn: null,
-    createdAt: '2026-01-01T00:00:00.000Z',
-    updatedAt: '2026-01-01T00:00:00.000Z',
-  };
+  return { ...apiClient(id, `F${id}`, 'L', balance), version };
 }
 
 function setup() {

@@ -6,7 +6,8 @@ import Row from 'react-bootstrap/Row';
 import { addDays } from '../../../shared/ledger-schema.ts';
 import { LoadFailed } from '../../components/loading.tsx';
 import { Money } from '../../components/money.tsx';
-import { totalsHistoryQuery, totalsQuery, usePanelToday } from './ledger-api.ts';
+import { totalsQuery, usePanelToday } from '../../lib/panel-today.ts';
+import { totalsHistoryQuery } from './ledger-api.ts';
 import { TotalOwedChart } from './total-owed-chart.tsx';
 
 export const TREND_DAYS = 90;
