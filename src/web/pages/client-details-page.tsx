@@ -20,6 +20,7 @@ import { ConfirmDialog } from '../components/confirm-dialog.tsx';
 import { useFlash } from '../components/flash-messages.tsx';
 import { lazyDialog } from '../components/lazy-dialog.tsx';
 import { Balance, balanceText } from '../components/money.tsx';
+import { OverdueSince } from '../components/overdue.tsx';
 import { usePageTitle } from '../components/page-title.ts';
 import { ClientPhone } from '../features/clients/client-phone.tsx';
 import {
@@ -248,6 +249,7 @@ function ClientDetails({ client }: { client: Client }) {
                   <PencilIcon />
                 </Button>
               </h2>
+              <OverdueSince client={client} />
               {showBalanceForm ? (
                 <BalanceForm
                   key={client.version}

@@ -265,6 +265,66 @@ describe('payments and charges on the client page', () => {
   });
 });
 
+const totalsOn = (today: string) => ({
+  clients: 1,
+  totalOwed: '3000.00',
+  owing: '3000.00',
+  owingClients: 1,
+  credit: '0.00',
+  creditClients: 0,
+  pendingClaims: 0,
+  overdue: '3000.00',
+  collectedThisMonth: '0.00',
+  collectedLastMonth: '0.00',
+  today,
+});
+
+describe('what is due and overdue on the client page', () => {
+  test('an overdue client’s page says how much, since when and for how many days (the panel’s today)', async () => {
+    const overdue = {
+      ...client,
+      balance: '3500.00',
+      overdue: '3000.00',
+      overdueSince: '2025-09-12',
+    };
+    detailsApi({
+      'GET /api/clients/c1': () => ({ status: 200, body: overdue }),
+      'GET /api/totals': () => ({ status: 200, body: totalsOn('2025-11-25') }),
+    });
+    renderApp('/client/c1');
+    expect(await screen.findByText('₹3,000.00 overdue since 12 Sept 2025, 74 days')).toBeVisible();
+  });
+
+  test('a client with nothing overdue has no overdue line', async () => {
+    const { calls } = detailsApi();
+    renderApp('/client/c1');
+    expect(await screen.findByRole('heading', { name: /Balance: ₹1,000.00/ })).toBeVisible();
+    expect(screen.queryByText(/overdue since/)).toBeNull();
+    expect(calls).not.toContain('GET /api/totals');
+  });
+
+  test('what a charge added shows when it is due in the history; a payment shows none', async () => {
+    detailsApi({
+      'GET /api/clients/c1/entries': () => ({
+        status: 200,
+        body: {
+          items: [
+            { ...entry('3', 'payment', '-100.00', '1400.00', '2026-10-02'), dueOn: null },
+            { ...entry('2', 'charge', '500.00', '1500.00', '2026-09-27'), dueOn: '2026-10-12' },
+            opening,
+          ],
+          nextCursor: null,
+        },
+      }),
+    });
+    renderApp('/client/c1');
+    const history = await screen.findByRole('table', { name: 'History' });
+    const rows = within(history).getAllByRole('row');
+    expect(await within(rows[2] as HTMLElement).findByText('due 12 Oct 2026')).toBeVisible();
+    expect(within(rows[1] as HTMLElement).queryByText(/due/)).toBeNull();
+  });
+});
+
 describe('what the operator is told', () => {
   test('a payment larger than what is owed says the client goes into credit', () => {
     expect(overpaymentWarning(client, '999')).toBeNull();
