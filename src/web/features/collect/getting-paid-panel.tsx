@@ -10,6 +10,7 @@ import {
   DEFAULT_COLLECTION_SETTINGS,
   fillTemplate,
   LINK_PREVIEW_TEXT,
+  MAX_PAYMENT_TERMS_DAYS,
   TEMPLATE_PLACEHOLDERS,
 } from '../../../shared/collection-schema.ts';
 import { paiseFromAmount } from '../../../shared/money.ts';
@@ -31,6 +32,7 @@ const FIELDS = [
   'otherWaysToPay',
   'reminderMessage',
   'reminderEmailSubject',
+  'paymentTermsDays',
 ] as const satisfies readonly (keyof CollectionSettings)[];
 
 // A plain line, not a status region: the flash messages are the page's one status region.
@@ -127,7 +129,7 @@ function GettingPaidForm({ saved }: { saved: CollectionSettings }) {
     }
   });
 
-  const field = (name: (typeof FIELDS)[number]) => ({
+  const field = (name: Exclude<(typeof FIELDS)[number], 'paymentTermsDays'>) => ({
     id: `getting-paid-${name}`,
     registration: form.register(name),
     error: errors[name]?.message,
@@ -164,6 +166,16 @@ function GettingPaidForm({ saved }: { saved: CollectionSettings }) {
         label="E-mail subject"
         help={PLACEHOLDER_HELP}
         {...field('reminderEmailSubject')}
+      />
+      <FormField
+        id="getting-paid-paymentTermsDays"
+        label="Payment terms (days)"
+        type="number"
+        inputMode="numeric"
+        autoComplete="off"
+        help={`Days after its date that a charge is due, 0 to ${MAX_PAYMENT_TERMS_DAYS}; 0: due at once. A charge can have its own due date.`}
+        registration={form.register('paymentTermsDays', { valueAsNumber: true })}
+        error={errors.paymentTermsDays?.message}
       />
       <ReminderPreview values={{ ...DEFAULT_COLLECTION_SETTINGS, ...values }} />
       <Button type="submit" variant="primary" disabled={isSubmitting}>
