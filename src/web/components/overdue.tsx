@@ -1,7 +1,6 @@
 import type { Client } from '../../shared/client-schema.ts';
 import { daysBetween } from '../../shared/ledger-schema.ts';
 import { formatInr, paiseFromAmount } from '../../shared/money.ts';
-import { formatDay } from '../lib/dates.ts';
 import { usePanelToday } from '../lib/panel-today.ts';
 
 /** "74 days" past a due date, counted to the panel's today (at least one: it is overdue). */
@@ -10,7 +9,7 @@ export function overdueDaysText(since: string, today: string): string {
   return `${days} ${days === 1 ? 'day' : 'days'}`;
 }
 
-function isOverdue(client: Client): client is Client & { overdueSince: string } {
+export function isOverdue(client: Client): client is Client & { overdueSince: string } {
   return client.overdueSince !== null && paiseFromAmount(client.overdue) > 0n;
 }
 
@@ -28,19 +27,4 @@ function AmountAndDays({ client }: { client: Client & { overdueSince: string } }
 export function OverdueAmount({ client }: { client: Client }) {
   if (!isOverdue(client)) return <span className="text-body-secondary">—</span>;
   return <AmountAndDays client={client} />;
-}
-
-function SinceLine({ client }: { client: Client & { overdueSince: string } }) {
-  const today = usePanelToday();
-  return (
-    <p className="balance-owing fw-semibold mb-1" data-testid="overdue">
-      {formatInr(paiseFromAmount(client.overdue))} overdue since {formatDay(client.overdueSince)},{' '}
-      {overdueDaysText(client.overdueSince, today)}
-    </p>
-  );
-}
-
-/** On a client's page: "₹3,000.00 overdue since 12 Sep 2026, 74 days"; nothing when none is. */
-export function OverdueSince({ client }: { client: Client }) {
-  return isOverdue(client) ? <SinceLine client={client} /> : null;
 }

@@ -20,7 +20,6 @@ import { ConfirmDialog } from '../components/confirm-dialog.tsx';
 import { useFlash } from '../components/flash-messages.tsx';
 import { lazyDialog } from '../components/lazy-dialog.tsx';
 import { Balance, balanceText } from '../components/money.tsx';
-import { OverdueSince } from '../components/overdue.tsx';
 import { usePageTitle } from '../components/page-title.ts';
 import { ClientPhone } from '../features/clients/client-phone.tsx';
 import {
@@ -36,6 +35,7 @@ import { RemindButton } from '../features/collect/remind-buttons.tsx';
 import { RemindersHistory } from '../features/collect/reminders-history.tsx';
 import { EntryForm } from '../features/ledger/entry-form.tsx';
 import { LedgerHistory } from '../features/ledger/ledger-history.tsx';
+import { OverdueSince } from '../features/ledger/overdue-since.tsx';
 import { formatDay } from '../lib/dates.ts';
 import type { DetailsPageState, EntryFormKind } from '../lib/details-page-state.ts';
 import { applyServerErrors } from '../lib/form-errors.ts';

@@ -1,6 +1,5 @@
 import { type ReactNode, useEffect } from 'react';
 import Button from 'react-bootstrap/Button';
-import Form from 'react-bootstrap/Form';
 import { useLocation } from 'react-router';
 import {
   type BalanceFilter,
@@ -74,9 +73,13 @@ function FilterSelect<Value extends string>({
   onChange(value: Value | undefined): void;
 }) {
   return (
-    <Form.Group controlId={id}>
-      <Form.Label className="visually-hidden">{label}</Form.Label>
-      <Form.Select
+    <div>
+      <label className="visually-hidden" htmlFor={id}>
+        {label}
+      </label>
+      <select
+        id={id}
+        className="form-select"
         value={value ?? 'all'}
         onChange={(event) => {
           const chosen = event.target.value;
@@ -88,8 +91,8 @@ function FilterSelect<Value extends string>({
             {text}
           </option>
         ))}
-      </Form.Select>
-    </Form.Group>
+      </select>
+    </div>
   );
 }
 
@@ -205,9 +208,13 @@ export function ClientsList({
         <a className="btn btn-outline-secondary" href={exportUrl(params)} download>
           Export CSV
         </a>
-        <Form.Group controlId="client-page-size">
-          <Form.Label className="visually-hidden">Clients per page</Form.Label>
-          <Form.Select
+        <div>
+          <label className="visually-hidden" htmlFor="client-page-size">
+            Clients per page
+          </label>
+          <select
+            id="client-page-size"
+            className="form-select"
             value={view.size}
             onChange={(event) => change({ size: Number(event.target.value) as PageSize })}
           >
@@ -216,8 +223,8 @@ export function ClientsList({
                 {size} per page
               </option>
             ))}
-          </Form.Select>
-        </Form.Group>
+          </select>
+        </div>
       </search>
 
       {list.isPending ? <Loading /> : null}
