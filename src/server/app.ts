@@ -23,6 +23,7 @@ import { registerShareLinksRoutes } from './collect/share-links-routes.ts';
 import { registerSharedRoutes } from './collect/shared-routes.ts';
 import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
+import { registerDuesRoutes } from './dues/dues-routes.ts';
 import { answerClientError } from './http/client-errors.ts';
 import { registerCompression } from './http/compression.ts';
 import { ConnectionLimit } from './http/connection-limit.ts';
@@ -178,6 +179,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   await registerShareLinksRoutes(app, { config, database, readSession, bus });
   await registerSharedRoutes(app, { config, database, bus });
   await registerRemindersRoutes(app, { config, database, readSession, bus });
+  await registerDuesRoutes(app, { config, database, readSession, bus });
   await registerLiveRoutes(app, {
     config,
     readSession,

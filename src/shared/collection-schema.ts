@@ -70,13 +70,25 @@ export const collectionSettingsSchema = z.strictObject({
   otherWaysToPay: optionalText('Other ways to pay', 500, true),
   reminderMessage: templateText('Reminder message', 1000),
   reminderEmailSubject: templateText('E-mail subject', 200),
-  /** Days after its date that a charge (or an opening balance) is due; 0: at once. */
-  paymentTermsDays: z.int({ error: 'Payment terms must be a whole number of days' }).check(
-    z.minimum(0, 'Payment terms must be 0 days or more'),
-    z.maximum(MAX_PAYMENT_TERMS_DAYS, `Payment terms must be at most ${MAX_PAYMENT_TERMS_DAYS} days`),
+  /**
+   * Days after its date that a charge (or an opening balance) is due; 0: at once. Left out by
+   * a client written before terms existed: the saved terms stay.
+   */
+  paymentTermsDays: z.optional(
+    z
+      .int({ error: 'Payment terms must be a whole number of days' })
+      .check(
+        z.minimum(0, 'Payment terms must be 0 days or more'),
+        z.maximum(
+          MAX_PAYMENT_TERMS_DAYS,
+          `Payment terms must be at most ${MAX_PAYMENT_TERMS_DAYS} days`,
+        ),
+      ),
   ),
 });
-export type CollectionSettings = z.infer<typeof collectionSettingsSchema>;
+export type CollectionSettingsInput = z.infer<typeof collectionSettingsSchema>;
+/** The settings as saved and answered: every field. */
+export type CollectionSettings = Required<CollectionSettingsInput>;
 
 export const DEFAULT_COLLECTION_SETTINGS: CollectionSettings = {
   businessName: '',

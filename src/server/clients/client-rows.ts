@@ -1,4 +1,4 @@
-import type { Selectable } from 'kysely';
+import { type RawBuilder, type Selectable, sql } from 'kysely';
 import type { Client } from '../../shared/client-schema.ts';
 import { formatAmount } from '../../shared/money.ts';
 import { compiledQuery } from '../db/compiled-queries.ts';
@@ -20,9 +20,20 @@ export type ClientRow = Pick<
   | 'last_payment_on'
   | 'pending_claims'
   | 'last_reminded_on'
+  | 'oldest_due_on'
+  | 'latest_due_on'
+  | 'promise_id'
+  | 'promise_amount_paise'
+  | 'promise_by'
   | 'created_at'
   | 'updated_at'
->;
+> & {
+  /**
+   * What is overdue today, read with the row (`overdueColumn`) where some of the client's
+   * unpaid amounts are overdue and some not; the row's dates decide the other cases.
+   */
+  overdue_paise?: DbInteger | null;
+};
 
 export const CLIENT_COLUMNS = [
   'id',
@@ -37,9 +48,63 @@ export const CLIENT_COLUMNS = [
   'last_payment_on',
   'pending_claims',
   'last_reminded_on',
+  'oldest_due_on',
+  'latest_due_on',
+  'promise_id',
+  'promise_amount_paise',
+  'promise_by',
   'created_at',
   'updated_at',
 ] as const;
+
+/**
+ * The overdue amount on `today` as a column of a client read (`c`), computed only for a client
+ * with unpaid amounts both past due and not yet due: one short range of its `dues`.
+ */
+export function overdueColumn(today: unknown, alias = 'c'): RawBuilder<DbInteger | null> {
+  const c = sql.raw(alias);
+  return sql<DbInteger | null>`CASE WHEN ${c}.oldest_due_on < ${today}
+    AND ${c}.latest_due_on >= ${today} THEN (SELECT SUM(d.amount_paise) FROM dues d
+      WHERE d.client_id = ${c}.id AND d.due_on < ${today}) END`;
+}
+
+/** Whether what a client owes is partly overdue and partly not yet due on `today`. */
+function partlyOverdue(row: ClientRow, today: string): boolean {
+  return (
+    row.oldest_due_on !== null &&
+    row.oldest_due_on < today &&
+    row.latest_due_on !== null &&
+    row.latest_due_on >= today
+  );
+}
+
+function overdueOf(
+  row: ClientRow,
+  today: string,
+): { overdue: string; overdueSince: string | null } {
+  const oldest = row.oldest_due_on;
+  if (oldest === null || oldest >= today) return { overdue: '0.00', overdueSince: null };
+  if (!partlyOverdue(row, today)) {
+    // All of it is past due: what is unpaid is the balance.
+    return { overdue: amountText(row.balance_paise), overdueSince: oldest };
+  }
+  if (row.overdue_paise === undefined || row.overdue_paise === null) {
+    throw new Error('A partly overdue client was read without its overdue amount');
+  }
+  return { overdue: amountText(row.overdue_paise), overdueSince: oldest };
+}
+
+function promiseOf(row: ClientRow, today: string): Client['promise'] {
+  if (row.promise_id === null || row.promise_by === null || row.promise_amount_paise === null) {
+    return null;
+  }
+  return {
+    id: row.promise_id,
+    amount: amountText(row.promise_amount_paise),
+    by: row.promise_by,
+    status: row.promise_by < today ? 'broken' : 'open',
+  };
+}
 
 const CLIENT_ID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -53,7 +118,11 @@ function amountText(paise: DbInteger): string {
   return formatAmount(typeof paise === 'number' ? paise : exactInteger(paise));
 }
 
-export function toClient(row: ClientRow): Client {
+/**
+ * A client as the API answers it on `today` (the panel's date): its overdue figures follow the
+ * calendar with no write.
+ */
+export function toClient(row: ClientRow, today: string): Client {
   return {
     id: row.id,
     fname: row.fname,
@@ -67,6 +136,8 @@ export function toClient(row: ClientRow): Client {
     lastPaymentOn: row.last_payment_on,
     pendingClaims: smallInteger(row.pending_claims),
     lastRemindedOn: row.last_reminded_on,
+    ...overdueOf(row, today),
+    promise: promiseOf(row, today),
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
@@ -89,6 +160,24 @@ const ownedClientQuery = compiledQuery('owned-client', (db, p: { ownerId: string
     .where('id', '=', p.id)
     .where('owner_id', '=', p.ownerId),
 );
+
+/** A client read on its own (after a write, or the details page) as the API answers it. */
+export async function answerClient(
+  source: ReadSource,
+  row: ClientRow,
+  today: string,
+): Promise<Client> {
+  if (partlyOverdue(row, today) && row.overdue_paise == null) {
+    const [sum] = await handleOf(source)
+      .selectFrom('dues')
+      .select((eb) => eb.fn.sum<DbInteger>('amount_paise').as('overdue'))
+      .where('client_id', '=', row.id)
+      .where('due_on', '<', today)
+      .execute();
+    return toClient({ ...row, overdue_paise: sum?.overdue ?? 0 }, today);
+  }
+  return toClient(row, today);
+}
 
 export async function selectOwnedClient(
   source: ReadSource,

@@ -1,12 +1,12 @@
 // Deleting clients, restorable for a while, then gone for good.
 import { type Selectable, sql } from 'kysely';
 import type { Client } from '../../shared/client-schema.ts';
-import { paiseFromAmount } from '../../shared/money.ts';
 import { formatPhone, parsePhone } from '../../shared/phone.ts';
 import type { WriteTransaction } from '../db/database.ts';
 import { exactInteger } from '../db/integers.ts';
 import type { ClientsTable, LedgerEntriesTable } from '../db/schema.ts';
-import { CLIENT_COLUMNS, isClientId, toClient } from './client-rows.ts';
+import { dropUnpaid, type ReplayedEntry, replayUnpaid } from '../dues/unpaid-repository.ts';
+import { CLIENT_COLUMNS, type ClientRow, isClientId, toClient } from './client-rows.ts';
 import type { Author } from './clients-write.ts';
 import { adjustTotals } from './running-totals.ts';
 
@@ -58,8 +58,11 @@ export async function deleteClients(
       const balance = await removeClient(trx, author, id, now);
       return balance === undefined ? undefined : { id, balance };
     },
-    // Its balance leaves the operator's total today; its entries go with it.
-    ({ balance }) => adjustTotals(trx, author.operator.id, balance, null, author.today),
+    // Its balance leaves the operator's total today; its entries and unpaid amounts go with it.
+    async ({ id, balance }) => {
+      await adjustTotals(trx, author.operator.id, balance, null, author.today);
+      await dropUnpaid(trx, author.operator.id, id);
+    },
   );
   return deleted.map(({ id }) => id);
 }
@@ -108,12 +111,22 @@ async function removeClient(
 type Snapshot<Row> = { [Column in keyof Row]: Exclude<Row[Column], bigint> };
 
 /** Columns later migrations added: absent from a client deleted before them (minutes before). */
-type AddedColumns = 'phone_display' | 'phone_valid' | 'pending_claims' | 'last_reminded_on';
+type AddedColumns =
+  | 'phone_display'
+  | 'phone_valid'
+  | 'pending_claims'
+  | 'last_reminded_on'
+  | 'oldest_due_on'
+  | 'latest_due_on'
+  | 'promise_id'
+  | 'promise_amount_paise'
+  | 'promise_by';
 
 type ClientSnapshot = Omit<Snapshot<Selectable<ClientsTable>>, AddedColumns> &
   Partial<Pick<Snapshot<Selectable<ClientsTable>>, AddedColumns>>;
 
-type EntrySnapshot = Snapshot<Selectable<LedgerEntriesTable>>;
+type EntrySnapshot = Omit<Snapshot<Selectable<LedgerEntriesTable>>, 'due_on'> &
+  Partial<Pick<Snapshot<Selectable<LedgerEntriesTable>>, 'due_on'>>;
 
 /** Rows per insert when entries come back: well under SQLite's limit of bound values. */
 const RESTORE_BATCH = 500;
@@ -124,27 +137,49 @@ const RESTORE_BATCH = 500;
  * Answers those it restored, in the order given: none for a client never deleted, another
  * operator's, or deleted too long ago.
  */
-export function restoreClients(
+export async function restoreClients(
   trx: WriteTransaction,
   author: Author,
   ids: readonly string[],
   now: Date = new Date(),
 ): Promise<Client[]> {
-  return clientsInLockOrder(
+  const ownerId = author.operator.id;
+  const restored = await clientsInLockOrder(
     ids,
     (id) => bringBack(trx, author, id, now),
-    (client) =>
-      adjustTotals(trx, author.operator.id, null, paiseFromAmount(client.balance), author.today),
+    async (back) => {
+      const balance = exactInteger(back.row.balance_paise);
+      await adjustTotals(trx, ownerId, null, balance, author.today);
+      const due = await replayUnpaid(trx, ownerId, back.row.id, back.entries, author.today);
+      back.client = toClient(
+        {
+          ...back.row,
+          oldest_due_on: due.oldestDueOn,
+          latest_due_on: due.latestDueOn,
+          overdue_paise: due.overduePaise,
+        },
+        author.today,
+      );
+    },
   );
+  return restored.flatMap((back) => (back.client ? [back.client] : []));
 }
 
-/** A deleted client's rows put back; its totals not yet (the caller books them). */
+/** A client put back: its row, and its entries to replay its unpaid amounts from. */
+interface BroughtBack {
+  row: ClientRow;
+  entries: ReplayedEntry[];
+  /** Set once its totals and unpaid amounts are back. */
+  client?: Client;
+}
+
+/** A deleted client's rows put back; its totals and unpaid amounts not yet (the caller's). */
 async function bringBack(
   trx: WriteTransaction,
   author: Author,
   id: string,
   now: Date,
-): Promise<Client | undefined> {
+): Promise<BroughtBack | undefined> {
   // Not an id (PostgreSQL would refuse one with a NUL byte in it): nothing to restore.
   if (!isClientId(id)) return undefined;
   const ownerId = author.operator.id;
@@ -178,6 +213,13 @@ async function bringBack(
       // only with it for good), so its count is still theirs.
       pending_claims: Number(c.pending_claims ?? 0),
       last_reminded_on: c.last_reminded_on ?? null,
+      // Its promises stayed too; its unpaid amounts are replayed from its entries.
+      promise_id: c.promise_id ?? null,
+      promise_amount_paise:
+        c.promise_amount_paise === undefined || c.promise_amount_paise === null
+          ? null
+          : BigInt(c.promise_amount_paise),
+      promise_by: c.promise_by ?? null,
       created_at: c.created_at,
       updated_at: c.updated_at,
     })
@@ -194,6 +236,8 @@ async function bringBack(
     on_date: e.on_date,
     created_at: e.created_at,
     created_by: e.created_by,
+    // Deleted before due dates existed: due on its own date, as the migration made them.
+    due_on: e.due_on ?? (BigInt(e.amount_paise) > 0n ? e.on_date : null),
   }));
   for (let i = 0; i < entries.length; i += RESTORE_BATCH) {
     await trx
@@ -201,7 +245,10 @@ async function bringBack(
       .values(entries.slice(i, i + RESTORE_BATCH))
       .execute();
   }
-  return toClient(restored);
+  return {
+    row: restored,
+    entries: entries.map((e) => ({ amountPaise: e.amount_paise, dueOn: e.due_on, on: e.on_date })),
+  };
 }
 
 /** Deleted clients past their restore window are removed for good. */
@@ -220,7 +267,13 @@ export async function purgeDeletedClients(
   // come back): they go with it for good, a few hundred ids per statement.
   for (let i = 0; i < ids.length; i += RESTORE_BATCH) {
     const batch = ids.slice(i, i + RESTORE_BATCH);
-    for (const table of ['share_links', 'payment_claims', 'reminders'] as const) {
+    for (const table of [
+      'share_links',
+      'payment_claims',
+      'reminders',
+      'promises',
+      'collect_done',
+    ] as const) {
       await trx.deleteFrom(table).where('client_id', 'in', batch).execute();
     }
   }

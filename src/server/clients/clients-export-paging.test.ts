@@ -34,7 +34,7 @@ test('an export read by cursor, in pages of 7, is every client in the order of t
   for (const sort of CLIENT_SORT_FIELDS) {
     for (const dir of ['asc', 'desc'] as const) {
       for (const balance of [undefined, 'owing'] as const) {
-        const view = { sort, dir, ...(balance ? { balance } : {}) };
+        const view = { sort, dir, today: '2026-11-25', ...(balance ? { balance } : {}) };
         const listed: Client[] = (
           await listClients(t.database, ownerId, { ...view, limit: 500, offset: 0 })
         ).items;
@@ -50,7 +50,13 @@ test('an export read by cursor, in pages of 7, is every client in the order of t
 
 test('an edited phone is exported as people read it, not as it was', async () => {
   const [first] = (
-    await listClients(t.database, ownerId, { sort: 'lname', dir: 'asc', limit: 1, offset: 0 })
+    await listClients(t.database, ownerId, {
+      sort: 'lname',
+      dir: 'asc',
+      limit: 1,
+      offset: 0,
+      today: '2026-11-25',
+    })
   ).items;
   const edited = await t.app.inject({
     method: 'PATCH',
@@ -60,7 +66,11 @@ test('an edited phone is exported as people read it, not as it was', async () =>
   });
   expect(edited.statusCode, edited.body).toBe(200);
   const exported = Buffer.concat(
-    await clientsCsv(t.database, ownerId, { sort: 'lname', dir: 'asc' }).toArray(),
+    await clientsCsv(t.database, ownerId, {
+      sort: 'lname',
+      dir: 'asc',
+      today: '2026-11-25',
+    }).toArray(),
   );
   expect((parse(exported) as string[][])[1]?.[3]).toBe("'+44 20 7946 0958");
   const response = await t.app.inject({

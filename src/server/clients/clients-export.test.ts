@@ -76,6 +76,7 @@ describe('export', () => {
         sort: 'balance',
         dir: 'desc',
         balance: 'owing',
+        today: '2026-11-25',
       },
       100,
     ).toArray();
@@ -156,7 +157,7 @@ describe('export', () => {
     const paged = await clientsCsv(
       t.database,
       ownerId,
-      { sort: 'balance', dir: 'desc', ids: [chitra.id, asha.id, devi.id] },
+      { sort: 'balance', dir: 'desc', ids: [chitra.id, asha.id, devi.id], today: '2026-11-25' },
       2,
     ).toArray();
     expect(parse(paged.join(''))).toEqual(rows);

@@ -12,6 +12,7 @@ import {
   type ClientsCursor,
   clientsAfter,
   listClients,
+  needsScan,
   sortsByMissingDay,
 } from './clients-read.ts';
 
@@ -38,7 +39,7 @@ const EXPORT_PAGE_SIZE = 1000;
 export function clientsCsv(
   reader: DatabaseReader,
   ownerId: string,
-  view: ClientExportQuery & { today?: string | undefined },
+  view: ClientExportQuery & { today: string },
   pageSize = EXPORT_PAGE_SIZE,
 ) {
   // Without a search, pages follow each other by cursor; a search's matches, or clients
@@ -63,7 +64,7 @@ export function clientsCsv(
   }
   async function* pages() {
     yield stringify([[...CLIENT_CSV_HEADERS]]);
-    yield* view.q || view.ids || sortsByMissingDay(view.sort) || view.notRemindedFor !== undefined
+    yield* needsScan({ ...view, limit: pageSize, offset: 0 }) || sortsByMissingDay(view.sort)
       ? byOffset()
       : byCursor();
   }

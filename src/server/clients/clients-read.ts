@@ -14,8 +14,10 @@ import { compiledQuery } from '../db/compiled-queries.ts';
 import { type DbInteger, exactInteger } from '../db/integers.ts';
 import { type DatabaseReader, handleOf, type ReadSource, readTogether } from '../db/reader.ts';
 import {
+  answerClient,
   CLIENT_COLUMNS,
   type ClientRow,
+  overdueColumn,
   selectOwnedClient,
   toClient,
   toTotals,
@@ -32,6 +34,7 @@ const SORT_COLUMNS: Record<
   | 'created_at'
   | 'last_payment_on'
   | 'last_reminded_on'
+  | 'overdue_order'
 > = {
   lname: 'lname',
   fname: 'fname',
@@ -41,7 +44,66 @@ const SORT_COLUMNS: Record<
   createdAt: 'created_at',
   lastPaymentOn: 'last_payment_on',
   lastRemindedOn: 'last_reminded_on',
+  // Not a column: the amount overdue today, computed by the scan that sorts by it.
+  overdue: 'overdue_order',
 };
+
+/**
+ * Views the running totals and the sort indexes cannot serve: a search, picked ids, and the
+ * filters and the sort that depend on today's date. Their matches are counted and sorted.
+ */
+export function needsScan(
+  query: ClientListQuery & { ids?: readonly string[] | undefined },
+): boolean {
+  return Boolean(
+    query.q ||
+      query.ids ||
+      query.notRemindedFor !== undefined ||
+      query.overdue !== undefined ||
+      query.promise !== undefined ||
+      query.sort === 'overdue',
+  );
+}
+
+/** The amount overdue today as an order: 0 unless something is past due. */
+function overdueOrder(today: string, alias: string): RawBuilder<unknown> {
+  const c = sql.raw(alias);
+  return sql`CASE WHEN ${c}.oldest_due_on IS NULL OR ${c}.oldest_due_on >= ${today} THEN 0
+    WHEN ${c}.latest_due_on < ${today} THEN ${c}.balance_paise ELSE ${c}.overdue_paise END`;
+}
+
+/** Days past due of the oldest overdue amount, as a range of its due date. */
+function overdueCondition(query: ClientsQuery, alias = ''): RawBuilder<unknown> {
+  if (query.overdue === undefined) return sql`1 = 1`;
+  const today = todayOf(query);
+  const column = sql.ref(`${alias}oldest_due_on`);
+  const daysAgo = (days: number) => addDays(today, -days);
+  switch (query.overdue) {
+    case 'any':
+      return sql`${column} < ${today}`;
+    case '1-30':
+      return sql`${column} < ${today} AND ${column} >= ${daysAgo(30)}`;
+    case '31-60':
+      return sql`${column} < ${daysAgo(30)} AND ${column} >= ${daysAgo(60)}`;
+    case '61-90':
+      return sql`${column} < ${daysAgo(60)} AND ${column} >= ${daysAgo(90)}`;
+    default:
+      return sql`${column} < ${daysAgo(90)}`;
+  }
+}
+
+/** due: an open promise due today or before; broken: due before today (and not kept). */
+function promiseCondition(query: ClientsQuery, alias = ''): RawBuilder<unknown> {
+  if (query.promise === undefined) return sql`1 = 1`;
+  const column = sql.ref(`${alias}promise_by`);
+  const today = todayOf(query);
+  return query.promise === 'due' ? sql`${column} <= ${today}` : sql`${column} < ${today}`;
+}
+
+function todayOf(query: { today?: string | undefined }): string {
+  if (!query.today) throw new Error('This view needs the panel date (today)');
+  return query.today;
+}
 
 /** Sorts by a day that may be missing (never paid, never reminded). */
 export function sortsByMissingDay(sort: ClientSortField): boolean {
@@ -74,13 +136,18 @@ function balanceCondition(filter: BalanceFilter | undefined, alias = ''): RawBui
  */
 function reminderCondition(query: ClientsQuery, alias = ''): RawBuilder<unknown> {
   if (query.notRemindedFor === undefined) return sql`1 = 1`;
-  if (!query.today) throw new Error('notRemindedFor needs the panel date (today)');
-  const cutoff = addDays(query.today, -query.notRemindedFor);
+  const cutoff = addDays(todayOf(query), -query.notRemindedFor);
   const column = sql.ref(`${alias}last_reminded_on`);
   return sql`(${column} IS NULL OR ${column} < ${cutoff})`;
 }
 
-type PageParams = { ownerId: string; limit: number; offset: number };
+/** Every condition of a view but the search, over clients `c`. */
+function viewConditions(query: ClientsQuery): RawBuilder<unknown> {
+  return sql`${balanceCondition(query.balance, 'c.')} AND ${reminderCondition(query, 'c.')}
+    AND ${overdueCondition(query, 'c.')} AND ${promiseCondition(query, 'c.')}`;
+}
+
+type PageParams = { ownerId: string; limit: number; offset: number; today: string };
 const pageQueries = new Map<string, ReturnType<typeof buildPageQuery>>();
 
 function buildPageQuery(
@@ -93,8 +160,8 @@ function buildPageQuery(
   return compiledQuery(`client-page:${shape}`, (db, p: PageParams) => {
     if (deferred) return deferredPageSql({ sort, dir, balance: filter }, p);
     let page = db
-      .selectFrom('clients')
-      .select(CLIENT_COLUMNS)
+      .selectFrom('clients as c')
+      .select([...CLIENT_COLUMNS, overdueColumn(p.today).as('overdue_paise')])
       .where('owner_id', '=', p.ownerId)
       .where(balanceCondition(filter) as RawBuilder<boolean>)
       .orderBy(sql.raw(`${SORT_COLUMNS[sort]} ${dir}${nullsOrder(sort, dir)}`));
@@ -115,8 +182,15 @@ function pageQuery(query: ClientListQuery) {
   return compiled;
 }
 
-function orderBy(query: Pick<ClientListQuery, 'sort' | 'dir'>, alias = 'c.'): RawBuilder<unknown> {
+function orderBy(
+  query: Pick<ClientListQuery, 'sort' | 'dir'> & { today?: string | undefined },
+  alias = 'c.',
+): RawBuilder<unknown> {
   const direction = sql.raw(query.dir === 'desc' ? 'DESC' : 'ASC');
+  if (query.sort === 'overdue') {
+    const seq = sql.ref(`${alias}seq`);
+    return sql`${overdueOrder(todayOf(query), alias.replace('.', '') || 'clients')} ${direction}, ${seq} ${direction}`;
+  }
   const column = sql.ref(`${alias}${SORT_COLUMNS[query.sort]}`);
   const nulls = sql.raw(nullsOrder(query.sort, query.dir));
   const fname = sql.ref(`${alias}fname`);
@@ -148,7 +222,7 @@ function deferredPageSql(
   p: PageParams,
 ): RawBuilder<ClientRow> {
   const columns = sql.join(CLIENT_COLUMNS.map((column) => sql.ref(`c.${column}`)));
-  return sql<ClientRow>`SELECT ${columns} FROM (
+  return sql<ClientRow>`SELECT ${columns}, ${overdueColumn(p.today)} AS overdue_paise FROM (
       SELECT seq FROM clients WHERE owner_id = ${p.ownerId} AND ${balanceCondition(view.balance)}
       ORDER BY ${orderBy(view, '')} LIMIT ${p.limit} OFFSET ${p.offset}
     ) p JOIN clients c ON c.seq = p.seq
@@ -160,13 +234,14 @@ async function pageOnWorker(
   reader: DatabaseReader,
   ownerId: string,
   query: ClientListQuery,
+  today: string,
 ): Promise<ClientList> {
   const [rows, [totals]] = await readTogether<[ClientRow[], OwnerTotalsRow[]]>(reader, [
-    deferredPageSql(query, { ownerId, limit: query.limit, offset: query.offset }),
+    deferredPageSql(query, { ownerId, limit: query.limit, offset: query.offset, today }),
     sql`SELECT client_count, total_paise, owing_count, owing_paise, credit_count, credit_paise
       FROM owner_totals WHERE owner_id = ${ownerId}`,
   ]);
-  return { items: rows.map(toClient), ...totalsOf(totals, query.balance) };
+  return { items: rows.map((row) => toClient(row, today)), ...totalsOf(totals, query.balance) };
 }
 
 /** The trigram index finds substrings of 3 or more characters. */
@@ -210,20 +285,20 @@ function searchNeedles(q: string): string[] {
 async function searchThroughIndex(
   reader: DatabaseReader,
   ownerId: string,
-  query: ClientListQuery,
+  query: ClientsQuery,
   needles: string[],
 ): Promise<ClientList> {
   // FTS5 phrases match their text literally: quotes doubled, nothing else special.
   const phrase = needles.map((needle) => `"${needle.replaceAll('"', '""')}"`).join(' OR ');
+  const today = todayOf(query);
   const matches = sql`clients_search s CROSS JOIN clients c ON c.seq = s.rowid
-    WHERE clients_search MATCH ${phrase} AND c.owner_id = ${ownerId}
-    AND ${balanceCondition(query.balance, 'c.')} AND ${reminderCondition(query, 'c.')}`;
+    WHERE clients_search MATCH ${phrase} AND c.owner_id = ${ownerId} AND ${viewConditions(query)}`;
   const pageEnd = query.offset + query.limit;
   const [firstRows] = await readTogether<[ClientRow[]]>(reader, [
-    sql`SELECT c.* FROM ${matches} ORDER BY ${orderBy(query)}
-      LIMIT ${Math.max(SMALL_MATCH_SET + 1, pageEnd)}`,
+    sql`SELECT * FROM (SELECT c.*, ${overdueColumn(today)} AS overdue_paise FROM ${matches}) c
+      ORDER BY ${orderBy(query)} LIMIT ${Math.max(SMALL_MATCH_SET + 1, pageEnd)}`,
   ]);
-  const items = firstRows.slice(query.offset, pageEnd).map(toClient);
+  const items = firstRows.slice(query.offset, pageEnd).map((row) => toClient(row, today));
   if (firstRows.length <= SMALL_MATCH_SET) {
     const total = firstRows.reduce((sum, row) => sum + exactInteger(row.balance_paise), 0n);
     return { items, total: firstRows.length, totalOwed: formatAmount(total) };
@@ -240,7 +315,8 @@ async function searchThroughIndex(
  */
 export type ClientsQuery = ClientListQuery & {
   ids?: readonly string[] | undefined;
-  today?: string | undefined;
+  /** The panel's date: overdue figures, and the filters by date, are as of it. */
+  today: string;
 };
 
 function idsCondition(ids: readonly string[] | undefined): RawBuilder<unknown> {
@@ -255,16 +331,17 @@ async function searchByScan(
   needles: string[],
 ): Promise<ClientList> {
   const contains = needles.length > 0 ? containsCondition(reader, needles) : sql`1 = 1`;
+  const today = todayOf(query);
   const matches = sql`clients c WHERE c.owner_id = ${ownerId} AND ${idsCondition(query.ids)}
-    AND ${contains} AND ${balanceCondition(query.balance, 'c.')}
-    AND ${reminderCondition(query, 'c.')}`;
+    AND ${contains} AND ${viewConditions(query)}`;
   // Matches first, then sorted: left to itself, PostgreSQL walks a whole sort index and
   // filters every client (69 ms for a broad search of 100,000) instead of using the trigram
   // index and sorting the 5,000 matches (15 ms).
   const [page] = await readTogether<
     [(ClientRow & { match_count: DbInteger; match_total: DbInteger })[]]
   >(reader, [
-    sql`WITH m AS MATERIALIZED (SELECT * FROM ${matches})
+    sql`WITH m AS MATERIALIZED (SELECT c.*, ${overdueColumn(today)} AS overdue_paise
+        FROM ${matches})
       SELECT c.*, COUNT(*) OVER () AS match_count, SUM(c.balance_paise) OVER () AS match_total
       FROM m c ORDER BY ${orderBy(query)}
       LIMIT ${query.limit} OFFSET ${query.offset}`,
@@ -272,7 +349,7 @@ async function searchByScan(
   const first = page[0];
   if (first) {
     return {
-      items: page.map(toClient),
+      items: page.map((row) => toClient(row, today)),
       ...toTotals({ count: first.match_count, total: first.match_total }),
     };
   }
@@ -288,8 +365,8 @@ export async function listClients(
   ownerId: string,
   query: ClientsQuery,
 ): Promise<ClientList> {
-  // The reminder filter has no running totals: its matches are counted as a search's are.
-  if (query.q || query.ids || query.notRemindedFor !== undefined) {
+  // Filters by date have no running totals: their matches are counted as a search's are.
+  if (needsScan(query)) {
     const needles = query.q ? searchNeedles(query.q) : [];
     const indexed =
       needles.length > 0 && needles.every((needle) => [...needle].length >= MIN_INDEXED_SEARCH);
@@ -298,14 +375,15 @@ export async function listClients(
       ? searchThroughIndex(reader, ownerId, query, needles)
       : searchByScan(reader, ownerId, query, needles);
   }
+  const { today } = query;
   if (query.offset >= WORKER_OFFSET && reader.readWorkers) {
-    return pageOnWorker(reader, ownerId, query);
+    return pageOnWorker(reader, ownerId, query, today);
   }
   const [rows, [totals]] = await Promise.all([
-    pageQuery(query)(reader.db, { ownerId, limit: query.limit, offset: query.offset }),
+    pageQuery(query)(reader.db, { ownerId, limit: query.limit, offset: query.offset, today }),
     ownerTotalsQuery(reader.db, { ownerId }),
   ]);
-  return { items: rows.map(toClient), ...totalsOf(totals, query.balance) };
+  return { items: rows.map((row) => toClient(row, today)), ...totalsOf(totals, query.balance) };
 }
 
 /** Where a keyset page ends: the sort key of its last client. */
@@ -326,7 +404,7 @@ function keyColumns(sort: ClientSortField): string[] {
 export async function clientsAfter(
   reader: DatabaseReader,
   ownerId: string,
-  view: Pick<ClientListQuery, 'sort' | 'dir' | 'balance'>,
+  view: Pick<ClientListQuery, 'sort' | 'dir' | 'balance'> & { today: string },
   after: ClientsCursor | null,
   limit: number,
 ): Promise<{ clients: Client[]; cursor: ClientsCursor | null }> {
@@ -342,8 +420,8 @@ export async function clientsAfter(
     sql`, `,
   );
   const rows = await reader.db
-    .selectFrom('clients')
-    .select([...CLIENT_COLUMNS, 'seq'])
+    .selectFrom('clients as c')
+    .select([...CLIENT_COLUMNS, 'seq', overdueColumn(view.today).as('overdue_paise')])
     .where('owner_id', '=', ownerId)
     .where(balanceCondition(view.balance) as RawBuilder<boolean>)
     .where(past as RawBuilder<boolean>)
@@ -357,16 +435,17 @@ export async function clientsAfter(
           (column) => (last as unknown as Record<string, string | number | bigint>)[column] ?? '',
         )
       : null;
-  return { clients: rows.map(toClient), cursor };
+  return { clients: rows.map((row) => toClient(row, view.today)), cursor };
 }
 
 export async function getClient(
   reader: DatabaseReader,
   ownerId: string,
   id: string,
+  today: string,
 ): Promise<Client | undefined> {
   const row = await selectOwnedClient(reader, ownerId, id);
-  return row ? toClient(row) : undefined;
+  return row ? answerClient(reader, row, today) : undefined;
 }
 
 /** The operator's clients by e-mail (folded to lower case) and by phone, to find repeats. */

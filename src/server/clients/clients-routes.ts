@@ -101,15 +101,11 @@ export async function registerClientsRoutes(
         },
         serializerCompiler: writtenAsIs,
       },
-      // The panel's date only for the filter that uses it: the plain list is the hot path.
       (request) =>
-        listClients(
-          database,
-          request.operator.id,
-          request.query.notRemindedFor === undefined
-            ? request.query
-            : { ...request.query, today: dateIn(config.timeZone) },
-        ),
+        listClients(database, request.operator.id, {
+          ...request.query,
+          today: dateIn(config.timeZone),
+        }),
     );
 
     routes.get(
@@ -180,7 +176,12 @@ export async function registerClientsRoutes(
         },
       },
       async (request) => {
-        const client = await getClient(database, request.operator.id, request.params.id);
+        const client = await getClient(
+          database,
+          request.operator.id,
+          request.params.id,
+          dateIn(config.timeZone),
+        );
         if (!client) throw new HttpError(404, CLIENT_NOT_FOUND_MESSAGE);
         return client;
       },

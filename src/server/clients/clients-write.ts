@@ -1,16 +1,19 @@
 // New clients and edits, each with its ledger entry and its share of the running totals.
 import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
 import type { ClientFields, ClientPatch } from '../../shared/client-fields-schema.ts';
 import type { Client } from '../../shared/client-schema.ts';
 import { formatAmount, paiseFromAmount } from '../../shared/money.ts';
 import { formatPhone } from '../../shared/phone.ts';
 import { searchTextOf } from '../../shared/search-text.ts';
+import { paymentTermsOf } from '../collect/collection-settings-repository.ts';
 import { compiledQuery } from '../db/compiled-queries.ts';
 import type { WriteTransaction } from '../db/database.ts';
 import { insertRows } from '../db/insert-rows.ts';
 import { exactInteger, smallInteger } from '../db/integers.ts';
+import { dueByTerms, moveUnpaid } from '../dues/unpaid-repository.ts';
 import { appendEntry, insertEntries } from '../ledger/ledger-repository.ts';
-import { CLIENT_COLUMNS, selectOwnedClient, toClient } from './client-rows.ts';
+import { answerClient, CLIENT_COLUMNS, type ClientRow, selectOwnedClient } from './client-rows.ts';
 import { addNewClientsToTotals, adjustTotals } from './running-totals.ts';
 
 /** Who is writing, and the panel's date today (in its time zone) for the ledger. */
@@ -76,7 +79,10 @@ export async function insertClient(
   };
   await insertClientQuery(trx, row);
   await adjustTotals(trx, ownerId, null, row.balancePaise, author.today);
+  let dueOn: string | null = null;
   if (row.balancePaise !== 0n) {
+    dueOn =
+      row.balancePaise > 0n ? dueByTerms(author.today, await paymentTermsOf(trx, ownerId)) : null;
     await appendEntry(trx, {
       ownerId,
       clientId: row.id,
@@ -85,9 +91,21 @@ export async function insertClient(
       balanceAfterPaise: row.balancePaise,
       note: '',
       on: author.today,
+      dueOn,
       createdBy: author.operator,
     });
   }
+  if (dueOn !== null) {
+    await moveUnpaid(trx, {
+      ownerId,
+      clientId: row.id,
+      before: null,
+      after: row.balancePaise,
+      dueOn,
+      today: author.today,
+    });
+  }
+  // Nothing of a new client is overdue: its opening balance is due today at the earliest.
   return {
     id: row.id,
     ...fields,
@@ -98,6 +116,9 @@ export async function insertClient(
     lastPaymentOn: null,
     pendingClaims: 0,
     lastRemindedOn: null,
+    overdue: '0.00',
+    overdueSince: null,
+    promise: null,
     createdAt: row.createdAt,
     updatedAt: row.createdAt,
   };
@@ -137,6 +158,7 @@ export async function insertClients(
     rows.map((row) => row.balance_paise),
     author.today,
   );
+  const dueOn = dueByTerms(author.today, await paymentTermsOf(trx, ownerId));
   await insertEntries(
     trx,
     rows
@@ -149,8 +171,15 @@ export async function insertClients(
         balanceAfterPaise: row.balance_paise,
         note: openingNote,
         on: author.today,
+        dueOn: row.balance_paise > 0n ? dueOn : null,
         createdBy: author.operator,
       })),
+  );
+  await addOpeningDues(
+    trx,
+    ownerId,
+    rows.filter((row) => row.balance_paise > 0n),
+    dueOn,
   );
   return rows.length;
 }
@@ -174,7 +203,7 @@ export async function updateClient(
   const current = await selectOwnedClient(trx, ownerId, id);
   if (!current) return { kind: 'not-found' };
   if (smallInteger(current.version) !== patch.version) {
-    return { kind: 'conflict', current: toClient(current) };
+    return { kind: 'conflict', current: await answerClient(trx, current, author.today) };
   }
   const next = {
     fname: patch.fname ?? current.fname,
@@ -206,12 +235,17 @@ export async function updateClient(
     .executeTakeFirst();
   if (!updated) {
     const latest = await selectOwnedClient(trx, ownerId, id);
-    return latest ? { kind: 'conflict', current: toClient(latest) } : { kind: 'not-found' };
+    return latest
+      ? { kind: 'conflict', current: await answerClient(trx, latest, author.today) }
+      : { kind: 'not-found' };
   }
   const before = exactInteger(current.balance_paise);
   const after = exactInteger(updated.balance_paise);
   await adjustTotals(trx, ownerId, before, after, author.today);
+  const row: ClientRow = updated;
   if (after !== before) {
+    const dueOn =
+      after > before ? dueByTerms(author.today, await paymentTermsOf(trx, ownerId)) : null;
     await appendEntry(trx, {
       ownerId,
       clientId: id,
@@ -220,8 +254,66 @@ export async function updateClient(
       balanceAfterPaise: after,
       note: patch.balanceNote ?? '',
       on: author.today,
+      dueOn,
       createdBy: author.operator,
     });
+    const due = await moveUnpaid(trx, {
+      ownerId,
+      clientId: id,
+      before,
+      after,
+      dueOn: dueOn ?? author.today,
+      today: author.today,
+    });
+    Object.assign(row, {
+      oldest_due_on: due.oldestDueOn,
+      latest_due_on: due.latestDueOn,
+      overdue_paise: due.overduePaise,
+    });
   }
-  return { kind: 'updated', client: toClient(updated) };
+  return { kind: 'updated', client: await answerClient(trx, row, author.today) };
 }
+
+/**
+ * An import's opening balances as unpaid amounts, all due on one day: one row each, and one
+ * sum for the operator, in a few statements.
+ */
+async function addOpeningDues(
+  trx: WriteTransaction,
+  ownerId: string,
+  rows: readonly { id: string; balance_paise: bigint }[],
+  dueOn: string,
+): Promise<void> {
+  if (rows.length === 0) return;
+  await insertRows(
+    trx,
+    'dues',
+    rows.map((row) => ({
+      client_id: row.id,
+      due_on: dueOn,
+      owner_id: ownerId,
+      amount_paise: row.balance_paise,
+      prev_due_on: null,
+    })),
+  );
+  const total = rows.reduce((sum, row) => sum + row.balance_paise, 0n);
+  await sql`INSERT INTO owner_dues (owner_id, due_on, prev_due_on, amount_paise, clients)
+    VALUES (${ownerId}, ${dueOn}, '', ${total}, ${BigInt(rows.length)})
+    ON CONFLICT (owner_id, due_on, prev_due_on) DO UPDATE SET
+      amount_paise = owner_dues.amount_paise + excluded.amount_paise,
+      clients = owner_dues.clients + excluded.clients`.execute(trx);
+  for (let start = 0; start < rows.length; start += IDS_PER_UPDATE) {
+    await trx
+      .updateTable('clients')
+      .set({ oldest_due_on: dueOn, latest_due_on: dueOn })
+      .where(
+        'id',
+        'in',
+        rows.slice(start, start + IDS_PER_UPDATE).map((row) => row.id),
+      )
+      .execute();
+  }
+}
+
+/** Ids per statement: well within both databases' limits on bound parameters. */
+const IDS_PER_UPDATE = 500;

@@ -155,3 +155,18 @@ export async function addNewClientsToTotals(
   await adjustTotalsQuery(trx, { ownerId, ...delta });
   if (delta.paise !== 0n) await addDailyDeltaQuery(trx, { ownerId, on, delta: delta.paise });
 }
+
+/** Books a payment on the day it is dated, for "collected this month". */
+export async function addCollected(
+  trx: WriteTransaction,
+  ownerId: string,
+  on: string,
+  paise: bigint,
+): Promise<void> {
+  await sql`INSERT INTO owner_daily_deltas (owner_id, on_date, delta_paise, collected_paise)
+    VALUES (${ownerId}, ${on}, ${0n}, ${paise})
+    ON CONFLICT (owner_id, on_date) DO UPDATE
+    SET collected_paise = owner_daily_deltas.collected_paise + excluded.collected_paise`.execute(
+    trx,
+  );
+}

@@ -6,11 +6,11 @@ import type { Entry } from '../../shared/ledger-schema.ts';
 import { formatAmount, paiseFromAmount } from '../../shared/money.ts';
 import { MAX_PENDING_CLAIMS_PER_LINK, type NewClaim } from '../../shared/share-link-schema.ts';
 import {
+  answerClient,
   CLIENT_COLUMNS,
   type ClientRow,
   isClientId,
   selectOwnedClient,
-  toClient,
 } from '../clients/client-rows.ts';
 import type { WriteTransaction } from '../db/database.ts';
 import { exactInteger } from '../db/integers.ts';
@@ -52,6 +52,7 @@ async function movePendingCount(
   ownerId: string,
   clientId: string,
   by: 1 | -1,
+  today: string,
 ): Promise<Client> {
   const row = await trx
     .updateTable('clients')
@@ -60,7 +61,7 @@ async function movePendingCount(
     .where('owner_id', '=', ownerId)
     .returning(CLIENT_COLUMNS)
     .executeTakeFirstOrThrow();
-  return toClient(row as ClientRow);
+  return answerClient(trx, row as ClientRow, today);
 }
 
 type SendOutcome =
@@ -74,6 +75,7 @@ export async function sendClaim(
   token: string,
   claim: NewClaim,
   fromDigest: string,
+  today: string,
   now: Date = new Date(),
 ): Promise<SendOutcome> {
   const link = await lockShareLink(trx, token, now);
@@ -101,7 +103,7 @@ export async function sendClaim(
     decided_at: null,
   };
   await trx.insertInto('payment_claims').values(row).execute();
-  const client = await movePendingCount(trx, link.ownerId, link.clientId, 1);
+  const client = await movePendingCount(trx, link.ownerId, link.clientId, 1, today);
   return { kind: 'sent', claim: toClaim(row), client, ownerId: link.ownerId };
 }
 
@@ -190,13 +192,14 @@ export async function confirmClaim(
   const decided = await decide(trx, operator.id, clientId, claimId, 'confirmed', now);
   if (decided.kind !== 'decided') return decided;
   const claim = toClaim({ ...decided.row, status: 'confirmed' });
-  await movePendingCount(trx, operator.id, clientId, -1);
-  const recorded = await recordEntry(trx, operator, clientId, {
-    kind: 'payment',
-    amount: claim.amount,
-    note: confirmedPaymentNote(claim),
+  await movePendingCount(trx, operator.id, clientId, -1, on);
+  const recorded = await recordEntry(
+    trx,
+    operator,
+    clientId,
+    { kind: 'payment', amount: claim.amount, note: confirmedPaymentNote(claim), on },
     on,
-  });
+  );
   if (recorded.kind === 'not-found') return { kind: 'not-found' };
   if (recorded.kind === 'out-of-range') return { kind: 'out-of-range' };
   return { kind: 'confirmed', claim, entry: recorded.entry, client: recorded.client };
@@ -208,10 +211,11 @@ export async function dismissClaim(
   ownerId: string,
   clientId: string,
   claimId: string,
+  today: string,
   now: Date = new Date(),
 ): Promise<DecideOutcome<{ kind: 'dismissed'; claim: Claim; client: Client }>> {
   const decided = await decide(trx, ownerId, clientId, claimId, 'dismissed', now);
   if (decided.kind !== 'decided') return decided;
-  const client = await movePendingCount(trx, ownerId, clientId, -1);
+  const client = await movePendingCount(trx, ownerId, clientId, -1, today);
   return { kind: 'dismissed', claim: toClaim({ ...decided.row, status: 'dismissed' }), client };
 }

@@ -1,5 +1,6 @@
 import {
   type CollectionSettings,
+  type CollectionSettingsInput,
   DEFAULT_COLLECTION_SETTINGS,
 } from '../../shared/collection-schema.ts';
 import type { WriteTransaction } from '../db/database.ts';
@@ -23,13 +24,24 @@ export async function getCollectionSettings(
     otherWaysToPay: row.other_ways_to_pay,
     reminderMessage: row.reminder_message,
     reminderEmailSubject: row.reminder_email_subject,
+    paymentTermsDays: Number(row.payment_terms_days),
   };
+}
+
+/** Days after its date that what an operator charges is due (0 until they set terms). */
+export async function paymentTermsOf(source: ReadSource, ownerId: string): Promise<number> {
+  const row = await handleOf(source)
+    .selectFrom('collection_settings')
+    .select('payment_terms_days')
+    .where('owner_id', '=', ownerId)
+    .executeTakeFirst();
+  return row ? Number(row.payment_terms_days) : 0;
 }
 
 export async function saveCollectionSettings(
   trx: WriteTransaction,
   ownerId: string,
-  settings: CollectionSettings,
+  settings: CollectionSettingsInput,
 ): Promise<CollectionSettings> {
   const columns = {
     business_name: settings.businessName,
@@ -38,6 +50,9 @@ export async function saveCollectionSettings(
     other_ways_to_pay: settings.otherWaysToPay,
     reminder_message: settings.reminderMessage,
     reminder_email_subject: settings.reminderEmailSubject,
+    ...(settings.paymentTermsDays === undefined
+      ? {}
+      : { payment_terms_days: settings.paymentTermsDays }),
     updated_at: new Date().toISOString(),
   };
   await trx

@@ -23,6 +23,7 @@ const mine: CollectionSettings = {
   otherWaysToPay: 'Cash at the shop\nHDFC 0000 1111',
   reminderMessage: 'Hello {name}, {amount} to {business}: {link} (UPI {upi})',
   reminderEmailSubject: 'From {business}',
+  paymentTermsDays: 15,
 };
 
 function get(cookie?: string) {

@@ -3,17 +3,19 @@ import { sql } from 'kysely';
 import type { Client } from '../../shared/client-schema.ts';
 import type { Reminder, ReminderChannel } from '../../shared/reminder-schema.ts';
 import {
+  answerClient,
   CLIENT_COLUMNS,
   type ClientRow,
   selectOwnedClient,
-  toClient,
 } from '../clients/client-rows.ts';
 import type { WriteTransaction } from '../db/database.ts';
 import type { DatabaseReader } from '../db/reader.ts';
+import { markDealtWith } from '../dues/collect-round.ts';
 
 interface NewReminder {
   operator: { id: string; email: string };
-  clientId: string;
+  /** The client as it was before the reminder (it leaves the day's round if it was on it). */
+  client: ClientRow;
   channel: ReminderChannel;
   message: string;
   /** The panel's date today: the client's last-reminded day. */
@@ -22,7 +24,8 @@ interface NewReminder {
 
 /**
  * Records a reminder and moves the client's last-reminded day to today (never back), in the
- * caller's transaction; answers the client as it now is.
+ * caller's transaction, marking the client dealt with on today's round; answers the client as
+ * it now is.
  */
 export async function recordReminder(
   trx: WriteTransaction,
@@ -32,7 +35,7 @@ export async function recordReminder(
   const row = {
     id: randomUUID(),
     owner_id: reminder.operator.id,
-    client_id: reminder.clientId,
+    client_id: reminder.client.id,
     sent_by: reminder.operator.id,
     channel: reminder.channel,
     sent_at: now.toISOString(),
@@ -45,11 +48,16 @@ export async function recordReminder(
       last_reminded_on: sql`CASE WHEN last_reminded_on IS NULL OR last_reminded_on < ${reminder.today}
         THEN ${reminder.today} ELSE last_reminded_on END`,
     })
-    .where('id', '=', reminder.clientId)
+    .where('id', '=', reminder.client.id)
     .where('owner_id', '=', reminder.operator.id)
     .returning(CLIENT_COLUMNS)
     .executeTakeFirstOrThrow();
-  return { id: row.id, sentAt: row.sent_at, client: toClient(client as ClientRow) };
+  await markDealtWith(trx, reminder.operator.id, reminder.client, reminder.today, 'reminded');
+  return {
+    id: row.id,
+    sentAt: row.sent_at,
+    client: await answerClient(trx, client as ClientRow, reminder.today),
+  };
 }
 
 /** A client's reminders, newest first; undefined when the client is not the operator's. */

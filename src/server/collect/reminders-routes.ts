@@ -12,7 +12,7 @@ import {
 } from '../../shared/reminder-schema.ts';
 import { DEFAULT_LINK_DAYS } from '../../shared/share-link-schema.ts';
 import { requireSession, type SessionReader } from '../auth/session.ts';
-import { selectOwnedClient, toClient } from '../clients/client-rows.ts';
+import { answerClient, selectOwnedClient } from '../clients/client-rows.ts';
 import { CLIENT_NOT_FOUND_MESSAGE } from '../clients/clients-routes.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
@@ -68,7 +68,7 @@ export async function registerRemindersRoutes(
           getCollectionSettings(database, ownerId),
         ]);
         if (!row) throw new HttpError(404, CLIENT_NOT_FOUND_MESSAGE);
-        const client = toClient(row);
+        const client = await answerClient(database, row, dateIn(config.timeZone));
         return {
           message: fillFor(settings.reminderMessage, client, settings, LINK_PREVIEW_TEXT),
           ...(request.query.channel === 'email'
@@ -105,7 +105,7 @@ export async function registerRemindersRoutes(
         const sent = await writeWithEvents(database, bus, async (trx, publish) => {
           const row = await selectOwnedClient(trx, operator.id, request.params.id);
           if (!row) throw new HttpError(404, CLIENT_NOT_FOUND_MESSAGE);
-          const client = toClient(row);
+          const client = await answerClient(trx, row, today);
           const why = unavailableChannels(client)[channel];
           if (why) throw new HttpError(400, why, { channel: why });
           const settings = await getCollectionSettings(trx, operator.id);
@@ -121,7 +121,7 @@ export async function registerRemindersRoutes(
           const subject = fillFor(settings.reminderEmailSubject, client, settings, url);
           const recorded = await recordReminder(trx, {
             operator,
-            clientId: client.id,
+            client: row,
             channel,
             message,
             today,

@@ -174,7 +174,7 @@ export async function registerShareLinksRoutes(
         const ownerId = request.operator.id;
         const { id, claimId } = request.params;
         const outcome = await writeWithEvents(database, bus, async (trx, publish) => {
-          const result = await dismissClaim(trx, ownerId, id, claimId);
+          const result = await dismissClaim(trx, ownerId, id, claimId, dateIn(config.timeZone));
           if (result.kind === 'dismissed') {
             const event = { type: 'client.updated' as const, client: result.client };
             await publish({ kind: 'event', ownerId, event });

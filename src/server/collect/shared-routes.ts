@@ -93,7 +93,7 @@ export async function registerSharedRoutes(
     }
     const fromDigest = createHash('sha256').update(address).digest('hex');
     return writeWithEvents<ClaimOutcome>(database, bus, async (trx, publish) => {
-      const sent = await sendClaim(trx, token, body, fromDigest);
+      const sent = await sendClaim(trx, token, body, fromDigest, dateIn(config.timeZone));
       if (sent.kind !== 'sent') return sent;
       const event = { type: 'claim.created' as const, claim: sent.claim, client: sent.client };
       await publish({ kind: 'event', ownerId: sent.ownerId, event });

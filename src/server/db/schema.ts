@@ -53,6 +53,13 @@ export interface ClientsTable {
   pending_claims: ColumnType<DbInteger, number | undefined, number>;
   /** The day of the latest reminder (YYYY-MM-DD); null: never reminded. */
   last_reminded_on: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The due dates of the oldest and the latest unpaid amount (`dues`); null: none. */
+  oldest_due_on: ColumnType<string | null, string | null | undefined, string | null>;
+  latest_due_on: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The client's open promise (neither kept nor replaced): its id, amount and day. */
+  promise_id: ColumnType<string | null, string | null | undefined, string | null>;
+  promise_amount_paise: ColumnType<DbInteger | null, bigint | null | undefined, bigint | null>;
+  promise_by: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: string;
   updated_at: string;
 }
@@ -154,6 +161,8 @@ export interface LedgerEntriesTable {
   on_date: string;
   created_at: string;
   created_by: string;
+  /** When what it added is due; null for what took from the balance. */
+  due_on: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** How an operator's total owed changed on each day: the chart adds these up, not the ledger. */
@@ -161,6 +170,50 @@ interface OwnerDailyDeltasTable {
   owner_id: string;
   on_date: string;
   delta_paise: Int64Column;
+  /** Payments dated that day (a positive sum). */
+  collected_paise: ColumnType<DbInteger, bigint | undefined, bigint>;
+}
+
+/** A client's unpaid amount due on a day; `prev_due_on` is its next older unpaid one. */
+export interface DuesTable {
+  client_id: string;
+  due_on: string;
+  owner_id: string;
+  amount_paise: Int64Column;
+  prev_due_on: string | null;
+}
+
+/** An operator's unpaid amounts by (due date, previous unpaid date of the same client: '' none). */
+interface OwnerDuesTable {
+  owner_id: string;
+  due_on: string;
+  prev_due_on: string;
+  amount_paise: Int64Column;
+  clients: Int64Column;
+}
+
+/** A client's promise to pay; broken is not stored (an open one past its day). */
+export interface PromisesTable {
+  id: string;
+  owner_id: string;
+  client_id: string;
+  amount_paise: Int64Column;
+  by_on: string;
+  note: string;
+  status: string;
+  paid_paise: Int64Column;
+  created_at: string;
+  created_by: string;
+  decided_at: string | null;
+}
+
+/** Clients dealt with on a day's collection round. */
+interface CollectDoneTable {
+  owner_id: string;
+  on_date: string;
+  client_id: string;
+  action: string;
+  done_at: string;
 }
 
 /**
@@ -185,6 +238,7 @@ interface CollectionSettingsTable {
   other_ways_to_pay: string;
   reminder_message: string;
   reminder_email_subject: string;
+  payment_terms_days: ColumnType<DbInteger, number | undefined, number>;
   updated_at: string;
 }
 
@@ -228,6 +282,10 @@ export interface RemindersTable {
 }
 
 export interface DatabaseSchema {
+  dues: DuesTable;
+  owner_dues: OwnerDuesTable;
+  promises: PromisesTable;
+  collect_done: CollectDoneTable;
   collection_settings: CollectionSettingsTable;
   share_links: ShareLinksTable;
   payment_claims: PaymentClaimsTable;

@@ -11,18 +11,23 @@ import {
 } from '../../shared/ledger-schema.ts';
 import { formatAmount, MAX_BALANCE_PAISE, paiseFromAmount } from '../../shared/money.ts';
 import {
+  answerClient,
   CLIENT_COLUMNS,
   type ClientRow,
   isClientId,
   selectOwnedClient,
   toClient,
 } from '../clients/client-rows.ts';
-import { adjustTotals, ownerTotalsQuery } from '../clients/running-totals.ts';
+import { addCollected, adjustTotals, ownerTotalsQuery } from '../clients/running-totals.ts';
+import { paymentTermsOf } from '../collect/collection-settings-repository.ts';
 import { compiledQuery } from '../db/compiled-queries.ts';
 import type { WriteTransaction } from '../db/database.ts';
 import { insertRows } from '../db/insert-rows.ts';
 import { type DbInteger, exactInteger } from '../db/integers.ts';
 import { type DatabaseReader, readTogether } from '../db/reader.ts';
+import { markDealtWith } from '../dues/collect-round.ts';
+import { creditPromise } from '../dues/promises-repository.ts';
+import { dueByTerms, moveUnpaid } from '../dues/unpaid-repository.ts';
 
 interface EntryRow {
   seq: DbInteger;
@@ -36,6 +41,7 @@ interface EntryRow {
   created_at: string;
   created_by: string;
   created_by_email: string;
+  due_on: string | null;
 }
 
 function toEntry(row: EntryRow): Entry {
@@ -47,6 +53,7 @@ function toEntry(row: EntryRow): Entry {
     balanceAfter: formatAmount(exactInteger(row.balance_after_paise)),
     note: row.note,
     on: row.on_date,
+    dueOn: row.due_on,
     createdAt: row.created_at,
     createdBy: { id: row.created_by, email: row.created_by_email },
   };
@@ -60,6 +67,8 @@ interface NewLedgerEntry {
   balanceAfterPaise: bigint;
   note: string;
   on: string;
+  /** When what it adds is due; null for what takes from the balance. */
+  dueOn: string | null;
   /** The operator who recorded it, with the e-mail the answer shows. */
   createdBy: { id: string; email: string };
 }
@@ -79,6 +88,7 @@ const insertEntryQuery = compiledQuery(
       on: string;
       createdAt: string;
       createdBy: string;
+      dueOn: string | null;
     },
   ) =>
     db.insertInto('ledger_entries').values({
@@ -92,6 +102,7 @@ const insertEntryQuery = compiledQuery(
       on_date: p.on,
       created_at: p.createdAt,
       created_by: p.createdBy,
+      due_on: p.dueOn,
     }),
 );
 
@@ -111,6 +122,7 @@ export async function appendEntry(trx: WriteTransaction, entry: NewLedgerEntry):
     on: entry.on,
     createdAt: new Date().toISOString(),
     createdBy: entry.createdBy.id,
+    dueOn: entry.dueOn,
   };
   await insertEntryQuery(trx, row);
   return {
@@ -121,6 +133,7 @@ export async function appendEntry(trx: WriteTransaction, entry: NewLedgerEntry):
     balanceAfter: formatAmount(row.balanceAfterPaise),
     note: row.note,
     on: row.on,
+    dueOn: row.dueOn,
     createdAt: row.createdAt,
     createdBy: entry.createdBy,
   };
@@ -143,6 +156,7 @@ export async function insertEntries(
     on_date: entry.on,
     created_at: createdAt,
     created_by: entry.createdBy.id,
+    due_on: entry.dueOn,
   }));
   await insertRows(trx, 'ledger_entries', rows);
 }
@@ -152,29 +166,34 @@ type RecordOutcome =
   | { kind: 'not-found' }
   | { kind: 'out-of-range' };
 
+/** A charge or payment to record: its date, and for a charge the day it is due if not by terms. */
+export type EntryToRecord = NewEntry & { on: string };
+
 /**
  * Records a charge or a payment: the balance moves by the amount in one atomic update (so
  * entries recorded at the same moment add up in any order, without a version), the entry
- * records the balance it left, and the running totals and the day's change of the total
- * follow, all in one transaction.
+ * records the balance it left, and the running totals, the day's change of the total, the
+ * client's unpaid amounts, its promise and the day's round follow, all in one transaction.
  */
 export async function recordEntry(
   trx: WriteTransaction,
   operator: { id: string; email: string },
   clientId: string,
-  input: NewEntry & { on: string },
+  input: EntryToRecord,
+  today: string,
 ): Promise<RecordOutcome> {
   // Not an id (PostgreSQL would refuse one with a NUL byte in it): no such client.
   if (!isClientId(clientId)) return { kind: 'not-found' };
   const amount = paiseFromAmount(input.amount);
-  const delta = input.kind === 'payment' ? -amount : amount;
+  const payment = input.kind === 'payment';
+  const delta = payment ? -amount : amount;
   const updated = await trx
     .updateTable('clients')
     .set({
       balance_paise: sql`balance_paise + ${delta}`,
       version: sql`version + 1`,
       updated_at: new Date().toISOString(),
-      ...(input.kind === 'payment'
+      ...(payment
         ? {
             last_payment_on: sql`CASE WHEN last_payment_on IS NULL OR last_payment_on < ${input.on}
               THEN ${input.on} ELSE last_payment_on END`,
@@ -192,8 +211,13 @@ export async function recordEntry(
     const exists = await selectOwnedClient(trx, operator.id, clientId);
     return exists ? { kind: 'out-of-range' } : { kind: 'not-found' };
   }
-  const after = exactInteger(updated.balance_paise);
-  await adjustTotals(trx, operator.id, after - delta, after, input.on);
+  const row = updated as ClientRow;
+  const after = exactInteger(row.balance_paise);
+  const before = after - delta;
+  await adjustTotals(trx, operator.id, before, after, input.on);
+  const dueOn = payment
+    ? null
+    : (input.dueOn ?? dueByTerms(input.on, await paymentTermsOf(trx, operator.id)));
   const entry = await appendEntry(trx, {
     ownerId: operator.id,
     clientId,
@@ -202,14 +226,39 @@ export async function recordEntry(
     balanceAfterPaise: after,
     note: input.note ?? '',
     on: input.on,
+    dueOn,
     createdBy: operator,
   });
-  return { kind: 'recorded', entry, client: toClient(updated as ClientRow) };
+  const due = await moveUnpaid(trx, {
+    ownerId: operator.id,
+    clientId,
+    before,
+    after,
+    dueOn: dueOn ?? input.on,
+    today,
+  });
+  if (payment) {
+    await addCollected(trx, operator.id, input.on, amount);
+    await markDealtWith(trx, operator.id, row, today, 'paid');
+    if (await creditPromise(trx, row, { paise: amount, on: input.on })) {
+      Object.assign(row, { promise_id: null, promise_amount_paise: null, promise_by: null });
+    }
+  }
+  const client = toClient(
+    {
+      ...row,
+      oldest_due_on: due.oldestDueOn,
+      latest_due_on: due.latestDueOn,
+      overdue_paise: due.overduePaise,
+    },
+    today,
+  );
+  return { kind: 'recorded', entry, client };
 }
 
 const ENTRY_COLUMNS = sql.raw(`e.seq, e.id, e.client_id, e.kind, e.amount_paise,
   e.balance_after_paise, e.note, e.on_date, e.created_at, e.created_by,
-  u.email AS created_by_email`);
+  u.email AS created_by_email, e.due_on`);
 
 /** One page of a client's entries, newest first (in the order recorded). */
 export async function listEntries(
@@ -271,6 +320,7 @@ function entriesJsonSql(dialect: DatabaseReader['dialect']): string {
     `'balanceAfter', ${amountSql(dialect, 'e.balance_after_paise')}`,
     `'note', e.note`,
     `'on', e.on_date`,
+    `'dueOn', e.due_on`,
     `'createdAt', e.created_at`,
   ];
   if (dialect === 'sqlite') {
@@ -290,6 +340,7 @@ export async function statementOf(
   ownerId: string,
   clientId: string,
   range: { from: string; to: string },
+  today: string,
 ): Promise<StatementParts | undefined> {
   const client = await selectOwnedClient(reader, ownerId, clientId);
   if (!client) return undefined;
@@ -311,7 +362,7 @@ export async function statementOf(
   const taken = exactInteger(inRange?.taken ?? 0);
   return {
     summary: {
-      client: toClient(client),
+      client: await answerClient(reader, client, today),
       from: range.from,
       to: range.to,
       opening: formatAmount(opening),
@@ -379,11 +430,50 @@ const pendingClaimsQuery = compiledQuery('pending-claims-count', (db, p: { owner
     .where('p.status', '=', 'pending'),
 );
 
-/** The operator's totals now: net, owed to them, and held in credit. */
-export async function currentTotals(reader: DatabaseReader, ownerId: string) {
-  const [[row], [pending]] = await Promise.all([
+/** What is overdue on `today`, every client together: the sums of the days before it. */
+const overdueTotalQuery = compiledQuery(
+  'overdue-total',
+  (db, p: { ownerId: string; today: string }) =>
+    db
+      .selectFrom('owner_dues')
+      .select((eb) => eb.fn.sum<DbInteger>('amount_paise').as('overdue'))
+      .where('owner_id', '=', p.ownerId)
+      .where('due_on', '<', p.today),
+);
+
+/** Payments dated in a range of days, from the daily totals. */
+const collectedQuery = compiledQuery(
+  'collected-between',
+  (db, p: { ownerId: string; from: string; to: string }) =>
+    db
+      .selectFrom('owner_daily_deltas')
+      .select((eb) => eb.fn.sum<DbInteger>('collected_paise').as('collected'))
+      .where('owner_id', '=', p.ownerId)
+      .where('on_date', '>=', p.from)
+      .where('on_date', '<=', p.to),
+);
+
+/** The first and last day of the month of `day`, and of the month before. */
+function monthsOf(day: string) {
+  const [year = 0, month = 1] = day.split('-').map(Number);
+  const first = (y: number, m: number) => `${y}-${String(m).padStart(2, '0')}-01`;
+  const thisFirst = first(year, month);
+  const lastFirst = month === 1 ? first(year - 1, 12) : first(year, month - 1);
+  return {
+    thisMonth: { from: thisFirst, to: `${thisFirst.slice(0, 8)}31` },
+    lastMonth: { from: lastFirst, to: `${lastFirst.slice(0, 8)}31` },
+  };
+}
+
+/** The operator's totals now: net, owed to them, held in credit, overdue and collected. */
+export async function currentTotals(reader: DatabaseReader, ownerId: string, today: string) {
+  const months = monthsOf(today);
+  const [[row], [pending], [overdue], [thisMonth], [lastMonth]] = await Promise.all([
     ownerTotalsQuery(reader.db, { ownerId }),
     pendingClaimsQuery(reader.db, { ownerId }),
+    overdueTotalQuery(reader.db, { ownerId, today }),
+    collectedQuery(reader.db, { ownerId, ...months.thisMonth }),
+    collectedQuery(reader.db, { ownerId, ...months.lastMonth }),
   ]);
   const value = (column: DbInteger | undefined) =>
     column === undefined ? 0n : exactInteger(column);
@@ -395,5 +485,8 @@ export async function currentTotals(reader: DatabaseReader, ownerId: string) {
     credit: formatAmount(-value(row?.credit_paise)),
     creditClients: Number(value(row?.credit_count)),
     pendingClaims: Number(value(pending?.count)),
+    overdue: formatAmount(value(overdue?.overdue ?? undefined)),
+    collectedThisMonth: formatAmount(value(thisMonth?.collected ?? undefined)),
+    collectedLastMonth: formatAmount(value(lastMonth?.collected ?? undefined)),
   };
 }

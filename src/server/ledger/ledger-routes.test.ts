@@ -363,6 +363,10 @@ describe('totals and their history', () => {
       credit: '100.00',
       creditClients: 1,
       pendingClaims: 0,
+      // Nothing is overdue yet (terms 0: due today) and nothing was paid.
+      overdue: '0.00',
+      collectedThisMonth: '0.00',
+      collectedLastMonth: '0.00',
       today: today(),
     });
   });

@@ -46,6 +46,8 @@ const idParams = z.object({ id: z.string() });
 const errors = { '4xx': apiErrorSchema };
 
 const FUTURE_DATE_MESSAGE = 'The date cannot be in the future';
+const PAYMENT_DUE_MESSAGE = 'A payment has no due date';
+const DUE_BEFORE_DATE_MESSAGE = "The due date cannot be before the charge's date";
 const BALANCE_RANGE_MESSAGE = `The balance would leave the allowed range: ${AMOUNT_RANGE_MESSAGE.toLowerCase()}`;
 
 /** Payments and charges, each client's history and statements, and the operator's totals. */
@@ -98,12 +100,22 @@ export async function registerLedgerRoutes(
         if (on > addDays(today, 1)) {
           throw new HttpError(400, FUTURE_DATE_MESSAGE, { on: FUTURE_DATE_MESSAGE });
         }
+        const { dueOn } = request.body;
+        if (dueOn !== undefined && request.body.kind === 'payment') {
+          throw new HttpError(400, PAYMENT_DUE_MESSAGE, { dueOn: PAYMENT_DUE_MESSAGE });
+        }
+        if (dueOn !== undefined && dueOn < on) {
+          throw new HttpError(400, DUE_BEFORE_DATE_MESSAGE, { dueOn: DUE_BEFORE_DATE_MESSAGE });
+        }
         const operator = { id: request.operator.id, email: request.operator.email };
         const outcome = await writeWithEvents(database, bus, async (trx, publish) => {
-          const result = await recordEntry(trx, operator, request.params.id, {
-            ...request.body,
-            on,
-          });
+          const result = await recordEntry(
+            trx,
+            operator,
+            request.params.id,
+            { ...request.body, on },
+            today,
+          );
           if (result.kind === 'recorded') {
             const event = {
               type: 'entry.created' as const,
@@ -140,6 +152,7 @@ export async function registerLedgerRoutes(
           request.operator.id,
           request.params.id,
           request.query,
+          dateIn(config.timeZone),
         );
         if (!statement) throw new HttpError(404, CLIENT_NOT_FOUND_MESSAGE);
         // Already JSON: Fastify sends text as it is, so the response schema above documents
@@ -159,10 +172,10 @@ export async function registerLedgerRoutes(
           response: { 200: totalsSchema, ...errors },
         },
       },
-      async (request) => ({
-        ...(await currentTotals(database, request.operator.id)),
-        today: dateIn(config.timeZone),
-      }),
+      async (request) => {
+        const today = dateIn(config.timeZone);
+        return { ...(await currentTotals(database, request.operator.id, today)), today };
+      },
     );
 
     routes.get(

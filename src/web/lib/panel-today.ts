@@ -1,4 +1,4 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { totalsSchema } from '../../shared/ledger-schema.ts';
 import { apiPaths } from '../../shared/paths.ts';
 import { api } from './api-client.ts';
@@ -6,13 +6,14 @@ import { todayHere } from './dates.ts';
 import { ledgerKeys } from './query-keys.ts';
 
 /*
- * The running totals carry the panel's date: the ledger shows them, and the list and the
- * client's page count overdue days from that date, so the query is neither feature's.
+ * The totals carry the panel's date today. The ledger (entry dates, the statement), the
+ * collection round (a promise's date), and the list and the client's page (days overdue) all
+ * need that day, so it is no feature's.
  */
-export const totalsQuery = queryOptions({
+export const totalsQuery = {
   queryKey: ledgerKeys.totals,
   queryFn: () => api.get(apiPaths.totals, totalsSchema),
-});
+};
 
 /**
  * The panel's date today (its TIME_ZONE), on which the server books entries and counts what

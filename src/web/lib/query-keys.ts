@@ -60,4 +60,11 @@ export const collectKeys = {
   shareLinks: (clientId: string) => ['ledger', 'share-links', clientId] as const,
   claims: (clientId: string) => ['ledger', 'claims', clientId] as const,
   reminders: (clientId: string) => ['ledger', 'reminders', clientId] as const,
+  /** A client's promises to pay: a payment may keep one, so they reload with the ledger. */
+  promises: (clientId: string) => ['ledger', 'promises', clientId] as const,
+  /**
+   * The day's collection round: any change of a client (reminded, paid, promised, deleted,
+   * imported) may move it, so it reloads with the ledger views; a skip, on `collect.updated`.
+   */
+  round: ['ledger', 'collect'] as const,
 };

@@ -31,6 +31,7 @@ import { conflictingClient } from '../features/clients/conflict.ts';
 import { lastListPlace } from '../features/clients/list-place.ts';
 import { WithClient } from '../features/clients/with-client.tsx';
 import { ClaimsPanel } from '../features/collect/claims-panel.tsx';
+import { PromisePanel } from '../features/collect/promise-panel.tsx';
 import { RemindButton } from '../features/collect/remind-buttons.tsx';
 import { RemindersHistory } from '../features/collect/reminders-history.tsx';
 import { EntryForm } from '../features/ledger/entry-form.tsx';
@@ -301,6 +302,7 @@ function ClientDetails({ client }: { client: Client }) {
           </ListGroup>
         </Card.Body>
       </Card>
+      <PromisePanel client={client} />
       <ClaimsPanel client={client} />
       <section aria-labelledby="history-heading" className="mt-4">
         <div className="d-flex flex-wrap justify-content-between align-items-baseline gap-2 mb-2">

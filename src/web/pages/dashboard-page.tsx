@@ -13,6 +13,11 @@ const LedgerSummary = lazy(async () => ({
   default: (await import('../features/ledger/ledger-summary.tsx')).LedgerSummary,
 }));
 
+// Today's round comes after the list too: the link shows once the round is read.
+const CollectTodayLink = lazy(async () => ({
+  default: (await import('../features/collect/collect-link.tsx')).CollectTodayLink,
+}));
+
 // Import is used now and then, and brings its own screens: loaded when opened (if it cannot
 // load, the dashboard stays).
 const ImportDialog = lazyDialog('import', () =>
@@ -27,6 +32,9 @@ export function DashboardPage() {
     <div className="row">
       {/* First in the page, so "New" comes before the rows on a phone; beside them when wide. */}
       <aside aria-label="Sidebar" className="col-12 col-md-2 order-md-last mb-3">
+        <Suspense fallback={null}>
+          <CollectTodayLink />
+        </Suspense>
         <Link to={paths.addClient} className="btn btn-success w-100 mt-md-2">
           New
         </Link>

@@ -6,6 +6,7 @@ import Form from 'react-bootstrap/Form';
 import { useForm } from 'react-hook-form';
 import {
   type CollectionSettings,
+  type CollectionSettingsInput,
   collectionSettingsSchema,
   DEFAULT_COLLECTION_SETTINGS,
   fillTemplate,
@@ -43,7 +44,7 @@ function LoadingLine() {
 const PLACEHOLDER_HELP = `Placeholders: ${TEMPLATE_PLACEHOLDERS.map((word) => `{${word}}`).join(', ')}.`;
 
 /** The reminder as one client would read it, from what the form holds now. */
-function ReminderPreview({ values }: { values: CollectionSettings }) {
+function ReminderPreview({ values }: { values: CollectionSettingsInput }) {
   const clients = usePreviewClients();
   const [chosen, setChosen] = useState('');
   const selectId = useId();
@@ -107,7 +108,7 @@ function ReminderPreview({ values }: { values: CollectionSettings }) {
 function GettingPaidForm({ saved }: { saved: CollectionSettings }) {
   const save = useSaveCollectionSettings();
   const flash = useFlash();
-  const form = useForm<CollectionSettings>({
+  const form = useForm<CollectionSettingsInput>({
     resolver: zodResolver(collectionSettingsSchema),
     reValidateMode: 'onChange',
     defaultValues: saved,

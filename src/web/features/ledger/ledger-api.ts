@@ -48,6 +48,9 @@ export function useStatement(clientId: string, from: string, to: string) {
   });
 }
 
+// Defined where the collection round reads it too.
+export { totalsQuery, usePanelToday } from '../../lib/panel-today.ts';
+
 export function totalsHistoryQuery(from: string, to: string) {
   return queryOptions({
     queryKey: ledgerKeys.history(from, to),
@@ -75,7 +78,7 @@ export function useRecordEntry(clientId: string) {
 
 // The same query as the getting-paid settings (same key, same answer), read here for the
 // charge form's terms: a saved change, or the live event of one, reaches both.
-const collectionSettingsAnswer = z.object(collectionSettingsSchema.shape);
+const collectionSettingsAnswer = z.required(z.object(collectionSettingsSchema.shape));
 
 /** The operator's collection settings, for their payment terms (days until a charge is due). */
 export function usePaymentTerms() {

@@ -1,0 +1,55 @@
+// The day's collection round: who is on it, and who was dealt with.
+import { sql } from 'kysely';
+import { COLLECT_REMIND_EVERY_DAYS } from '../../shared/dues-schema.ts';
+import { addDays } from '../../shared/ledger-schema.ts';
+import type { ClientRow } from '../clients/client-rows.ts';
+import type { WriteTransaction } from '../db/database.ts';
+
+export type RoundAction = 'reminded' | 'paid' | 'promised' | 'skipped';
+
+/** The first day a reminder no longer counts as recent on the round of `on`. */
+export function remindedRecentlySince(on: string): string {
+  return addDays(on, -COLLECT_REMIND_EVERY_DAYS);
+}
+
+type RoundFields = Pick<ClientRow, 'oldest_due_on' | 'last_reminded_on' | 'promise_by'>;
+
+/**
+ * Whether a client is on the round of `on`: an open promise due that day, or broken in the 7
+ * days before (after that the client comes back as overdue, not every day as broken), or
+ * something overdue and no reminder in the 7 days before. The SQL twin is `roundCondition`.
+ */
+export function isOnRound(row: RoundFields, on: string): boolean {
+  const since = remindedRecentlySince(on);
+  if (row.promise_by !== null && row.promise_by <= on && row.promise_by >= since) return true;
+  return (
+    row.oldest_due_on !== null &&
+    row.oldest_due_on < on &&
+    (row.last_reminded_on === null || row.last_reminded_on < since)
+  );
+}
+
+/** `isOnRound` as SQL over clients `c`. */
+export function roundCondition(on: string) {
+  const since = remindedRecentlySince(on);
+  return sql<boolean>`((c.promise_by <= ${on} AND c.promise_by >= ${since}) OR (c.oldest_due_on < ${on}
+    AND (c.last_reminded_on IS NULL OR c.last_reminded_on < ${since})))`;
+}
+
+/**
+ * Marks a client dealt with on the round of `on`, when it is on it (`row` as it was before
+ * the write), in the write's transaction; the first action of the day counts.
+ */
+export async function markDealtWith(
+  trx: WriteTransaction,
+  ownerId: string,
+  row: RoundFields & { id: string },
+  on: string,
+  action: RoundAction,
+): Promise<boolean> {
+  if (!isOnRound(row, on)) return false;
+  await sql`INSERT INTO collect_done (owner_id, on_date, client_id, action, done_at)
+    VALUES (${ownerId}, ${on}, ${row.id}, ${action}, ${new Date().toISOString()})
+    ON CONFLICT (owner_id, on_date, client_id) DO NOTHING`.execute(trx);
+  return true;
+}

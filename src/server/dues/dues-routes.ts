@@ -1,0 +1,204 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import * as z from 'zod/mini';
+import { apiErrorSchema } from '../../shared/api-error.ts';
+import {
+  ageingSchema,
+  collectQuerySchema,
+  collectSchema,
+  collectSkipSchema,
+  newPromiseSchema,
+  PROMISE_IN_PAST_MESSAGE,
+  promiseSchema,
+  promisesSchema,
+} from '../../shared/dues-schema.ts';
+import { addDays } from '../../shared/ledger-schema.ts';
+import { apiPaths } from '../../shared/paths.ts';
+import { requireSession, type SessionReader } from '../auth/session.ts';
+import { CLIENT_NOT_FOUND_MESSAGE } from '../clients/clients-routes.ts';
+import type { Config } from '../config.ts';
+import type { Database } from '../db/database.ts';
+import { streamCompression } from '../http/compression.ts';
+import { HttpError } from '../http/errors.ts';
+import { allowLongSilence } from '../http/long-work.ts';
+import { dateIn } from '../ledger/panel-date.ts';
+import type { EventBus } from '../live/event-bus.ts';
+import { writeWithEvents } from '../live/write-with-events.ts';
+import { ageingCsv, ageingOf } from './ageing-repository.ts';
+import { collectRoundOf, skipOnRound } from './collect-round-repository.ts';
+import { createPromise, listPromises } from './promises-repository.ts';
+
+interface DuesRoutesOptions {
+  config: Config;
+  database: Database;
+  readSession: SessionReader;
+  bus: EventBus;
+}
+
+const idParams = z.object({ id: z.string() });
+const errors = { '4xx': apiErrorSchema };
+
+/** A promise may be for up to a year ahead: further than that is a typing mistake. */
+const PROMISE_MAX_DAYS = 365;
+const PROMISE_TOO_FAR_MESSAGE = `The promised date must be within ${PROMISE_MAX_DAYS} days`;
+const NOT_ON_ROUND_MESSAGE = "This client is not on that day's collection round";
+/** A round's day: the panel's today, or a day either side (a browser in another time zone). */
+const ROUND_DAY_MESSAGE = "Pick today's round (or the day either side)";
+
+/** Ageing, promises to pay, and the day's collection round (issue 21). */
+export async function registerDuesRoutes(
+  app: FastifyInstance,
+  { config, database, readSession, bus }: DuesRoutesOptions,
+): Promise<void> {
+  const today = () => dateIn(config.timeZone);
+
+  /** A round's day as asked, within a day of the panel's today. */
+  function roundDay(on: string | undefined): string {
+    const now = today();
+    if (on === undefined) return now;
+    if (on < addDays(now, -1) || on > addDays(now, 1)) {
+      throw new HttpError(400, ROUND_DAY_MESSAGE, { on: ROUND_DAY_MESSAGE });
+    }
+    return on;
+  }
+
+  await app.register(async (scope) => {
+    requireSession(scope, readSession);
+    const routes = scope.withTypeProvider<ZodTypeProvider>();
+
+    routes.get(
+      apiPaths.ageing,
+      {
+        schema: {
+          tags: ['Due dates'],
+          summary: 'What is owed by how long it has been due',
+          response: { 200: ageingSchema, ...errors },
+        },
+      },
+      (request) => ageingOf(database, request.operator.id, today()),
+    );
+
+    routes.get(
+      apiPaths.ageingExport,
+      {
+        compress: streamCompression,
+        schema: {
+          tags: ['Due dates'],
+          summary: 'The ageing of every client owing anything, as CSV',
+          produces: ['text/csv'],
+          response: { 200: z.string(), ...errors },
+        },
+      },
+      async (request, reply) => {
+        allowLongSilence(request);
+        const day = today();
+        return reply
+          .type('text/csv; charset=utf-8')
+          .header('content-disposition', `attachment; filename="ageing-${day}.csv"`)
+          .send(ageingCsv(database, request.operator.id, day) as unknown as string);
+      },
+    );
+
+    routes.post(
+      '/api/clients/:id/promises',
+      {
+        schema: {
+          tags: ['Due dates'],
+          summary: 'Record a promise to pay (it replaces an open one)',
+          params: idParams,
+          body: newPromiseSchema,
+          response: { 201: promiseSchema, ...errors },
+        },
+      },
+      async (request, reply) => {
+        const now = today();
+        const { by } = request.body;
+        if (by < now)
+          throw new HttpError(400, PROMISE_IN_PAST_MESSAGE, { by: PROMISE_IN_PAST_MESSAGE });
+        if (by > addDays(now, PROMISE_MAX_DAYS)) {
+          throw new HttpError(400, PROMISE_TOO_FAR_MESSAGE, { by: PROMISE_TOO_FAR_MESSAGE });
+        }
+        const operator = { id: request.operator.id, email: request.operator.email };
+        const outcome = await writeWithEvents(database, bus, async (trx, publish) => {
+          const result = await createPromise(trx, operator, request.params.id, request.body, now);
+          if (result.kind === 'created') {
+            const event = {
+              type: 'promise.created' as const,
+              promise: result.promise,
+              client: result.client,
+            };
+            await publish({ kind: 'event', ownerId: operator.id, event });
+          }
+          return result;
+        });
+        if (outcome.kind === 'not-found') throw new HttpError(404, CLIENT_NOT_FOUND_MESSAGE);
+        return reply.status(201).send(outcome.promise);
+      },
+    );
+
+    routes.get(
+      '/api/clients/:id/promises',
+      {
+        schema: {
+          tags: ['Due dates'],
+          summary: "A client's promises to pay, newest first, with its record",
+          params: idParams,
+          response: { 200: promisesSchema, ...errors },
+        },
+      },
+      async (request) => {
+        const promises = await listPromises(
+          database,
+          request.operator.id,
+          request.params.id,
+          today(),
+        );
+        if (!promises) throw new HttpError(404, CLIENT_NOT_FOUND_MESSAGE);
+        return promises;
+      },
+    );
+
+    routes.get(
+      apiPaths.collect,
+      {
+        schema: {
+          tags: ['Due dates'],
+          summary: "The day's collection round: who to call, biggest overdue first",
+          querystring: collectQuerySchema,
+          response: { 200: collectSchema, ...errors },
+        },
+      },
+      (request) => collectRoundOf(database, request.operator.id, roundDay(request.query.on)),
+    );
+
+    routes.post(
+      '/api/clients/:id/skip',
+      {
+        schema: {
+          tags: ['Due dates'],
+          summary: "Skip a client on the day's collection round",
+          params: idParams,
+          body: z.optional(collectSkipSchema),
+          response: { 204: z.null(), ...errors },
+        },
+      },
+      async (request, reply) => {
+        const on = roundDay(request.body?.on);
+        const ownerId = request.operator.id;
+        const outcome = await writeWithEvents(database, bus, async (trx, publish) => {
+          const result = await skipOnRound(trx, ownerId, request.params.id, on);
+          if (result.kind === 'skipped') {
+            const event = { type: 'collect.updated' as const, on };
+            await publish({ kind: 'event', ownerId, event });
+          }
+          return result;
+        });
+        if (outcome.kind === 'not-found') throw new HttpError(404, CLIENT_NOT_FOUND_MESSAGE);
+        if (outcome.kind === 'not-on-round') {
+          throw new HttpError(409, NOT_ON_ROUND_MESSAGE);
+        }
+        return reply.status(204).send(null);
+      },
+    );
+  });
+}
