@@ -136,8 +136,9 @@ async function openCollect(page: Page): Promise<void> {
 }
 
 test.describe('the collection round', () => {
-  // Two days of a round, two browsers and a panel each on a machine of two shared cores.
-  test.describe.configure({ timeout: 120_000 });
+  // Two days of a round, or four axe runs, with two browsers and two panels on two shared
+  // cores: an axe run alone can take 20 s there.
+  test.describe.configure({ timeout: 180_000 });
 
   test('a client overdue is reminded and promises, leaves the round, comes back the next day for the broken promise, and a payment on the promised day keeps it', async ({
     page,
@@ -167,6 +168,9 @@ test.describe('the collection round', () => {
     await expect(open).toBeVisible();
     const whatsapp = new URL((await open.getAttribute('href')) ?? '');
     expect(`${whatsapp.origin}${whatsapp.pathname}`).toBe('https://wa.me/919845011223');
+    // Reminded: the client has left the round, behind the dialog that stays open.
+    await expect(page.getByText('1 of 1 done today')).toBeVisible();
+    await expect(page.getByText('Nothing to collect today')).toBeVisible();
 
     // On the same call the client promises to pay today.
     const promise = remind.getByRole('region', { name: 'Promise to pay' });
@@ -246,14 +250,6 @@ test.describe('the collection round', () => {
         // Biggest overdue first.
         await expect(roundTable(page).getByRole('rowheader')).toHaveText([ravi.name, asha.name]);
         await expectAccessible(page, `the round (${theme}, desktop)`);
-
-        await rowOf(page, ravi.name)
-          .getByRole('button', { name: `Record payment from ${ravi.name}` })
-          .click();
-        const payment = page.getByRole('form', { name: 'Record payment' });
-        await expect(payment.getByLabel('Amount (₹)')).toBeFocused();
-        await expectAccessible(page, `the round's payment form (${theme}, desktop)`);
-        await payment.getByRole('button', { name: 'Cancel' }).click();
 
         await rowOf(page, ravi.name)
           .getByRole('button', { name: `Remind ${ravi.name}` })
