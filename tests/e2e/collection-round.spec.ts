@@ -136,7 +136,7 @@ async function openCollect(page: Page): Promise<void> {
 }
 
 test.describe('the collection round', () => {
-  // Two days of a round, or four axe runs, with two browsers and two panels on two shared
+  // Two days of a round, or three axe runs, with two browsers and two panels on two shared
   // cores: an axe run alone can take 20 s there.
   test.describe.configure({ timeout: 180_000 });
 
@@ -191,6 +191,7 @@ test.describe('the collection round', () => {
     await expect(progress(page, '1 of 1 done today')).toBeVisible();
 
     // The next day, unpaid: the session of yesterday has idled out, the operator signs in again.
+    // Only the panel's clock moves: the web app takes its today from the panel (the totals).
     await page.goto('about:blank');
     shiftClock(DAY_MS);
     await login(page, email);
