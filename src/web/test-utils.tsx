@@ -114,7 +114,10 @@ export function stubLiveSocketInEachTest(): void {
   });
 }
 
-/** A client as the API answers one (a valid mobile, nothing pending, never reminded). */
+/**
+ * A client as the API answers one (a valid mobile, nothing pending, never reminded, nothing
+ * overdue, no promise).
+ */
 export function apiClient(id: string, fname: string, lname: string, balance: string): Client {
   return {
     id,

@@ -6,8 +6,9 @@ import { todayHere } from './dates.ts';
 import { ledgerKeys } from './query-keys.ts';
 
 /*
- * The totals carry the panel's date today. The ledger (entry dates, the statement) and the
- * collection round (a promise's date) both need that day, so it is neither feature's.
+ * The totals carry the panel's date today. The ledger (entry dates, the statement), the
+ * collection round (a promise's date), and the list and the client's page (days overdue) all
+ * need that day, so it is no feature's.
  */
 export const totalsQuery = {
   queryKey: ledgerKeys.totals,
@@ -15,8 +16,9 @@ export const totalsQuery = {
 };
 
 /**
- * The panel's date today (its TIME_ZONE), on which the server books entries; the browser's
- * own date, which may be another day, only until the server has answered.
+ * The panel's date today (its TIME_ZONE), on which the server books entries and counts what
+ * is overdue; the browser's own date, which may be another day, only until the server has
+ * answered.
  */
 export function usePanelToday(): string {
   return useQuery(totalsQuery).data?.today ?? todayHere();

@@ -7,7 +7,12 @@ import type { ClientListQuery } from '../../shared/client-schema.ts';
  */
 
 export type ClientListParams = Pick<ClientListQuery, 'limit' | 'offset'> &
-  Partial<Pick<ClientListQuery, 'q' | 'sort' | 'dir' | 'balance' | 'notRemindedFor'>>;
+  Partial<
+    Pick<
+      ClientListQuery,
+      'q' | 'sort' | 'dir' | 'balance' | 'notRemindedFor' | 'overdue' | 'promise'
+    >
+  >;
 
 export const clientKeys = {
   all: ['clients'] as const,
@@ -24,6 +29,8 @@ export const ledgerKeys = {
     ['ledger', 'statement', clientId, from, to] as const,
   totals: ['ledger', 'totals'] as const,
   history: (from: string, to: string) => ['ledger', 'history', from, to] as const,
+  /** Under the ledger's key: a change of any balance reloads it with the totals. */
+  ageing: ['ledger', 'ageing'] as const,
 };
 
 /**

@@ -36,6 +36,7 @@ import { RemindButton } from '../features/collect/remind-buttons.tsx';
 import { RemindersHistory } from '../features/collect/reminders-history.tsx';
 import { EntryForm } from '../features/ledger/entry-form.tsx';
 import { LedgerHistory } from '../features/ledger/ledger-history.tsx';
+import { OverdueSince } from '../features/ledger/overdue-since.tsx';
 import { formatDay } from '../lib/dates.ts';
 import type { DetailsPageState, EntryFormKind } from '../lib/details-page-state.ts';
 import { applyServerErrors } from '../lib/form-errors.ts';
@@ -249,6 +250,7 @@ function ClientDetails({ client }: { client: Client }) {
                   <PencilIcon />
                 </Button>
               </h2>
+              <OverdueSince client={client} />
               {showBalanceForm ? (
                 <BalanceForm
                   key={client.version}
