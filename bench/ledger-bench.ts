@@ -1,15 +1,19 @@
 // npm run bench, ledger part: the app on SQLite with 100,000 clients and 1,000,000 ledger
-// entries — recording payments beside creating clients, a page of history and a year's
-// statement of a client with 10,000 entries, and the 90-day chart of the total owed. Prints
-// figures; asserts only that what it measured was answered (every status as expected) and
-// that the seeded ledger adds up (each balance is the sum of its entries).
+// entries — recording payments beside creating clients, what settling unpaid amounts costs a
+// payment (issue 21), the ageing, a page of history and a year's statement of a client with
+// 10,000 entries, and the 90-day chart of the total owed. Prints figures; asserts only that
+// what it measured was answered (every status as expected), that the seeded ledger adds up
+// (each balance is the sum of its entries) and that the unpaid amounts still do after the
+// payments (each client's add up to what it owes, the operator's sums to its amounts).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
+import Database from 'better-sqlite3';
 import { addDays } from '../src/shared/ledger-schema.ts';
-import { seedLedgerSqlite } from './seed-data.ts';
+import { formatAmount } from '../src/shared/money.ts';
+import { seedLedgerSqlite, unpaidProblemsSqlite } from './seed-data.ts';
 
 const SERVER_COMMAND = [process.execPath, path.join('dist', 'server', 'server', 'index.js')];
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 100_000);
@@ -50,10 +54,14 @@ interface Figures {
   errors: number;
 }
 
-function load(name: string, options: autocannon.Options): Promise<Figures> {
+function load(
+  name: string,
+  options: autocannon.Options,
+  seconds: number = DURATION_S,
+): Promise<Figures> {
   return new Promise((resolve, reject) => {
     autocannon(
-      { connections: CONNECTIONS, pipelining: 1, duration: DURATION_S, ...options },
+      { connections: CONNECTIONS, pipelining: 1, duration: seconds, ...options },
       (error, result) =>
         error
           ? reject(error)
@@ -95,6 +103,103 @@ async function sequential(name: string, url: string, cookie: string): Promise<Fi
   };
 }
 
+const RANDOM_PAYMENTS = 'POST /api/clients/:id/entries (payment';
+
+const SETTLING_NOTE = `  "Today's rate" is the rate before issue 21: measured in this run as payments on clients in
+  credit, which have nothing unpaid before or after, so the issue's unpaid-amount upkeep (settle
+  the oldest first, the sums by due date, the client's due dates) does nothing for them. What
+  else issue 21 added to every payment (its day's collected sum, a read of the client's due
+  state) is in both figures; a payment that settles also marks the client dealt with on the
+  day's round, which is counted against it. Same amounts, same connections; the two loads
+  alternate (none, settle, settle, none) so that neither gets the quieter half of the run.`;
+
+interface Arrears {
+  id: string;
+  unpaid: number;
+  paymentPaise: bigint;
+}
+
+/**
+ * The same payments on clients in credit (nothing unpaid to settle) and on owing clients,
+ * most unpaid amounts first, each paying its oldest unpaid amount and half the next; each
+ * client paid once while the list lasts. Answers the two loads, and their figures to print.
+ */
+async function compareSettling(
+  headers: Record<string, string>,
+  creditIds: readonly string[],
+  arrears: readonly Arrears[],
+): Promise<{ none: Figures; settle: Figures; figures: Figures[] }> {
+  const amount = (i: number) => formatAmount(arrears[i % arrears.length]?.paymentPaise ?? 100n);
+  let noneNext = 0;
+  let settleNext = 0;
+  const half = DURATION_S / 2;
+  const none = () =>
+    load(
+      'payment on a client in credit (nothing to settle)',
+      {
+        url: BASE,
+        requests: [
+          {
+            method: 'POST',
+            headers,
+            setupRequest: (request) => {
+              const i = noneNext++;
+              return {
+                ...request,
+                path: `/api/clients/${creditIds[i % creditIds.length]}/entries`,
+                body: JSON.stringify({ kind: 'payment', amount: amount(i), note: 'bench' }),
+              };
+            },
+          },
+        ],
+      },
+      half,
+    );
+  const settle = () =>
+    load(
+      'payment settling unpaid amounts, oldest first',
+      {
+        url: BASE,
+        requests: [
+          {
+            method: 'POST',
+            headers,
+            setupRequest: (request) => {
+              const i = settleNext++;
+              return {
+                ...request,
+                path: `/api/clients/${arrears[i % arrears.length]?.id}/entries`,
+                body: JSON.stringify({ kind: 'payment', amount: amount(i), note: 'bench' }),
+              };
+            },
+          },
+        ],
+      },
+      half,
+    );
+  const runs = [await none(), await settle(), await settle(), await none()];
+  const both = (a: Figures | undefined, b: Figures | undefined, name: string): Figures => ({
+    name,
+    rps: ((a?.rps ?? 0) + (b?.rps ?? 0)) / 2,
+    p50: ((a?.p50 ?? 0) + (b?.p50 ?? 0)) / 2,
+    p99: Math.max(a?.p99 ?? 0, b?.p99 ?? 0),
+    errors: (a?.errors ?? 0) + (b?.errors ?? 0),
+  });
+  const settled = arrears.slice(0, settleNext);
+  const unpaidEach = settled.reduce((sum, a) => sum + a.unpaid, 0) / Math.max(settled.length, 1);
+  const noneFigures = both(
+    runs[0],
+    runs[3],
+    `POST /api/clients/:id/entries (payment; client in credit: no unpaid amounts to settle)`,
+  );
+  const settleFigures = both(
+    runs[1],
+    runs[2],
+    `POST /api/clients/:id/entries (payment; client owing ${unpaidEach.toFixed(1)} unpaid amounts on average: settles the oldest and half the next)`,
+  );
+  return { none: noneFigures, settle: settleFigures, figures: [noneFigures, settleFigures] };
+}
+
 function stop(child: ChildProcess | undefined): Promise<void> {
   return new Promise((resolve) => {
     if (!child || child.exitCode !== null) return resolve();
@@ -133,14 +238,18 @@ async function main(): Promise<void> {
     const cookie = (signUp.headers.getSetCookie()[0] ?? '').split(';')[0] ?? '';
     const ownerId = ((await signUp.json()) as { user: { id: string } }).user.id;
     const seedStarted = performance.now();
-    const { clientIds, heavyId, entries } = seedLedgerSqlite(file, ownerId, {
+    const seeded = seedLedgerSqlite(file, ownerId, {
       clients: CLIENTS,
       entries: ENTRIES,
       today: today(),
     });
+    const { clientIds, heavyId, entries, creditIds, arrears } = seeded;
     console.log(
-      `seeded ${clientIds.length.toLocaleString('en')} clients and ${entries.toLocaleString('en')} entries in ${((performance.now() - seedStarted) / 1000).toFixed(1)} s`,
+      `seeded ${clientIds.length.toLocaleString('en')} clients and ${entries.toLocaleString('en')} entries in ${((performance.now() - seedStarted) / 1000).toFixed(1)} s: ${seeded.dues.toLocaleString('en')} unpaid amounts of ${arrears.length.toLocaleString('en')} clients owing (${creditIds.length.toLocaleString('en')} in credit), ${seeded.ownerDues.toLocaleString('en')} sums by (due date, previous due date)`,
     );
+    if (creditIds.length === 0 || arrears.length === 0) {
+      throw new Error('the seed left no client in credit or none owing: nothing to compare');
+    }
 
     const writeHeaders = { cookie, origin: ORIGIN, 'content-type': 'application/json' };
     const end = today();
@@ -159,10 +268,12 @@ async function main(): Promise<void> {
         }),
       }),
     );
+    const settling = await compareSettling(writeHeaders, creditIds, arrears);
+    results.push(...settling.figures);
     // Payments on clients picked at random among the 100,000, as a counter would record them.
     let pick = 0;
     results.push(
-      await load('POST /api/clients/:id/entries (payment)', {
+      await load(`${RANDOM_PAYMENTS}; clients picked across all)`, {
         url: BASE,
         requests: [
           {
@@ -194,7 +305,9 @@ async function main(): Promise<void> {
     // The same client's last 30 days: what a monthly statement of a busy client holds.
     const monthUrl = `${BASE}/api/clients/${heavyId}/statement?from=${addDays(end, -29)}&to=${end}`;
     const chartUrl = `${BASE}/api/totals/history?from=${addDays(end, -89)}&to=${end}`;
+    const ageingUrl = `${BASE}/api/ageing`;
     const reads: [string, string][] = [
+      [`ageing: GET /api/ageing (${seeded.ownerDues.toLocaleString('en')} sums)`, ageingUrl],
       ['history: newest 50 of 10,000 entries', historyUrl],
       ['history: 50 entries, 100 pages back', `${historyUrl}&cursor=${cursor}`],
       ['statement: a year, 10,000 entries', statementUrl],
@@ -219,10 +332,28 @@ async function main(): Promise<void> {
       );
     }
     const creates = results[0];
-    const payments = results[1];
+    const payments = results.find((r) => r.name.startsWith(RANDOM_PAYMENTS));
     console.log(
       `\npayments / creates (throughput): ${((payments?.rps ?? 0) / (creates?.rps ?? 1)).toFixed(2)} (target ≥ 0.8)`,
     );
+    const ageing = results.find(
+      (r) =>
+        r.name.startsWith(`ageing: GET /api/ageing (`) &&
+        r.name.endsWith(`(${CONNECTIONS} connections)`),
+    );
+    console.log(
+      `GET /api/ageing p99 at ${CONNECTIONS} connections: ${ms(ageing?.p99 ?? Number.NaN)} ms (target ≤ 50 ms)`,
+    );
+    console.log(
+      `payments settling unpaid amounts / payments with none to settle (throughput): ${(settling.settle.rps / settling.none.rps).toFixed(2)} (target ≥ 0.8: "recording a payment stays within 20% of today's rate")`,
+    );
+    console.log(SETTLING_NOTE);
+    const db = new Database(file, { readonly: true });
+    const problems = unpaidProblemsSqlite(db, ownerId);
+    db.close();
+    if (problems)
+      throw new Error(`after the payments, the unpaid amounts do not add up: ${problems}`);
+    console.log('after the payments, every unpaid amount still adds up: yes');
   } finally {
     await stop(server);
     rmSync(dir, { recursive: true, force: true });

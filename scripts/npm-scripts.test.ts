@@ -130,7 +130,15 @@ describe.concurrent('the scripts that need the build', () => {
         ? [/create on instance A → event on 10 sockets of instance B/]
         : [/skipped: nothing answers/],
     ],
-    ['ledger', [/payments \/ creates \(throughput\)/]],
+    [
+      'ledger',
+      [
+        /payments \/ creates \(throughput\)/,
+        /GET \/api\/ageing p99 at 10 connections: [\d.]+ ms \(target ≤ 50 ms\)/,
+        /payments settling unpaid amounts \/ payments with none to settle \(throughput\): [\d.]+ \(target ≥ 0\.8/,
+        /after the payments, every unpaid amount still adds up: yes/,
+      ],
+    ],
     ['live', [/idle live sockets/]],
     [
       'sign-in-timing',
