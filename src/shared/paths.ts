@@ -80,6 +80,16 @@ export function isAppPage(pathname: string): boolean {
   return Object.values(pages).some(({ pattern }) => matches(pattern, pathname));
 }
 
+/** A path under one client's API (`/api/clients/<id>/<rest>`), its id encoded. */
+function clientPath(id: string, rest: string): string {
+  return under('clients', id, rest);
+}
+
+/** `/api/<collection>/<id>/<rest>`, the id encoded. */
+function under(collection: string, id: string, rest = ''): string {
+  return `/api/${collection}/${encodeURIComponent(id)}${rest && `/${rest}`}`;
+}
+
 export const apiPaths = {
   health: '/api/health',
   settings: '/api/settings',
@@ -87,23 +97,22 @@ export const apiPaths = {
   clients: '/api/clients',
   clientsExport: '/api/clients/export',
   clientsImport: '/api/clients/import',
-  client: (id: string) => `/api/clients/${encodeURIComponent(id)}`,
-  restore: (id: string) => `/api/clients/${encodeURIComponent(id)}/restore`,
+  client: (id: string) => under('clients', id),
+  restore: (id: string) => clientPath(id, 'restore'),
   bulkDelete: '/api/clients/delete',
   bulkRestore: '/api/clients/restore',
-  entries: (id: string) => `/api/clients/${encodeURIComponent(id)}/entries`,
-  statement: (id: string) => `/api/clients/${encodeURIComponent(id)}/statement`,
+  entries: (id: string) => clientPath(id, 'entries'),
+  statement: (id: string) => clientPath(id, 'statement'),
   totals: '/api/totals',
   totalsHistory: '/api/totals/history',
   operators: '/api/operators',
-  operatorRole: (id: string) => `/api/operators/${encodeURIComponent(id)}/role`,
-  operatorSignOut: (id: string) => `/api/operators/${encodeURIComponent(id)}/sign-out`,
+  operatorRole: (id: string) => under('operators', id, 'role'),
+  operatorSignOut: (id: string) => under('operators', id, 'sign-out'),
   operatorsSignOutAll: '/api/operators/sign-out-all',
-  operatorResetLink: (id: string) => `/api/operators/${encodeURIComponent(id)}/reset-link`,
-  operatorDeactivate: (id: string) => `/api/operators/${encodeURIComponent(id)}/deactivate`,
-  operatorReactivate: (id: string) => `/api/operators/${encodeURIComponent(id)}/reactivate`,
-  operatorTwoFactorDisable: (id: string) =>
-    `/api/operators/${encodeURIComponent(id)}/two-factor/disable`,
+  operatorResetLink: (id: string) => under('operators', id, 'reset-link'),
+  operatorDeactivate: (id: string) => under('operators', id, 'deactivate'),
+  operatorReactivate: (id: string) => under('operators', id, 'reactivate'),
+  operatorTwoFactorDisable: (id: string) => under('operators', id, 'two-factor/disable'),
   passwordResetCheck: '/api/password-reset/check',
   passwordReset: '/api/password-reset',
   accountPassword: '/api/account/password',
@@ -124,23 +133,23 @@ export const apiPaths = {
   session: '/api/auth/get-session',
   // Getting paid (issue 20).
   collectionSettings: '/api/collection-settings',
-  shareLinks: (id: string) => `/api/clients/${encodeURIComponent(id)}/share-links`,
+  shareLinks: (id: string) => clientPath(id, 'share-links'),
   shareLink: (id: string, linkId: string) =>
-    `/api/clients/${encodeURIComponent(id)}/share-links/${encodeURIComponent(linkId)}`,
-  shared: (token: string) => `/api/shared/${encodeURIComponent(token)}`,
-  sharedClaims: (token: string) => `/api/shared/${encodeURIComponent(token)}/claims`,
-  claims: (id: string) => `/api/clients/${encodeURIComponent(id)}/claims`,
+    clientPath(id, `share-links/${encodeURIComponent(linkId)}`),
+  shared: (token: string) => under('shared', token),
+  sharedClaims: (token: string) => under('shared', token, 'claims'),
+  claims: (id: string) => clientPath(id, 'claims'),
   claimConfirm: (id: string, claimId: string) =>
-    `/api/clients/${encodeURIComponent(id)}/claims/${encodeURIComponent(claimId)}/confirm`,
+    clientPath(id, `claims/${encodeURIComponent(claimId)}/confirm`),
   claimDismiss: (id: string, claimId: string) =>
-    `/api/clients/${encodeURIComponent(id)}/claims/${encodeURIComponent(claimId)}/dismiss`,
-  reminders: (id: string) => `/api/clients/${encodeURIComponent(id)}/reminders`,
+    clientPath(id, `claims/${encodeURIComponent(claimId)}/dismiss`),
+  reminders: (id: string) => clientPath(id, 'reminders'),
   reminderPreview: (id: string, channel: string) =>
-    `/api/clients/${encodeURIComponent(id)}/reminders/preview?channel=${encodeURIComponent(channel)}`,
+    clientPath(id, `reminders/preview?channel=${encodeURIComponent(channel)}`),
   // Due dates, ageing and promises (issue 21).
   ageing: '/api/ageing',
   ageingExport: '/api/ageing/export',
-  promises: (id: string) => `/api/clients/${encodeURIComponent(id)}/promises`,
+  promises: (id: string) => clientPath(id, 'promises'),
   collect: '/api/collect',
-  collectSkip: (id: string) => `/api/clients/${encodeURIComponent(id)}/skip`,
+  collectSkip: (id: string) => clientPath(id, 'skip'),
 } as const;

@@ -114,7 +114,10 @@ export function stubLiveSocketInEachTest(): void {
   });
 }
 
-/** A client as the API answers one (a valid mobile, nothing pending, never reminded). */
+/**
+ * A client as the API answers one (a valid mobile, nothing pending, never reminded, nothing
+ * overdue, no promise).
+ */
 export function apiClient(id: string, fname: string, lname: string, balance: string): Client {
   return {
     id,
@@ -129,6 +132,9 @@ export function apiClient(id: string, fname: string, lname: string, balance: str
     lastPaymentOn: null,
     pendingClaims: 0,
     lastRemindedOn: null,
+    overdue: '0.00',
+    overdueSince: null,
+    promise: null,
     createdAt: '2026-01-01T00:00:00.000Z',
     updatedAt: '2026-01-01T00:00:00.000Z',
   };

@@ -80,9 +80,16 @@ function sessionCookieOf(response: Response): string {
 /**
  * Starts the production build (`node dist/server/server/index.js`) on a free port with a data
  * directory of its own; unless `withAdmin` is false, registers ADMIN through the API first,
- * so that it is the panel's administrator.
+ * so that it is the panel's administrator. `env` is added to its environment (a preload that
+ * moves its clock, say).
  */
-export async function startPanel({ withAdmin = true } = {}): Promise<Panel> {
+export async function startPanel({
+  withAdmin = true,
+  env = {},
+}: {
+  withAdmin?: boolean;
+  env?: Record<string, string>;
+} = {}): Promise<Panel> {
   const port = await freePort();
   const url = `http://localhost:${port}`;
   const dataDir = mkdtempSync(path.join(tmpdir(), 'client-panel-e2e-'));
@@ -97,6 +104,7 @@ export async function startPanel({ withAdmin = true } = {}): Promise<Panel> {
       LOG_LEVEL: 'warn',
       // Every test registers its own operators, all from this one address.
       SIGN_UPS_PER_ADDRESS_PER_HOUR: '1000',
+      ...env,
     },
   });
   let stderr = '';

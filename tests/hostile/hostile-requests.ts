@@ -1726,6 +1726,7 @@ function routeSpecs(context: HostileContext): RouteSpec[] {
         amount: amountValue,
         note: noteValue,
         on: fc.oneof(date, hostileValue),
+        dueOn: fc.oneof(date, hostileValue),
       },
       validBody: {
         kind: fc.constantFrom('charge', 'payment'),
@@ -1771,6 +1772,7 @@ function routeSpecs(context: HostileContext): RouteSpec[] {
         otherWaysToPay: noteValue,
         reminderMessage: fc.oneof(templateText, hostileText),
         reminderEmailSubject: fc.oneof(templateText, hostileText),
+        paymentTermsDays: fc.oneof(fc.integer({ min: -5, max: 400 }), hostileValue),
       },
       validBody: {
         businessName: fc.constantFrom('Rao Stores', '', 'Ōta & Sons'),
@@ -1779,6 +1781,7 @@ function routeSpecs(context: HostileContext): RouteSpec[] {
         otherWaysToPay: fc.constantFrom('', 'Cash at the shop'),
         reminderMessage: fc.constantFrom('Hello {name}: {amount} {link}', 'Pay {upi}'),
         reminderEmailSubject: fc.constantFrom('From {business}'),
+        paymentTermsDays: fc.integer({ min: 0, max: 365 }),
       },
     },
     {
@@ -1890,6 +1893,45 @@ function routeSpecs(context: HostileContext): RouteSpec[] {
       access: 'operator',
       params: { id: clientId },
       validParams: { id: validClientId },
+    },
+    // Due dates, ageing and promises (issue 21).
+    { method: 'GET', url: '/api/ageing', access: 'operator' },
+    { method: 'GET', url: '/api/ageing/export', access: 'operator' },
+    {
+      method: 'POST',
+      url: '/api/clients/:id/promises',
+      access: 'operator',
+      params: { id: clientId },
+      validParams: { id: validClientId },
+      body: { amount: amountValue, by: fc.oneof(date, hostileValue), note: noteValue },
+      validBody: {
+        amount: fc.integer({ min: 1, max: 10_000_000 }).map((n) => (n / 100).toFixed(2)),
+        by: daysAgo(-30, 0),
+        note: fc.constantFrom('After the harvest', ''),
+      },
+    },
+    {
+      method: 'GET',
+      url: '/api/clients/:id/promises',
+      access: 'operator',
+      params: { id: clientId },
+      validParams: { id: validClientId },
+    },
+    {
+      method: 'GET',
+      url: '/api/collect',
+      access: 'operator',
+      query: { on: fc.oneof(date, hostileText) },
+      validQuery: { on: daysAgo(0, 0) },
+    },
+    {
+      method: 'POST',
+      url: '/api/clients/:id/skip',
+      access: 'operator',
+      params: { id: clientId },
+      validParams: { id: validClientId },
+      body: { on: fc.oneof(date, hostileValue) },
+      validBody: { on: daysAgo(0, 0) },
     },
     {
       method: 'GET',

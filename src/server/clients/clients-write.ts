@@ -103,6 +103,7 @@ export async function insertClient(
       after: row.balancePaise,
       dueOn,
       today: author.today,
+      current: { oldestDueOn: null, latestDueOn: null },
     });
   }
   // Nothing of a new client is overdue: its opening balance is due today at the earliest.
@@ -264,6 +265,7 @@ export async function updateClient(
       after,
       dueOn: dueOn ?? author.today,
       today: author.today,
+      current: { oldestDueOn: current.oldest_due_on, latestDueOn: current.latest_due_on },
     });
     Object.assign(row, {
       oldest_due_on: due.oldestDueOn,

@@ -100,14 +100,20 @@ const adjustTotalsQuery = compiledQuery(
 
 const addDailyDeltaQuery = compiledQuery(
   'add-daily-delta',
-  (db, p: { ownerId: string; on: string; delta: bigint }) =>
+  (db, p: { ownerId: string; on: string; delta: bigint; collected: bigint }) =>
     db
       .insertInto('owner_daily_deltas')
-      .values({ owner_id: p.ownerId, on_date: p.on, delta_paise: p.delta })
+      .values({
+        owner_id: p.ownerId,
+        on_date: p.on,
+        delta_paise: p.delta,
+        collected_paise: p.collected,
+      })
       .onConflict((oc) =>
-        oc
-          .columns(['owner_id', 'on_date'])
-          .doUpdateSet({ delta_paise: sql`owner_daily_deltas.delta_paise + ${p.delta}` }),
+        oc.columns(['owner_id', 'on_date']).doUpdateSet({
+          delta_paise: sql`owner_daily_deltas.delta_paise + ${p.delta}`,
+          collected_paise: sql`owner_daily_deltas.collected_paise + ${p.collected}`,
+        }),
       ),
 );
 
@@ -115,7 +121,8 @@ const addDailyDeltaQuery = compiledQuery(
  * Moves an operator's running totals from a client's old balance to its new one (null: the
  * client did not exist, or no longer does), in the caller's transaction, and books the change
  * of the total owed on the day it happened (`on`): the history of the total is the sum of
- * these, so every change of the total goes through here.
+ * these, so every change of the total goes through here. A payment books what it collected
+ * that day too (`collected`: "collected this month").
  */
 export async function adjustTotals(
   trx: WriteTransaction,
@@ -123,6 +130,7 @@ export async function adjustTotals(
   before: bigint | null,
   after: bigint | null,
   on: string,
+  collected = 0n,
 ): Promise<void> {
   const was = contribution(before);
   const is = contribution(after);
@@ -134,9 +142,11 @@ export async function adjustTotals(
     creditCount: is.creditCount - was.creditCount,
     creditPaise: is.creditPaise - was.creditPaise,
   };
-  if (Object.values(delta).every((value) => value === 0n)) return;
+  if (Object.values(delta).every((value) => value === 0n) && collected === 0n) return;
   await adjustTotalsQuery(trx, { ownerId, ...delta });
-  if (delta.paise !== 0n) await addDailyDeltaQuery(trx, { ownerId, on, delta: delta.paise });
+  if (delta.paise !== 0n || collected !== 0n) {
+    await addDailyDeltaQuery(trx, { ownerId, on, delta: delta.paise, collected });
+  }
 }
 
 /** Books clients that did not exist before (an import) on the totals in one update. */
@@ -153,20 +163,7 @@ export async function addNewClientsToTotals(
   }
   if (delta.count === 0n) return;
   await adjustTotalsQuery(trx, { ownerId, ...delta });
-  if (delta.paise !== 0n) await addDailyDeltaQuery(trx, { ownerId, on, delta: delta.paise });
-}
-
-/** Books a payment on the day it is dated, for "collected this month". */
-export async function addCollected(
-  trx: WriteTransaction,
-  ownerId: string,
-  on: string,
-  paise: bigint,
-): Promise<void> {
-  await sql`INSERT INTO owner_daily_deltas (owner_id, on_date, delta_paise, collected_paise)
-    VALUES (${ownerId}, ${on}, ${0n}, ${paise})
-    ON CONFLICT (owner_id, on_date) DO UPDATE
-    SET collected_paise = owner_daily_deltas.collected_paise + excluded.collected_paise`.execute(
-    trx,
-  );
+  if (delta.paise !== 0n) {
+    await addDailyDeltaQuery(trx, { ownerId, on, delta: delta.paise, collected: 0n });
+  }
 }

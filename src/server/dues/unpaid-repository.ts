@@ -41,12 +41,14 @@ class OwnerDuesChanges {
       const change = this.changes.get(key);
       if (!change || (change.amount === 0n && change.clients === 0n)) continue;
       const [dueOn = '', prev = ''] = key.split('|');
-      await sql`INSERT INTO owner_dues (owner_id, due_on, prev_due_on, amount_paise, clients)
+      const { rows } = await sql<{ clients: DbInteger }>`INSERT INTO owner_dues
+          (owner_id, due_on, prev_due_on, amount_paise, clients)
         VALUES (${ownerId}, ${dueOn}, ${prev}, ${change.amount}, ${change.clients})
         ON CONFLICT (owner_id, due_on, prev_due_on) DO UPDATE SET
           amount_paise = owner_dues.amount_paise + excluded.amount_paise,
-          clients = owner_dues.clients + excluded.clients`.execute(trx);
-      if (change.clients < 0n) {
+          clients = owner_dues.clients + excluded.clients
+        RETURNING clients`.execute(trx);
+      if (rows[0] && exactInteger(rows[0].clients) === 0n) {
         await sql`DELETE FROM owner_dues WHERE owner_id = ${ownerId} AND due_on = ${dueOn}
           AND prev_due_on = ${prev} AND clients = 0`.execute(trx);
       }
@@ -74,16 +76,54 @@ export async function moveUnpaid(
     after: bigint | null;
     dueOn: string;
     today: string;
+    /** The client row's due dates before the write. */
+    current: { oldestDueOn: string | null; latestDueOn: string | null };
   },
 ): Promise<DueState> {
   const difference = owed(change.after) - owed(change.before);
   const sums = new OwnerDuesChanges();
+  let { oldestDueOn, latestDueOn } = change.current;
   if (difference > 0n) {
     await addUnpaid(trx, change.ownerId, change.clientId, change.dueOn, difference, sums);
+    if (oldestDueOn === null || change.dueOn < oldestDueOn) oldestDueOn = change.dueOn;
+    if (latestDueOn === null || change.dueOn > latestDueOn) latestDueOn = change.dueOn;
   }
-  if (difference < 0n) await settleOldest(trx, change.clientId, -difference, sums);
+  if (difference < 0n) {
+    oldestDueOn = await settleOldest(trx, change.clientId, -difference, sums);
+    if (oldestDueOn === null) latestDueOn = null;
+  }
   await sums.apply(trx, change.ownerId);
-  return dueStateOf(trx, change.clientId, change.today, difference !== 0n);
+  if (oldestDueOn !== change.current.oldestDueOn || latestDueOn !== change.current.latestDueOn) {
+    await sql`UPDATE clients SET oldest_due_on = ${oldestDueOn}, latest_due_on = ${latestDueOn}
+      WHERE id = ${change.clientId}`.execute(trx);
+  }
+  return {
+    oldestDueOn,
+    latestDueOn,
+    overduePaise: await overdueOn(trx, change.clientId, change.today, {
+      oldestDueOn,
+      latestDueOn,
+      owedPaise: owed(change.after),
+    }),
+  };
+}
+
+/**
+ * What is overdue on `today`: from the due dates when all of it is past due or none is, else
+ * the sum of the amounts due before it (a client with both).
+ */
+async function overdueOn(
+  trx: WriteTransaction,
+  clientId: string,
+  today: string,
+  state: { oldestDueOn: string | null; latestDueOn: string | null; owedPaise: bigint },
+): Promise<bigint> {
+  if (state.oldestDueOn === null || state.oldestDueOn >= today) return 0n;
+  if (state.latestDueOn !== null && state.latestDueOn < today) return state.owedPaise;
+  const { rows } = await sql<{ overdue: DbInteger | null }>`SELECT SUM(amount_paise) AS overdue
+    FROM dues WHERE client_id = ${clientId} AND due_on < ${today}`.execute(trx);
+  const sum = rows[0]?.overdue;
+  return sum === null || sum === undefined ? 0n : exactInteger(sum);
 }
 
 async function addUnpaid(
@@ -127,13 +167,15 @@ async function addUnpaid(
 /** Unpaid rows read at a time while settling: most payments settle one or two. */
 const SETTLE_BATCH = 8;
 
+/** Settles `amount` oldest due first; answers the due date of the oldest left unpaid, or null. */
 async function settleOldest(
   trx: WriteTransaction,
   clientId: string,
   amount: bigint,
   sums: OwnerDuesChanges,
-): Promise<void> {
+): Promise<string | null> {
   let left = amount;
+  let oldestLeft: string | null = null;
   let lastGone: string | null = null;
   // The first row left unpaid, when it is not touched otherwise: it becomes the oldest.
   let newOldest: DueRow | undefined;
@@ -162,9 +204,12 @@ async function settleOldest(
       await sql`UPDATE dues SET amount_paise = amount_paise - ${left}, prev_due_on = NULL
         WHERE client_id = ${clientId} AND due_on = ${row.due_on}`.execute(trx);
       sums.add(row.due_on, null, rowAmount - left, 1n);
+      oldestLeft = row.due_on;
       left = 0n;
       break reading;
     }
+    // A short batch was all there was.
+    if (left === 0n && rows.length < SETTLE_BATCH) break;
     after = rows[rows.length - 1]?.due_on ?? after;
   }
   if (lastGone !== null) {
@@ -172,6 +217,7 @@ async function settleOldest(
       trx,
     );
   }
+  if (newOldest) oldestLeft = newOldest.due_on;
   if (newOldest && newOldest.prev_due_on !== null) {
     const amountLeft = exactInteger(newOldest.amount_paise);
     await sql`UPDATE dues SET prev_due_on = NULL
@@ -179,34 +225,7 @@ async function settleOldest(
     sums.add(newOldest.due_on, newOldest.prev_due_on, -amountLeft, -1n);
     sums.add(newOldest.due_on, null, amountLeft, 1n);
   }
-}
-
-/** The client's due dates and what is overdue on `today`, read back; the row follows when asked. */
-async function dueStateOf(
-  trx: WriteTransaction,
-  clientId: string,
-  today: string,
-  changed: boolean,
-): Promise<DueState> {
-  const { rows } = await sql<{
-    oldest: string | null;
-    latest: string | null;
-    overdue: DbInteger | null;
-  }>`SELECT MIN(due_on) AS oldest, MAX(due_on) AS latest,
-      SUM(CASE WHEN due_on < ${today} THEN amount_paise ELSE 0 END) AS overdue
-    FROM dues WHERE client_id = ${clientId}`.execute(trx);
-  const row = rows[0];
-  const state: DueState = {
-    oldestDueOn: row?.oldest ?? null,
-    latestDueOn: row?.latest ?? null,
-    overduePaise:
-      row?.overdue === null || row?.overdue === undefined ? 0n : exactInteger(row.overdue),
-  };
-  if (changed) {
-    await sql`UPDATE clients SET oldest_due_on = ${state.oldestDueOn},
-      latest_due_on = ${state.latestDueOn} WHERE id = ${clientId}`.execute(trx);
-  }
-  return state;
+  return oldestLeft;
 }
 
 /** Takes a client's unpaid amounts out of its operator's sums and drops them (a delete). */
@@ -256,6 +275,7 @@ export async function replayUnpaid(
         after,
         dueOn: entry.dueOn ?? entry.on,
         today,
+        current: state,
       });
     }
     balance = after;

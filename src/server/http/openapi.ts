@@ -48,6 +48,11 @@ const TAGS = [
     description:
       'Collection settings, statement links a client opens without signing in, "I have paid" claims, and reminders.',
   },
+  {
+    name: 'Due dates',
+    description:
+      "What is overdue and since when, the ageing of what is owed, promises to pay, and the day's collection round.",
+  },
   { name: 'Health', description: 'Whether the server and its database answer.' },
   { name: 'Reference', description: 'This description of the API, as JSON and as a page.' },
 ] as const;
@@ -59,6 +64,8 @@ const TAG_BY_SEGMENT: Record<string, string> = {
   clients: 'Clients',
   totals: 'Ledger',
   'collection-settings': 'Getting paid',
+  ageing: 'Due dates',
+  collect: 'Due dates',
   shared: 'Getting paid',
   live: 'Live',
   health: 'Health',

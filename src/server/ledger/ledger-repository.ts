@@ -18,7 +18,7 @@ import {
   selectOwnedClient,
   toClient,
 } from '../clients/client-rows.ts';
-import { addCollected, adjustTotals, ownerTotalsQuery } from '../clients/running-totals.ts';
+import { adjustTotals, ownerTotalsQuery } from '../clients/running-totals.ts';
 import { paymentTermsOf } from '../collect/collection-settings-repository.ts';
 import { compiledQuery } from '../db/compiled-queries.ts';
 import type { WriteTransaction } from '../db/database.ts';
@@ -214,7 +214,7 @@ export async function recordEntry(
   const row = updated as ClientRow;
   const after = exactInteger(row.balance_paise);
   const before = after - delta;
-  await adjustTotals(trx, operator.id, before, after, input.on);
+  await adjustTotals(trx, operator.id, before, after, input.on, payment ? amount : 0n);
   const dueOn = payment
     ? null
     : (input.dueOn ?? dueByTerms(input.on, await paymentTermsOf(trx, operator.id)));
@@ -236,9 +236,9 @@ export async function recordEntry(
     after,
     dueOn: dueOn ?? input.on,
     today,
+    current: { oldestDueOn: row.oldest_due_on, latestDueOn: row.latest_due_on },
   });
   if (payment) {
-    await addCollected(trx, operator.id, input.on, amount);
     await markDealtWith(trx, operator.id, row, today, 'paid');
     if (await creditPromise(trx, row, { paise: amount, on: input.on })) {
       Object.assign(row, { promise_id: null, promise_amount_paise: null, promise_by: null });

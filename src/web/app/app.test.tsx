@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, test, vi } from 'vitest';
 import { ApiError } from '../lib/api-client.ts';
 import {
+  apiClient,
   mockApi,
   openSettings,
   renderApp,
@@ -83,22 +84,7 @@ describe('the navbar at phone width', () => {
 
 describe('who is signed in', () => {
   test('the next operator to sign in never sees the clients of the one who signed out', async () => {
-    const asha = {
-      id: 'a1',
-      fname: 'Asha',
-      lname: 'Verma',
-      email: 'asha@example.com',
-      phone: '+919847012345',
-      phoneDisplay: '+91 98470 12345',
-      phoneValid: true,
-      balance: '100.00',
-      version: 1,
-      lastPaymentOn: null,
-      pendingClaims: 0,
-      lastRemindedOn: null,
-      createdAt: '2026-01-01T00:00:00.000Z',
-      updatedAt: '2026-01-01T00:00:00.000Z',
-    };
+    const asha = { ...apiClient('a1', 'Asha', 'Verma', '100.00'), phoneDisplay: '+91 98470 12345' };
     const other = { user: { id: 'u2', email: 'other@example.com', role: 'operator' } };
     let session: typeof signedIn | typeof other | null = signedIn;
     mockApi({

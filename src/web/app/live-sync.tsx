@@ -21,12 +21,20 @@ export function useLiveSync(queryClient: QueryClient, operatorId: string): void 
       onEvent(event) {
         if (event.type === 'settings.updated') {
           settings.set(event.settings);
-        } else if (event.type === 'entry.created' || event.type === 'claim.created') {
-          // The client's new balance patches what is shown; the ledger views reload.
+        } else if (
+          event.type === 'entry.created' ||
+          event.type === 'claim.created' ||
+          event.type === 'promise.created'
+        ) {
+          // The client's new balance (or promise) patches what is shown; the ledger views,
+          // promises and the collection round with them, reload.
           applyClientEvent(queryClient, { type: 'client.updated', client: event.client });
         } else if (event.type === 'clients.imported') {
           // Many new clients at once: the lists, totals and chart reload.
           refreshAfterChange(queryClient);
+        } else if (event.type === 'collect.updated') {
+          // A client skipped for the day: only the round changed.
+          void queryClient.invalidateQueries({ queryKey: collectKeys.round });
         } else if (event.type === 'resync') {
           reloadEverything(queryClient);
         } else if (event.type === 'operator.updated') {

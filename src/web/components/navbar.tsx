@@ -70,9 +70,14 @@ export function Navbar({
             <>
               <div className="navbar-nav me-auto">
                 {setupOnly ? null : (
-                  <NavLink className="nav-link" to={paths.dashboard}>
-                    Dashboard
-                  </NavLink>
+                  <>
+                    <NavLink className="nav-link" to={paths.dashboard}>
+                      Dashboard
+                    </NavLink>
+                    <NavLink className="nav-link" to={paths.collect}>
+                      Collect
+                    </NavLink>
+                  </>
                 )}
               </div>
               <div className="navbar-nav">

@@ -7,7 +7,12 @@ import type { ClientListQuery } from '../../shared/client-schema.ts';
  */
 
 export type ClientListParams = Pick<ClientListQuery, 'limit' | 'offset'> &
-  Partial<Pick<ClientListQuery, 'q' | 'sort' | 'dir' | 'balance' | 'notRemindedFor'>>;
+  Partial<
+    Pick<
+      ClientListQuery,
+      'q' | 'sort' | 'dir' | 'balance' | 'notRemindedFor' | 'overdue' | 'promise'
+    >
+  >;
 
 export const clientKeys = {
   all: ['clients'] as const,
@@ -24,6 +29,8 @@ export const ledgerKeys = {
     ['ledger', 'statement', clientId, from, to] as const,
   totals: ['ledger', 'totals'] as const,
   history: (from: string, to: string) => ['ledger', 'history', from, to] as const,
+  /** Under the ledger's key: a change of any balance reloads it with the totals. */
+  ageing: ['ledger', 'ageing'] as const,
 };
 
 /**
@@ -53,4 +60,11 @@ export const collectKeys = {
   shareLinks: (clientId: string) => ['ledger', 'share-links', clientId] as const,
   claims: (clientId: string) => ['ledger', 'claims', clientId] as const,
   reminders: (clientId: string) => ['ledger', 'reminders', clientId] as const,
+  /** A client's promises to pay: a payment may keep one, so they reload with the ledger. */
+  promises: (clientId: string) => ['ledger', 'promises', clientId] as const,
+  /**
+   * The day's collection round: any change of a client (reminded, paid, promised, deleted,
+   * imported) may move it, so it reloads with the ledger views; a skip, on `collect.updated`.
+   */
+  round: ['ledger', 'collect'] as const,
 };

@@ -31,10 +31,12 @@ import { conflictingClient } from '../features/clients/conflict.ts';
 import { lastListPlace } from '../features/clients/list-place.ts';
 import { WithClient } from '../features/clients/with-client.tsx';
 import { ClaimsPanel } from '../features/collect/claims-panel.tsx';
+import { PromisePanel } from '../features/collect/promise-panel.tsx';
 import { RemindButton } from '../features/collect/remind-buttons.tsx';
 import { RemindersHistory } from '../features/collect/reminders-history.tsx';
 import { EntryForm } from '../features/ledger/entry-form.tsx';
 import { LedgerHistory } from '../features/ledger/ledger-history.tsx';
+import { OverdueSince } from '../features/ledger/overdue-since.tsx';
 import { formatDay } from '../lib/dates.ts';
 import type { DetailsPageState, EntryFormKind } from '../lib/details-page-state.ts';
 import { applyServerErrors } from '../lib/form-errors.ts';
@@ -248,6 +250,7 @@ function ClientDetails({ client }: { client: Client }) {
                   <PencilIcon />
                 </Button>
               </h2>
+              <OverdueSince client={client} />
               {showBalanceForm ? (
                 <BalanceForm
                   key={client.version}
@@ -299,6 +302,7 @@ function ClientDetails({ client }: { client: Client }) {
           </ListGroup>
         </Card.Body>
       </Card>
+      <PromisePanel client={client} />
       <ClaimsPanel client={client} />
       <section aria-labelledby="history-heading" className="mt-4">
         <div className="d-flex flex-wrap justify-content-between align-items-baseline gap-2 mb-2">

@@ -1,7 +1,5 @@
 import { lazy, Suspense, useState } from 'react';
 import Button from 'react-bootstrap/Button';
-import Col from 'react-bootstrap/Col';
-import Row from 'react-bootstrap/Row';
 import { Link } from 'react-router';
 import { paths } from '../../shared/paths.ts';
 import { lazyDialog } from '../components/lazy-dialog.tsx';
@@ -15,6 +13,11 @@ const LedgerSummary = lazy(async () => ({
   default: (await import('../features/ledger/ledger-summary.tsx')).LedgerSummary,
 }));
 
+// Today's round comes after the list too: the link shows once the round is read.
+const CollectTodayLink = lazy(async () => ({
+  default: (await import('../features/collect/collect-link.tsx')).CollectTodayLink,
+}));
+
 // Import is used now and then, and brings its own screens: loaded when opened (if it cannot
 // load, the dashboard stays).
 const ImportDialog = lazyDialog('import', () =>
@@ -25,9 +28,13 @@ export function DashboardPage() {
   usePageTitle('Dashboard');
   const [importing, setImporting] = useState(false);
   return (
-    <Row>
+    // Bootstrap's grid classes, not react-bootstrap's Row and Col: the first load is budgeted.
+    <div className="row">
       {/* First in the page, so "New" comes before the rows on a phone; beside them when wide. */}
-      <Col md={2} xs={12} as="aside" aria-label="Sidebar" className="order-md-last mb-3">
+      <aside aria-label="Sidebar" className="col-12 col-md-2 order-md-last mb-3">
+        <Suspense fallback={null}>
+          <CollectTodayLink />
+        </Suspense>
         <Link to={paths.addClient} className="btn btn-success w-100 mt-md-2">
           New
         </Link>
@@ -39,8 +46,8 @@ export function DashboardPage() {
           Import
         </Button>
         {importing && <ImportDialog onClose={() => setImporting(false)} />}
-      </Col>
-      <Col md={10}>
+      </aside>
+      <div className="col-md-10">
         <ClientsList
           {...listReminders}
           summary={
@@ -49,7 +56,7 @@ export function DashboardPage() {
             </Suspense>
           }
         />
-      </Col>
-    </Row>
+      </div>
+    </div>
   );
 }

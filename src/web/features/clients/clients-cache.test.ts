@@ -2,25 +2,11 @@ import { QueryClient } from '@tanstack/react-query';
 import { expect, test } from 'vitest';
 import type { Client, ClientList } from '../../../shared/client-schema.ts';
 import { clientKeys, ledgerKeys } from '../../lib/query-keys.ts';
+import { apiClient } from '../../test-utils.tsx';
 import { applyClientEvent } from './clients-cache.ts';
 
 function client(id: string, balance: string, version = 1): Client {
-  return {
-    id,
-    fname: `F${id}`,
-    lname: 'L',
-    email: 'e@example.com',
-    phone: '+919000000000',
-    phoneDisplay: '90000 00000',
-    phoneValid: true,
-    balance,
-    version,
-    lastPaymentOn: null,
-    pendingClaims: 0,
-    lastRemindedOn: null,
-    createdAt: '2026-01-01T00:00:00.000Z',
-    updatedAt: '2026-01-01T00:00:00.000Z',
-  };
+  return { ...apiClient(id, `F${id}`, 'L', balance), version };
 }
 
 function setup() {
@@ -140,4 +126,51 @@ test('a new balance elsewhere reloads the ledger views (totals, chart, history)'
   expect(
     queryClient.getQueryState(ledgerKeys.history('2026-01-01', '2026-03-31'))?.isInvalidated,
   ).toBe(true);
+});
+
+test('a client paid up leaves a list of overdue clients at once; one still overdue stays', () => {
+  const queryClient = new QueryClient();
+  const overdue = { limit: 50, offset: 0, overdue: '31-60' as const };
+  const late = (id: string, version = 1): Client => ({
+    ...client(id, '100.00', version),
+    overdue: '100.00',
+    overdueSince: '2026-01-20',
+  });
+  queryClient.setQueryData<ClientList>(clientKeys.list(overdue), {
+    items: [late('a'), late('b')],
+    total: 2,
+    totalOwed: '200.00',
+  });
+  const list = () => queryClient.getQueryData<ClientList>(clientKeys.list(overdue));
+  applyClientEvent(queryClient, { type: 'client.updated', client: client('a', '0.00', 2) });
+  expect(list()?.items.map((c) => c.id)).toEqual(['b']);
+  applyClientEvent(queryClient, {
+    type: 'client.updated',
+    client: { ...late('b', 2), balance: '150.00' },
+  });
+  expect(list()?.items.map((c) => c.balance)).toEqual(['150.00']);
+});
+
+test('a promise kept or replaced takes the client out of a list of broken promises', () => {
+  const queryClient = new QueryClient();
+  const broken = { limit: 50, offset: 0, promise: 'broken' as const };
+  const promise = { id: 'p1', amount: '50.00', by: '2026-03-01', status: 'broken' as const };
+  queryClient.setQueryData<ClientList>(clientKeys.list(broken), {
+    items: [{ ...client('a', '100.00'), promise }],
+    total: 1,
+    totalOwed: '100.00',
+  });
+  const list = () => queryClient.getQueryData<ClientList>(clientKeys.list(broken));
+  applyClientEvent(queryClient, {
+    type: 'client.updated',
+    client: { ...client('a', '100.00', 2), promise: { ...promise, status: 'open' } },
+  });
+  expect(list()?.total).toBe(0);
+});
+
+test('a change of a balance reloads the ageing with the totals', () => {
+  const { queryClient } = setup();
+  queryClient.setQueryData(ledgerKeys.ageing, { buckets: [] });
+  applyClientEvent(queryClient, { type: 'client.updated', client: client('a', '1.00', 2) });
+  expect(queryClient.getQueryState(ledgerKeys.ageing)?.isInvalidated).toBe(true);
 });

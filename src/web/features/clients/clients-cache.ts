@@ -17,6 +17,10 @@ export function belongsIn(client: Client, params: ClientListParams): boolean {
   if (params.balance === 'owing' && paise <= 0n) return false;
   if (params.balance === 'credit' && paise >= 0n) return false;
   if (params.balance === 'settled' && paise !== 0n) return false;
+  // How long past due, and whether a promise is due today, are the server's to say (its day).
+  if (params.overdue && paiseFromAmount(client.overdue) <= 0n) return false;
+  if (params.promise && !client.promise) return false;
+  if (params.promise === 'broken' && client.promise?.status !== 'broken') return false;
   if (params.q) {
     const text = searchTextOf(client);
     const digits = phoneSearchDigits(params.q);

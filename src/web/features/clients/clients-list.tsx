@@ -1,11 +1,12 @@
 import { type ReactNode, useEffect } from 'react';
 import Button from 'react-bootstrap/Button';
-import Form from 'react-bootstrap/Form';
 import { useLocation } from 'react-router';
 import {
   type BalanceFilter,
   type Client,
   NOT_REMINDED_DAYS,
+  type OverdueFilter,
+  type PromiseFilter,
 } from '../../../shared/client-schema.ts';
 import { LoadFailed, Loading } from '../../components/loading.tsx';
 import { Money } from '../../components/money.tsx';
@@ -13,7 +14,14 @@ import { BulkActions } from './bulk-actions.tsx';
 import { exportUrl, useClientList } from './clients-api.ts';
 import { ClientCards, ClientsTable } from './clients-table.tsx';
 import { rememberListPlace } from './list-place.ts';
-import { DEFAULT_VIEW, listParams, PAGE_SIZES, type PageSize, useListView } from './list-view.ts';
+import {
+  DEFAULT_VIEW,
+  type ListView,
+  listParams,
+  PAGE_SIZES,
+  type PageSize,
+  useListView,
+} from './list-view.ts';
 import { Pager, rangeText } from './pager.tsx';
 import { useRowSelection } from './row-selection.ts';
 import { SearchBox } from './search-box.tsx';
@@ -25,11 +33,67 @@ const FILTER_LABELS: Record<BalanceFilter | 'all', string> = {
   settled: 'Settled',
 };
 
-function emptyText(q: string, balance: BalanceFilter | undefined, notReminded: boolean): string {
-  if (q) return `No clients match "${q}"`;
-  if (notReminded) return `Every client was reminded in the last ${NOT_REMINDED_DAYS} days`;
-  if (balance) return `No clients are ${FILTER_LABELS[balance].toLowerCase()}`;
+const OVERDUE_LABELS: Record<OverdueFilter | 'all', string> = {
+  all: 'Overdue or not',
+  any: 'Overdue',
+  '1-30': 'Overdue 1–30 days',
+  '31-60': 'Overdue 31–60 days',
+  '61-90': 'Overdue 61–90 days',
+  '90+': 'Overdue over 90 days',
+};
+
+const PROMISE_LABELS: Record<PromiseFilter | 'all', string> = {
+  all: 'Promised or not',
+  due: 'Promise due',
+  broken: 'Promise broken',
+};
+
+function emptyText(view: ListView): string {
+  if (view.q) return `No clients match "${view.q}"`;
+  if (view.notReminded) return `Every client was reminded in the last ${NOT_REMINDED_DAYS} days`;
+  if (view.overdue) return `No clients are ${OVERDUE_LABELS[view.overdue].toLowerCase()}`;
+  if (view.promise === 'due') return 'No client has a promise to pay due';
+  if (view.promise === 'broken') return 'No client has broken a promise to pay';
+  if (view.balance) return `No clients are ${FILTER_LABELS[view.balance].toLowerCase()}`;
   return 'No users found';
+}
+
+/** One of the list's filters: a labelled choice, "all" leaving it out of the URL. */
+function FilterSelect<Value extends string>({
+  id,
+  label,
+  labels,
+  value,
+  onChange,
+}: {
+  id: string;
+  label: string;
+  labels: Record<Value | 'all', string>;
+  value: Value | undefined;
+  onChange(value: Value | undefined): void;
+}) {
+  return (
+    <div>
+      <label className="visually-hidden" htmlFor={id}>
+        {label}
+      </label>
+      <select
+        id={id}
+        className="form-select"
+        value={value ?? 'all'}
+        onChange={(event) => {
+          const chosen = event.target.value;
+          onChange(chosen === 'all' ? undefined : (chosen as Value));
+        }}
+      >
+        {Object.entries(labels).map(([option, text]) => (
+          <option key={option} value={option}>
+            {text}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
 }
 
 /**
@@ -56,7 +120,9 @@ export function ClientsList({
 
   const params = listParams(view);
   const list = useClientList(params);
-  const narrowed = Boolean(view.q || view.balance || view.notReminded);
+  const narrowed = Boolean(
+    view.q || view.balance || view.notReminded || view.overdue || view.promise,
+  );
   // Who owes and has not paid for longest (never first): one click, as the list's own view.
   const longestUnpaid =
     view.balance === 'owing' && view.sort === 'lastPaymentOn' && view.dir === 'asc';
@@ -96,22 +162,27 @@ export function ClientsList({
 
       <search className="d-flex flex-wrap gap-2 mb-3">
         <SearchBox value={view.q} onSearch={(q) => change({ q }, { replace: true })} />
-        <Form.Group controlId="client-filter">
-          <Form.Label className="visually-hidden">Show</Form.Label>
-          <Form.Select
-            value={view.balance ?? 'all'}
-            onChange={(event) => {
-              const value = event.target.value;
-              change({ balance: value === 'all' ? undefined : (value as BalanceFilter) });
-            }}
-          >
-            {Object.entries(FILTER_LABELS).map(([value, label]) => (
-              <option key={value} value={value}>
-                {label}
-              </option>
-            ))}
-          </Form.Select>
-        </Form.Group>
+        <FilterSelect
+          id="client-filter"
+          label="Show"
+          labels={FILTER_LABELS}
+          value={view.balance}
+          onChange={(balance) => change({ balance })}
+        />
+        <FilterSelect
+          id="client-overdue-filter"
+          label="Overdue for"
+          labels={OVERDUE_LABELS}
+          value={view.overdue}
+          onChange={(overdue) => change({ overdue })}
+        />
+        <FilterSelect
+          id="client-promise-filter"
+          label="Promise to pay"
+          labels={PROMISE_LABELS}
+          value={view.promise}
+          onChange={(promise) => change({ promise })}
+        />
         <Button
           variant="outline-secondary"
           active={longestUnpaid}
@@ -137,9 +208,13 @@ export function ClientsList({
         <a className="btn btn-outline-secondary" href={exportUrl(params)} download>
           Export CSV
         </a>
-        <Form.Group controlId="client-page-size">
-          <Form.Label className="visually-hidden">Clients per page</Form.Label>
-          <Form.Select
+        <div>
+          <label className="visually-hidden" htmlFor="client-page-size">
+            Clients per page
+          </label>
+          <select
+            id="client-page-size"
+            className="form-select"
             value={view.size}
             onChange={(event) => change({ size: Number(event.target.value) as PageSize })}
           >
@@ -148,8 +223,8 @@ export function ClientsList({
                 {size} per page
               </option>
             ))}
-          </Form.Select>
-        </Form.Group>
+          </select>
+        </div>
       </search>
 
       {list.isPending ? <Loading /> : null}
@@ -160,9 +235,7 @@ export function ClientsList({
           onRetry={() => list.refetch()}
         />
       ) : null}
-      {data && data.total === 0 ? (
-        <p className="text-body-secondary">{emptyText(view.q, view.balance, view.notReminded)}</p>
-      ) : null}
+      {data && data.total === 0 ? <p className="text-body-secondary">{emptyText(view)}</p> : null}
       {data && data.items.length > 0 ? (
         <>
           <BulkActions

@@ -4,6 +4,7 @@ import { Link, useNavigate } from 'react-router';
 import type { Client, ClientSortField } from '../../../shared/client-schema.ts';
 import { paths } from '../../../shared/paths.ts';
 import { Balance } from '../../components/money.tsx';
+import { OverdueAmount } from '../../components/overdue.tsx';
 import { formatDay } from '../../lib/dates.ts';
 import { ClientPhone } from './client-phone.tsx';
 import type { RowSelection } from './row-selection.ts';
@@ -20,6 +21,7 @@ const COLUMNS: { field: ClientSortField; label: string; money?: boolean }[] = [
   { field: 'phone', label: 'Phone' },
   { field: 'email', label: 'Email' },
   { field: 'balance', label: 'Balance', money: true },
+  { field: 'overdue', label: 'Overdue', money: true },
   { field: 'lastPaymentOn', label: 'Last payment' },
   { field: 'lastRemindedOn', label: 'Last reminded' },
 ];
@@ -153,6 +155,9 @@ export function ClientsTable({
             <td className="money-column">
               <Balance amount={client.balance} />
             </td>
+            <td className="money-column text-nowrap">
+              <OverdueAmount client={client} />
+            </td>
             <td className="text-nowrap">{lastPaymentText(client)}</td>
             <td className="text-nowrap">{lastRemindedText(client)}</td>
             <td className="text-end text-nowrap">
@@ -202,6 +207,11 @@ export function ClientCards({
               <span className="d-block small text-body-secondary">
                 Last reminded: {lastRemindedText(client)}
               </span>
+              {client.overdueSince ? (
+                <span className="d-block small">
+                  Overdue: <OverdueAmount client={client} />
+                </span>
+              ) : null}
             </span>
             <Balance amount={client.balance} className="money-column fw-semibold" />
           </Link>

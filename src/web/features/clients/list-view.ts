@@ -6,6 +6,10 @@ import {
   CLIENT_SORT_FIELDS,
   type ClientSortField,
   NOT_REMINDED_DAYS,
+  OVERDUE_FILTERS,
+  type OverdueFilter,
+  PROMISE_FILTERS,
+  type PromiseFilter,
 } from '../../../shared/client-schema.ts';
 import type { ClientListParams } from '../../lib/query-keys.ts';
 
@@ -20,6 +24,10 @@ export interface ListView {
   balance: BalanceFilter | undefined;
   /** Only clients not reminded in the last NOT_REMINDED_DAYS days. */
   notReminded: boolean;
+  /** How long past due the client's oldest overdue amount is ("any": overdue at all). */
+  overdue: OverdueFilter | undefined;
+  /** A promise to pay due today or earlier, or broken. */
+  promise: PromiseFilter | undefined;
   /** 1-based. */
   page: number;
   size: PageSize;
@@ -31,6 +39,8 @@ export const DEFAULT_VIEW: ListView = {
   dir: 'asc',
   balance: undefined,
   notReminded: false,
+  overdue: undefined,
+  promise: undefined,
   page: 1,
   size: 50,
 };
@@ -49,6 +59,8 @@ export function viewFromParams(params: URLSearchParams): ListView {
     dir: params.get('dir') === 'desc' ? 'desc' : 'asc',
     balance: oneOf(BALANCE_FILTERS, params.get('balance')),
     notReminded: params.get('notRemindedFor') === String(NOT_REMINDED_DAYS),
+    overdue: oneOf(OVERDUE_FILTERS, params.get('overdue')),
+    promise: oneOf(PROMISE_FILTERS, params.get('promise')),
     page: Number.isInteger(page) && page >= 1 ? page : 1,
     size: PAGE_SIZES.find((allowed) => allowed === size) ?? DEFAULT_VIEW.size,
   };
@@ -62,6 +74,8 @@ export function paramsFromView(view: ListView): URLSearchParams {
   if (view.dir !== DEFAULT_VIEW.dir) params.set('dir', view.dir);
   if (view.balance) params.set('balance', view.balance);
   if (view.notReminded) params.set('notRemindedFor', String(NOT_REMINDED_DAYS));
+  if (view.overdue) params.set('overdue', view.overdue);
+  if (view.promise) params.set('promise', view.promise);
   if (view.page !== 1) params.set('page', String(view.page));
   if (view.size !== DEFAULT_VIEW.size) params.set('size', String(view.size));
   return params;
@@ -77,6 +91,8 @@ export function listParams(view: ListView): ClientListParams {
     ...(view.q ? { q: view.q } : {}),
     ...(view.balance ? { balance: view.balance } : {}),
     ...(view.notReminded ? { notRemindedFor: NOT_REMINDED_DAYS } : {}),
+    ...(view.overdue ? { overdue: view.overdue } : {}),
+    ...(view.promise ? { promise: view.promise } : {}),
   };
 }
 

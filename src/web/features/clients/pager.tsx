@@ -1,4 +1,4 @@
-import Pagination from 'react-bootstrap/Pagination';
+import type { ReactNode } from 'react';
 
 const count = new Intl.NumberFormat('en-IN');
 
@@ -16,6 +16,41 @@ export function pageWindow(page: number, pages: number): number[] {
   return Array.from({ length: to - from + 1 }, (_, i) => from + i);
 }
 
+/** One place in the pager: Bootstrap's pagination classes on a plain button. */
+function PageButton({
+  label,
+  onClick,
+  disabled = false,
+  current = false,
+  children,
+}: {
+  label: string;
+  onClick(): void;
+  disabled?: boolean;
+  current?: boolean;
+  children: ReactNode;
+}) {
+  return (
+    <li className={`page-item${current ? ' active' : ''}${disabled ? ' disabled' : ''}`}>
+      <button
+        type="button"
+        className="page-link"
+        disabled={disabled}
+        aria-label={label}
+        aria-current={current ? 'page' : undefined}
+        onClick={onClick}
+      >
+        {children}
+      </button>
+    </li>
+  );
+}
+
+/**
+ * The list's pages: first, previous, the numbers around this one, next and last. Plain
+ * markup rather than react-bootstrap's Pagination, whose links would join the dashboard's
+ * first load (a budgeted size).
+ */
 export function Pager({
   page,
   pages,
@@ -30,23 +65,32 @@ export function Pager({
     onPage(target);
     window.scrollTo({ top: 0 });
   };
+  const first = page === 1;
+  const last = page === pages;
   return (
-    <Pagination className="mb-0 flex-wrap">
-      <Pagination.First onClick={go(1)} disabled={page === 1} aria-label="First page" />
-      <Pagination.Prev onClick={go(page - 1)} disabled={page === 1} aria-label="Previous page" />
+    <ul className="pagination mb-0 flex-wrap">
+      <PageButton label="First page" onClick={go(1)} disabled={first}>
+        <span aria-hidden="true">«</span>
+      </PageButton>
+      <PageButton label="Previous page" onClick={go(page - 1)} disabled={first}>
+        <span aria-hidden="true">‹</span>
+      </PageButton>
       {pageWindow(page, pages).map((number) => (
-        <Pagination.Item
+        <PageButton
           key={number}
-          active={number === page}
+          label={`Page ${number}`}
           onClick={go(number)}
-          aria-label={`Page ${number}`}
-          aria-current={number === page ? 'page' : undefined}
+          current={number === page}
         >
           {number}
-        </Pagination.Item>
+        </PageButton>
       ))}
-      <Pagination.Next onClick={go(page + 1)} disabled={page === pages} aria-label="Next page" />
-      <Pagination.Last onClick={go(pages)} disabled={page === pages} aria-label="Last page" />
-    </Pagination>
+      <PageButton label="Next page" onClick={go(page + 1)} disabled={last}>
+        <span aria-hidden="true">›</span>
+      </PageButton>
+      <PageButton label="Last page" onClick={go(pages)} disabled={last}>
+        <span aria-hidden="true">»</span>
+      </PageButton>
+    </ul>
   );
 }

@@ -5,6 +5,7 @@ import type { Client } from '../../../shared/client-schema.ts';
 import { PHONE_INVALID_MESSAGE } from '../../../shared/phone.ts';
 import {
   type ApiRoutes,
+  apiClient,
   mockApi,
   renderApp,
   signedIn,
@@ -20,22 +21,7 @@ stubLiveSocketInEachTest();
  */
 
 function client(id: string, fname: string, phone: string, phoneDisplay: string): Client {
-  return {
-    id,
-    fname,
-    lname: 'Verma',
-    email: `${fname.toLowerCase()}@example.com`,
-    phone,
-    phoneDisplay,
-    phoneValid: true,
-    balance: '100.00',
-    version: 3,
-    lastPaymentOn: null,
-    pendingClaims: 0,
-    lastRemindedOn: null,
-    createdAt: '2026-01-01T00:00:00.000Z',
-    updatedAt: '2026-01-01T00:00:00.000Z',
-  };
+  return { ...apiClient(id, fname, 'Verma', '100.00'), phone, phoneDisplay, version: 3 };
 }
 
 const real = client('c1', 'Asha', '+919812345678', '98123 45678');

@@ -83,6 +83,7 @@ function clientApi(start: { client?: Client; claims?: Claim[]; links?: ShareLink
               balanceAfter: '1000.00',
               note: 'UPI 1234',
               on: '2026-03-02',
+              dueOn: null,
               createdAt: '2026-03-02T10:00:00.000Z',
               createdBy: { id: 'u1', email: 'op@example.com' },
             },

@@ -3,7 +3,7 @@ import * as z from 'zod/mini';
 import { claimSchema } from '../../../shared/claim-schema.ts';
 import { clientListSchema, clientSchema } from '../../../shared/client-schema.ts';
 import {
-  type CollectionSettings,
+  type CollectionSettingsInput,
   collectionSettingsSchema,
 } from '../../../shared/collection-schema.ts';
 import { entrySchema } from '../../../shared/ledger-schema.ts';
@@ -28,8 +28,8 @@ import { clientKeys, collectKeys, refreshAfterChange } from '../../lib/query-key
  * requests, each answer checked against its shared schema.
  */
 
-// The answer may carry fields later issues add (paymentTermsDays): read what this form edits.
-const collectionSettingsAnswer = z.object(collectionSettingsSchema.shape);
+// The answer carries every field, the payment terms too (a request may leave them out).
+const collectionSettingsAnswer = z.required(z.object(collectionSettingsSchema.shape));
 
 export function useCollectionSettings() {
   return useQuery({
@@ -41,7 +41,7 @@ export function useCollectionSettings() {
 export function useSaveCollectionSettings() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (settings: CollectionSettings) =>
+    mutationFn: (settings: CollectionSettingsInput) =>
       api.put(apiPaths.collectionSettings, collectionSettingsAnswer, settings),
     onSuccess: (saved) => queryClient.setQueryData(collectKeys.settings, saved),
   });
@@ -139,6 +139,8 @@ export function useSendReminder(clientId: string) {
         predicate: (query) => query.queryKey.length === 3,
       });
       void queryClient.invalidateQueries({ queryKey: collectKeys.shareLinks(clientId) });
+      // A client reminded while on the day's round leaves it.
+      void queryClient.invalidateQueries({ queryKey: collectKeys.round });
     },
   });
 }

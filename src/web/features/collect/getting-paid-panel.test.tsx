@@ -15,8 +15,10 @@ stubLiveSocketInEachTest();
 const asha = apiClient('a1', 'Asha', 'Verma', '150000.00');
 const ravi = apiClient('b2', 'Ravi', 'Kumar', '-20.00');
 
-function settingsApi(put?: (body: Record<string, string>) => { status: number; body?: unknown }) {
-  const sent: Record<string, string>[] = [];
+function settingsApi(
+  put?: (body: Record<string, string | number>) => { status: number; body?: unknown },
+) {
+  const sent: Record<string, string | number>[] = [];
   mockApi({
     session: signedIn,
     routes: {
@@ -29,12 +31,16 @@ function settingsApi(put?: (body: Record<string, string>) => { status: number; b
       }),
       'GET /api/collection-settings': () => ({
         status: 200,
-        body: { ...DEFAULT_COLLECTION_SETTINGS, businessName: 'Verma Stores', paymentTermsDays: 0 },
+        body: {
+          ...DEFAULT_COLLECTION_SETTINGS,
+          businessName: 'Verma Stores',
+          paymentTermsDays: 15,
+        },
       }),
       'PUT /api/collection-settings': (init) => {
-        const body = JSON.parse(String(init?.body)) as Record<string, string>;
+        const body = JSON.parse(String(init?.body)) as Record<string, string | number>;
         sent.push(body);
-        return put ? put(body) : { status: 200, body: { ...body, paymentTermsDays: 0 } };
+        return put ? put(body) : { status: 200, body };
       },
       'GET /api/clients': () => ({
         status: 200,
@@ -99,7 +105,7 @@ describe('Settings, getting paid', () => {
             status: 400,
             body: { message: 'Invalid input', fieldErrors: { payeeName: 'Payee name is taken' } },
           }
-        : { status: 200, body: { ...sent.at(-1), paymentTermsDays: 0 } },
+        : { status: 200, body: sent.at(-1) },
     );
     renderApp('/settings');
     const form = await gettingPaid();
@@ -120,6 +126,55 @@ describe('Settings, getting paid', () => {
       businessName: 'Verma Stores',
       upiId: 'verma@okaxis',
       payeeName: 'A Verma',
+      paymentTermsDays: 15,
     });
+  });
+
+  test('payment terms are sent as a number of days, and the server’s refusal shows under them', async () => {
+    let refuse = true;
+    const { sent } = settingsApi(() =>
+      refuse
+        ? {
+            status: 400,
+            body: {
+              message: 'Invalid input',
+              fieldErrors: { paymentTermsDays: 'Payment terms must be at most 365 days' },
+            },
+          }
+        : { status: 200, body: sent.at(-1) },
+    );
+    renderApp('/settings');
+    const form = await gettingPaid();
+    const terms = within(form).getByLabelText('Payment terms (days)');
+    expect(terms).toHaveValue(15);
+    await userEvent.clear(terms);
+    await userEvent.type(terms, '30');
+    await userEvent.click(within(form).getByRole('button', { name: 'Save' }));
+    await waitFor(() =>
+      expect(terms).toHaveAccessibleDescription(/Payment terms must be at most 365 days/),
+    );
+    expect(sent.at(-1)?.paymentTermsDays).toBe(30);
+
+    refuse = false;
+    await userEvent.click(within(form).getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Saved')).toBeVisible();
+    expect(terms).toHaveValue(30);
+  });
+
+  test('payment terms past a year, or not whole days, are refused before sending', async () => {
+    const { sent } = settingsApi();
+    renderApp('/settings');
+    const form = await gettingPaid();
+    const terms = within(form).getByLabelText('Payment terms (days)');
+    await userEvent.clear(terms);
+    await userEvent.type(terms, '366');
+    await userEvent.click(within(form).getByRole('button', { name: 'Save' }));
+    expect(terms).toHaveAccessibleDescription(/Payment terms must be at most 365 days/);
+    await userEvent.clear(terms);
+    await userEvent.type(terms, '2.5');
+    expect(terms).toHaveAccessibleDescription(/whole number of days/);
+    await userEvent.clear(terms);
+    expect(terms).toHaveAccessibleDescription(/whole number of days/);
+    expect(sent).toEqual([]);
   });
 });

@@ -6,10 +6,12 @@ import Form from 'react-bootstrap/Form';
 import { useForm } from 'react-hook-form';
 import {
   type CollectionSettings,
+  type CollectionSettingsInput,
   collectionSettingsSchema,
   DEFAULT_COLLECTION_SETTINGS,
   fillTemplate,
   LINK_PREVIEW_TEXT,
+  MAX_PAYMENT_TERMS_DAYS,
   TEMPLATE_PLACEHOLDERS,
 } from '../../../shared/collection-schema.ts';
 import { paiseFromAmount } from '../../../shared/money.ts';
@@ -31,6 +33,7 @@ const FIELDS = [
   'otherWaysToPay',
   'reminderMessage',
   'reminderEmailSubject',
+  'paymentTermsDays',
 ] as const satisfies readonly (keyof CollectionSettings)[];
 
 // A plain line, not a status region: the flash messages are the page's one status region.
@@ -41,7 +44,7 @@ function LoadingLine() {
 const PLACEHOLDER_HELP = `Placeholders: ${TEMPLATE_PLACEHOLDERS.map((word) => `{${word}}`).join(', ')}.`;
 
 /** The reminder as one client would read it, from what the form holds now. */
-function ReminderPreview({ values }: { values: CollectionSettings }) {
+function ReminderPreview({ values }: { values: CollectionSettingsInput }) {
   const clients = usePreviewClients();
   const [chosen, setChosen] = useState('');
   const selectId = useId();
@@ -105,7 +108,7 @@ function ReminderPreview({ values }: { values: CollectionSettings }) {
 function GettingPaidForm({ saved }: { saved: CollectionSettings }) {
   const save = useSaveCollectionSettings();
   const flash = useFlash();
-  const form = useForm<CollectionSettings>({
+  const form = useForm<CollectionSettingsInput>({
     resolver: zodResolver(collectionSettingsSchema),
     reValidateMode: 'onChange',
     defaultValues: saved,
@@ -127,7 +130,7 @@ function GettingPaidForm({ saved }: { saved: CollectionSettings }) {
     }
   });
 
-  const field = (name: (typeof FIELDS)[number]) => ({
+  const field = (name: Exclude<(typeof FIELDS)[number], 'paymentTermsDays'>) => ({
     id: `getting-paid-${name}`,
     registration: form.register(name),
     error: errors[name]?.message,
@@ -164,6 +167,16 @@ function GettingPaidForm({ saved }: { saved: CollectionSettings }) {
         label="E-mail subject"
         help={PLACEHOLDER_HELP}
         {...field('reminderEmailSubject')}
+      />
+      <FormField
+        id="getting-paid-paymentTermsDays"
+        label="Payment terms (days)"
+        type="number"
+        inputMode="numeric"
+        autoComplete="off"
+        help={`Days after its date that a charge is due, 0 to ${MAX_PAYMENT_TERMS_DAYS}; 0: due at once. A charge can have its own due date.`}
+        registration={form.register('paymentTermsDays', { valueAsNumber: true })}
+        error={errors.paymentTermsDays?.message}
       />
       <ReminderPreview values={{ ...DEFAULT_COLLECTION_SETTINGS, ...values }} />
       <Button type="submit" variant="primary" disabled={isSubmitting}>

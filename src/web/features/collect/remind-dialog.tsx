@@ -4,11 +4,14 @@ import Form from 'react-bootstrap/Form';
 import Modal from 'react-bootstrap/Modal';
 import type { Client } from '../../../shared/client-schema.ts';
 import { LINK_PREVIEW_TEXT } from '../../../shared/collection-schema.ts';
+import type { PromiseToPay } from '../../../shared/dues-schema.ts';
 import type { ReminderChannel, SentReminder } from '../../../shared/reminder-schema.ts';
 import { LoadFailed } from '../../components/loading.tsx';
 import { copyText } from '../../lib/clipboard.ts';
 import { failureText } from '../../lib/messages.ts';
 import { useReminderPreview, useSendReminder } from './collect-api.ts';
+import { PromiseForm } from './promise-dialog.tsx';
+import { PromiseStatusBadge, promisedText } from './promise-text.tsx';
 
 const CHANNELS: { channel: Exclude<ReminderChannel, 'copy'>; label: string }[] = [
   { channel: 'whatsapp', label: 'WhatsApp' },
@@ -155,6 +158,43 @@ function ReminderForm({
 }
 
 /**
+ * The client's promise beside the reminder (what they said they would pay, and whether the
+ * day has passed), and a form to record the one they make on the call or in the chat.
+ */
+function PromiseInReminder({ client }: { client: Client }) {
+  const [recording, setRecording] = useState(false);
+  // The dialog's client is the one it opened with: a promise made here shows at once.
+  const [recorded, setRecorded] = useState<PromiseToPay | null>(null);
+  const shown = recorded ?? client.promise;
+  return (
+    <section aria-label="Promise to pay" className="border-top mt-3 pt-3">
+      {shown ? (
+        <p className="d-flex flex-wrap gap-2 align-items-baseline mb-2">
+          <span>{promisedText(shown)}</span>
+          {shown.status === 'open' || shown.status === 'broken' ? (
+            <PromiseStatusBadge status={shown.status} />
+          ) : null}
+        </p>
+      ) : null}
+      {recording ? (
+        <PromiseForm
+          client={client}
+          onDone={(promise) => {
+            setRecorded(promise);
+            setRecording(false);
+          }}
+          onCancel={() => setRecording(false)}
+        />
+      ) : (
+        <Button variant="outline-secondary" size="sm" onClick={() => setRecording(true)}>
+          {shown ? 'Record a new promise' : 'Record a promise'}
+        </Button>
+      )}
+    </section>
+  );
+}
+
+/**
  * A reminder for one client: the message filled in (editable) and the channels the client
  * can be reached by, the others disabled with the reason. Choosing one records the reminder
  * (the server makes the statement link and the app link), then shows a link to tap: the
@@ -199,6 +239,7 @@ export function RemindDialog({
         ) : (
           <p className="text-body-secondary">Loading…</p>
         )}
+        <PromiseInReminder key={`promise-${client.id}`} client={client} />
       </Modal.Body>
       <Modal.Footer>
         {sequence ? (

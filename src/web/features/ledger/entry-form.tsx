@@ -7,19 +7,37 @@ import Form from 'react-bootstrap/Form';
 import { useForm } from 'react-hook-form';
 import * as z from 'zod/mini';
 import type { Client } from '../../../shared/client-schema.ts';
-import { newEntrySchema } from '../../../shared/ledger-schema.ts';
+import {
+  addDays,
+  dateSchema,
+  isCalendarDate,
+  newEntrySchema,
+} from '../../../shared/ledger-schema.ts';
 import { formatAmount, paiseFromAmount, parseAmount } from '../../../shared/money.ts';
 import { useFlash } from '../../components/flash-messages.tsx';
 import { FormField } from '../../components/form-field.tsx';
 import { balanceText } from '../../components/money.tsx';
+import { formatDay } from '../../lib/dates.ts';
 import type { EntryFormKind } from '../../lib/details-page-state.ts';
-
 import { applyServerErrors } from '../../lib/form-errors.ts';
 import { failureText, messages } from '../../lib/messages.ts';
-import { usePanelToday, useRecordEntry } from './ledger-api.ts';
+import { usePanelToday } from '../../lib/panel-today.ts';
+import { usePaymentTerms, useRecordEntry } from './ledger-api.ts';
 
-// The kind is the button that opened the form; the date is always sent (today unless changed).
-const entryFieldsSchema = z.required(z.omit(newEntrySchema, { kind: true }), { on: true });
+export const DUE_BEFORE_DATE_MESSAGE = 'The due date must be on or after the date of the charge';
+
+// The kind is the button that opened the form; the date is always sent (today unless changed);
+// an empty due date is not sent: the charge is due by the payment terms.
+const entryFieldsSchema = z
+  .extend(z.required(z.omit(newEntrySchema, { kind: true, dueOn: true }), { on: true }), {
+    dueOn: z.optional(z.union([z.literal(''), dateSchema('Due date')])),
+  })
+  .check(
+    z.refine(({ on, dueOn }) => !dueOn || dueOn >= on, {
+      message: DUE_BEFORE_DATE_MESSAGE,
+      path: ['dueOn'],
+    }),
+  );
 type EntryFormInput = z.input<typeof entryFieldsSchema>;
 type EntryFormOutput = z.output<typeof entryFieldsSchema>;
 
@@ -47,7 +65,34 @@ export function overpaymentWarning(client: Client, amount: string): string | nul
   return `${name} ${standing}: after this payment they will be ${credit}.`;
 }
 
-/** "Record payment" or "Add charge" on a client's page: amount, date and an optional note. */
+/**
+ * When a charge dated `on` falls due by the payment terms: "due in 15 days (payment terms),
+ * on 20 Oct 2026".
+ */
+export function termsDueText(days: number, on: string): string {
+  const when = days === 0 ? 'due at once' : `due in ${days} ${days === 1 ? 'day' : 'days'}`;
+  const date = isCalendarDate(on) ? `, on ${formatDay(addDays(on, days))}` : '';
+  return `${when} (payment terms)${date}`;
+}
+
+/** Under the due date: what leaving it empty means, by the operator's payment terms. */
+function DueHint({ on }: { on: string }) {
+  const terms = usePaymentTerms();
+  if (terms.data !== undefined) return <>Empty: {termsDueText(terms.data, on)}.</>;
+  if (terms.isError) {
+    return (
+      <span className="text-danger">
+        Empty: due by the payment terms, which could not be read ({terms.error.message}).
+      </span>
+    );
+  }
+  return <>Empty: due by the payment terms.</>;
+}
+
+/**
+ * "Record payment" or "Add charge" on a client's page: amount, date, for a charge when it is
+ * due, and an optional note.
+ */
 export function EntryForm({
   client,
   kind,
@@ -63,7 +108,7 @@ export function EntryForm({
   const form = useForm<EntryFormInput, unknown, EntryFormOutput>({
     resolver: zodResolver(entryFieldsSchema),
     reValidateMode: 'onChange',
-    defaultValues: { amount: '', on: today, note: '' },
+    defaultValues: { amount: '', on: today, dueOn: '', note: '' },
   });
   // The panel's day may arrive after the form opened; a date the operator chose stays.
   useEffect(() => {
@@ -83,9 +128,14 @@ export function EntryForm({
 
   const submit = form.handleSubmit(async (values) => {
     try {
-      await recordEntry.mutateAsync({ kind, ...values });
+      const { dueOn, ...entry } = values;
+      await recordEntry.mutateAsync({
+        kind,
+        ...entry,
+        ...(kind === 'charge' && dueOn ? { dueOn } : {}),
+      });
     } catch (failure) {
-      applyServerErrors(failure, form.setError, ['amount', 'on', 'note']);
+      applyServerErrors(failure, form.setError, ['amount', 'on', 'dueOn', 'note']);
       flash.failure(failureText(`The ${kind} was not saved`, failure), messages.failureSeconds);
       return;
     }
@@ -127,6 +177,16 @@ export function EntryForm({
             registration={form.register('on')}
             error={errors.on?.message}
           />
+          {kind === 'charge' ? (
+            <FormField
+              id={`${idPrefix}-due`}
+              label="Due on (optional)"
+              type="date"
+              registration={form.register('dueOn')}
+              error={errors.dueOn?.message}
+              help={<DueHint on={String(form.watch('on'))} />}
+            />
+          ) : null}
           <FormField
             id={`${idPrefix}-note`}
             label="Note (optional)"

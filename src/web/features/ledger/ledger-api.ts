@@ -6,18 +6,19 @@ import {
   useQuery,
   useQueryClient,
 } from '@tanstack/react-query';
+import * as z from 'zod/mini';
+import { collectionSettingsSchema } from '../../../shared/collection-schema.ts';
+import { ageingSchema } from '../../../shared/dues-schema.ts';
 import {
   entriesPageSchema,
   entryRecordedSchema,
   type NewEntry,
   statementSchema,
   totalsHistorySchema,
-  totalsSchema,
 } from '../../../shared/ledger-schema.ts';
 import { apiPaths } from '../../../shared/paths.ts';
 import { api } from '../../lib/api-client.ts';
-import { todayHere } from '../../lib/dates.ts';
-import { clientKeys, ledgerKeys, refreshAfterChange } from '../../lib/query-keys.ts';
+import { clientKeys, collectKeys, ledgerKeys, refreshAfterChange } from '../../lib/query-keys.ts';
 
 const HISTORY_PAGE = 20;
 
@@ -47,18 +48,8 @@ export function useStatement(clientId: string, from: string, to: string) {
   });
 }
 
-export const totalsQuery = queryOptions({
-  queryKey: ledgerKeys.totals,
-  queryFn: () => api.get(apiPaths.totals, totalsSchema),
-});
-
-/**
- * The panel's date today (its TIME_ZONE), on which the server books entries; the browser's
- * own date, which may be another day, only until the server has answered.
- */
-export function usePanelToday(): string {
-  return useQuery(totalsQuery).data?.today ?? todayHere();
-}
+// Defined where the collection round reads it too.
+export { totalsQuery, usePanelToday } from '../../lib/panel-today.ts';
 
 export function totalsHistoryQuery(from: string, to: string) {
   return queryOptions({
@@ -84,3 +75,22 @@ export function useRecordEntry(clientId: string) {
     },
   });
 }
+
+// The same query as the getting-paid settings (same key, same answer), read here for the
+// charge form's terms: a saved change, or the live event of one, reaches both.
+const collectionSettingsAnswer = z.required(z.object(collectionSettingsSchema.shape));
+
+/** The operator's collection settings, for their payment terms (days until a charge is due). */
+export function usePaymentTerms() {
+  return useQuery({
+    queryKey: collectKeys.settings,
+    queryFn: () => api.get(apiPaths.collectionSettings, collectionSettingsAnswer),
+    select: (settings) => settings.paymentTermsDays,
+  });
+}
+
+/** What is owed, by how long past due (the dashboard's panel and its printable page). */
+export const ageingQuery = queryOptions({
+  queryKey: ledgerKeys.ageing,
+  queryFn: () => api.get(apiPaths.ageing, ageingSchema),
+});

@@ -72,7 +72,14 @@ export function LedgerHistory({ clientId }: { clientId: string }) {
         <tbody>
           {items.map((entry) => (
             <tr key={entry.id}>
-              <td className="text-nowrap">{formatDay(entry.on)}</td>
+              <td className="text-nowrap">
+                {formatDay(entry.on)}
+                {entry.dueOn ? (
+                  <span className="d-block small text-body-secondary">
+                    due {formatDay(entry.dueOn)}
+                  </span>
+                ) : null}
+              </td>
               <td>
                 {KIND_LABELS[entry.kind]}
                 {entry.kind === 'adjustment' ? (
@@ -97,6 +104,9 @@ export function LedgerHistory({ clientId }: { clientId: string }) {
             <div className="d-flex justify-content-between gap-2">
               <span>
                 {formatDay(entry.on)} · {KIND_LABELS[entry.kind]}
+                {entry.dueOn ? (
+                  <span className="small text-body-secondary"> · due {formatDay(entry.dueOn)}</span>
+                ) : null}
               </span>
               <EntryAmount amount={entry.amount} />
             </div>

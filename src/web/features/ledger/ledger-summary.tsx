@@ -1,12 +1,16 @@
 import { useQuery } from '@tanstack/react-query';
-import { useId } from 'react';
+import { type ReactNode, useId } from 'react';
 import Card from 'react-bootstrap/Card';
 import Col from 'react-bootstrap/Col';
 import Row from 'react-bootstrap/Row';
+import { Link } from 'react-router';
 import { addDays } from '../../../shared/ledger-schema.ts';
+import { paths } from '../../../shared/paths.ts';
 import { LoadFailed } from '../../components/loading.tsx';
 import { Money } from '../../components/money.tsx';
-import { totalsHistoryQuery, totalsQuery, usePanelToday } from './ledger-api.ts';
+import { totalsQuery, usePanelToday } from '../../lib/panel-today.ts';
+import { AgeingPanel } from './ageing-panel.tsx';
+import { totalsHistoryQuery } from './ledger-api.ts';
 import { TotalOwedChart } from './total-owed-chart.tsx';
 
 export const TREND_DAYS = 90;
@@ -25,7 +29,7 @@ function Figure({
 }: {
   title: string;
   amount: string | undefined;
-  detail: string | undefined;
+  detail: ReactNode;
   className: string;
 }) {
   const titleId = useId();
@@ -95,6 +99,43 @@ export function LedgerSummary() {
               {history.data ? <TotalOwedChart points={history.data.points} /> : null}
             </Card.Body>
           </Card>
+        </Col>
+      </Row>
+      <Row className="g-3 mt-0">
+        <Col lg={4}>
+          <Row className="g-3 h-100">
+            <Col xs={6} lg={12}>
+              <Figure
+                title="Overdue"
+                amount={totals.data?.overdue}
+                detail={
+                  totals.data ? (
+                    <Link to={`${paths.clients}?overdue=any&sort=overdue&dir=desc`}>
+                      Overdue clients
+                    </Link>
+                  ) : undefined
+                }
+                className="balance-owing"
+              />
+            </Col>
+            <Col xs={6} lg={12}>
+              <Figure
+                title="Collected this month"
+                amount={totals.data?.collectedThisMonth}
+                detail={
+                  totals.data ? (
+                    <>
+                      <Money amount={totals.data.collectedLastMonth} /> last month
+                    </>
+                  ) : undefined
+                }
+                className="balance-clear"
+              />
+            </Col>
+          </Row>
+        </Col>
+        <Col lg={8}>
+          <AgeingPanel />
         </Col>
       </Row>
       {totals.data && totals.data.pendingClaims > 0 ? (

@@ -1,37 +1,23 @@
-import { screen, within } from '@testing-library/react';
+import { fireEvent, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, test, vi } from 'vitest';
-import type { Client } from '../../../shared/client-schema.ts';
-import type { Entry, Statement } from '../../../shared/ledger-schema.ts';
-import { todayHere } from '../../lib/dates.ts';
+import { DEFAULT_COLLECTION_SETTINGS } from '../../../shared/collection-schema.ts';
+import { addDays, type Entry, type Statement } from '../../../shared/ledger-schema.ts';
+import { formatDay, todayHere } from '../../lib/dates.ts';
 import {
   type ApiRoutes,
+  apiClient,
   mockApi,
   renderApp,
   signedIn,
   stubLiveSocketInEachTest,
 } from '../../test-utils.tsx';
-import { overpaymentWarning } from './entry-form.tsx';
+import { DUE_BEFORE_DATE_MESSAGE, overpaymentWarning, termsDueText } from './entry-form.tsx';
 import { runningBalances } from './statement-page.tsx';
 
 stubLiveSocketInEachTest();
 
-const client: Client = {
-  id: 'c1',
-  fname: 'Meera',
-  lname: 'Pillai',
-  email: 'meera@example.com',
-  phone: '+919847012345',
-  phoneDisplay: '98470 12345',
-  phoneValid: true,
-  balance: '1000.00',
-  version: 1,
-  lastPaymentOn: null,
-  pendingClaims: 0,
-  lastRemindedOn: null,
-  createdAt: '2026-01-01T00:00:00.000Z',
-  updatedAt: '2026-01-01T00:00:00.000Z',
-};
+const client = apiClient('c1', 'Meera', 'Pillai', '1000.00');
 
 function entry(id: string, kind: Entry['kind'], amount: string, balanceAfter: string, on: string) {
   return {
@@ -42,6 +28,7 @@ function entry(id: string, kind: Entry['kind'], amount: string, balanceAfter: st
     balanceAfter,
     note: '',
     on,
+    dueOn: kind === 'charge' || kind === 'opening' ? on : null,
     createdAt: '2026-01-01T00:00:00.000Z',
     createdBy: { id: 'u1', email: 'op@example.com' },
   } satisfies Entry;
@@ -54,6 +41,10 @@ function detailsApi(extra: ApiRoutes = {}) {
     session: signedIn,
     routes: {
       'GET /api/clients/c1': () => ({ status: 200, body: client }),
+      'GET /api/collection-settings': () => ({
+        status: 200,
+        body: { ...DEFAULT_COLLECTION_SETTINGS, paymentTermsDays: 15 },
+      }),
       'GET /api/clients/c1/entries': () => ({
         status: 200,
         body: { items: [opening], nextCursor: null },
@@ -121,6 +112,103 @@ describe('payments and charges on the client page', () => {
     expect(screen.getByRole('heading', { name: /Balance: ₹1,000.00/ })).toBeVisible();
   });
 
+  test('a charge with no due date is left to the payment terms, and the form says when that is', async () => {
+    const sent: unknown[] = [];
+    const charged = entry('2', 'charge', '500.00', '1500.00', todayHere());
+    detailsApi({
+      'POST /api/clients/c1/entries': (init) => {
+        sent.push(JSON.parse(String(init?.body)));
+        return { status: 201, body: { entry: charged, client: { ...client, version: 2 } } };
+      },
+    });
+    renderApp('/client/c1');
+    await userEvent.click(await screen.findByRole('button', { name: 'Add charge' }));
+    const form = screen.getByRole('form', { name: 'Add charge' });
+    const due = within(form).getByLabelText('Due on (optional)');
+    expect(due).toHaveValue('');
+    expect(
+      await within(form).findByText(
+        `Empty: due in 15 days (payment terms), on ${formatDay(addDays(todayHere(), 15))}.`,
+      ),
+    ).toBeVisible();
+    await userEvent.type(within(form).getByLabelText('Amount (₹)'), '500');
+    await userEvent.click(within(form).getByRole('button', { name: 'Save charge' }));
+    await screen.findByText('Charge added');
+    expect(sent).toEqual([{ kind: 'charge', amount: '500.00', on: todayHere(), note: '' }]);
+  });
+
+  test('a charge is sent with the due date picked', async () => {
+    const sent: unknown[] = [];
+    const on = todayHere();
+    const charged = { ...entry('2', 'charge', '500.00', '1500.00', on), dueOn: addDays(on, 3) };
+    detailsApi({
+      'POST /api/clients/c1/entries': (init) => {
+        sent.push(JSON.parse(String(init?.body)));
+        return { status: 201, body: { entry: charged, client: { ...client, version: 2 } } };
+      },
+    });
+    renderApp('/client/c1');
+    await userEvent.click(await screen.findByRole('button', { name: 'Add charge' }));
+    const form = screen.getByRole('form', { name: 'Add charge' });
+    await userEvent.type(within(form).getByLabelText('Amount (₹)'), '500');
+    fireEvent.change(within(form).getByLabelText('Due on (optional)'), {
+      target: { value: addDays(on, 3) },
+    });
+    await userEvent.click(within(form).getByRole('button', { name: 'Save charge' }));
+    await screen.findByText('Charge added');
+    expect(sent).toEqual([
+      { kind: 'charge', amount: '500.00', on, dueOn: addDays(on, 3), note: '' },
+    ]);
+  });
+
+  test('a due date before the charge’s date is refused under the field before sending', async () => {
+    const { calls } = detailsApi();
+    renderApp('/client/c1');
+    await userEvent.click(await screen.findByRole('button', { name: 'Add charge' }));
+    const form = screen.getByRole('form', { name: 'Add charge' });
+    await userEvent.type(within(form).getByLabelText('Amount (₹)'), '500');
+    const due = within(form).getByLabelText('Due on (optional)');
+    fireEvent.change(due, { target: { value: addDays(todayHere(), -1) } });
+    await userEvent.click(within(form).getByRole('button', { name: 'Save charge' }));
+    expect(await within(form).findByText(DUE_BEFORE_DATE_MESSAGE)).toBeVisible();
+    expect(due).toHaveAttribute('aria-invalid', 'true');
+    expect(calls.filter((call) => call.startsWith('POST'))).toEqual([]);
+  });
+
+  test('the server’s refusal of a due date is shown under the due date', async () => {
+    detailsApi({
+      'POST /api/clients/c1/entries': () => ({
+        status: 400,
+        body: {
+          message: 'The due date must be on or after the date',
+          fieldErrors: { dueOn: 'The due date must be on or after the date' },
+        },
+      }),
+    });
+    renderApp('/client/c1');
+    await userEvent.click(await screen.findByRole('button', { name: 'Add charge' }));
+    const form = screen.getByRole('form', { name: 'Add charge' });
+    await userEvent.type(within(form).getByLabelText('Amount (₹)'), '500');
+    const due = within(form).getByLabelText('Due on (optional)');
+    fireEvent.change(due, { target: { value: addDays(todayHere(), 2) } });
+    await userEvent.click(within(form).getByRole('button', { name: 'Save charge' }));
+    expect(
+      await within(form).findByText('The due date must be on or after the date', {
+        selector: '.invalid-feedback',
+      }),
+    ).toBeVisible();
+    expect(due).toHaveAttribute('aria-invalid', 'true');
+  });
+
+  test('a payment has no due date', async () => {
+    detailsApi();
+    renderApp('/client/c1');
+    await userEvent.click(await screen.findByRole('button', { name: 'Record payment' }));
+    const form = screen.getByRole('form', { name: 'Record payment' });
+    expect(within(form).getByLabelText('Amount (₹)')).toBeVisible();
+    expect(within(form).queryByLabelText('Due on (optional)')).toBeNull();
+  });
+
   test('the amount is checked before sending: positive, at most 2 decimals', async () => {
     const { calls } = detailsApi();
     renderApp('/client/c1');
@@ -177,6 +265,66 @@ describe('payments and charges on the client page', () => {
   });
 });
 
+const totalsOn = (today: string) => ({
+  clients: 1,
+  totalOwed: '3000.00',
+  owing: '3000.00',
+  owingClients: 1,
+  credit: '0.00',
+  creditClients: 0,
+  pendingClaims: 0,
+  overdue: '3000.00',
+  collectedThisMonth: '0.00',
+  collectedLastMonth: '0.00',
+  today,
+});
+
+describe('what is due and overdue on the client page', () => {
+  test('an overdue client’s page says how much, since when and for how many days (the panel’s today)', async () => {
+    const overdue = {
+      ...client,
+      balance: '3500.00',
+      overdue: '3000.00',
+      overdueSince: '2025-09-12',
+    };
+    detailsApi({
+      'GET /api/clients/c1': () => ({ status: 200, body: overdue }),
+      'GET /api/totals': () => ({ status: 200, body: totalsOn('2025-11-25') }),
+    });
+    renderApp('/client/c1');
+    expect(await screen.findByText('₹3,000.00 overdue since 12 Sept 2025, 74 days')).toBeVisible();
+  });
+
+  test('a client with nothing overdue has no overdue line', async () => {
+    const { calls } = detailsApi();
+    renderApp('/client/c1');
+    expect(await screen.findByRole('heading', { name: /Balance: ₹1,000.00/ })).toBeVisible();
+    expect(screen.queryByText(/overdue since/)).toBeNull();
+    expect(calls).not.toContain('GET /api/totals');
+  });
+
+  test('what a charge added shows when it is due in the history; a payment shows none', async () => {
+    detailsApi({
+      'GET /api/clients/c1/entries': () => ({
+        status: 200,
+        body: {
+          items: [
+            { ...entry('3', 'payment', '-100.00', '1400.00', '2026-10-02'), dueOn: null },
+            { ...entry('2', 'charge', '500.00', '1500.00', '2026-09-27'), dueOn: '2026-10-12' },
+            opening,
+          ],
+          nextCursor: null,
+        },
+      }),
+    });
+    renderApp('/client/c1');
+    const history = await screen.findByRole('table', { name: 'History' });
+    const rows = within(history).getAllByRole('row');
+    expect(await within(rows[2] as HTMLElement).findByText('due 12 Oct 2026')).toBeVisible();
+    expect(within(rows[1] as HTMLElement).queryByText(/due/)).toBeNull();
+  });
+});
+
 describe('what the operator is told', () => {
   test('a payment larger than what is owed says the client goes into credit', () => {
     expect(overpaymentWarning(client, '999')).toBeNull();
@@ -191,6 +339,13 @@ describe('what the operator is told', () => {
       'Meera Pillai is already ₹2.00 in credit: after this payment they will be ₹7.00 in credit.',
     );
     expect(overpaymentWarning(client, 'abc')).toBeNull();
+  });
+
+  test('the payment terms say when a charge falls due', () => {
+    expect(termsDueText(15, '2026-10-05')).toBe('due in 15 days (payment terms), on 20 Oct 2026');
+    expect(termsDueText(1, '2026-10-05')).toBe('due in 1 day (payment terms), on 6 Oct 2026');
+    expect(termsDueText(0, '2026-10-05')).toBe('due at once (payment terms), on 5 Oct 2026');
+    expect(termsDueText(30, '')).toBe('due in 30 days (payment terms)');
   });
 
   test('a statement’s balances run in date order from its opening balance', () => {

@@ -15,7 +15,8 @@ import { LoadFailed, Loading } from '../../components/loading.tsx';
 import { Balance, Money } from '../../components/money.tsx';
 import { usePageTitle } from '../../components/page-title.ts';
 import { formatDay } from '../../lib/dates.ts';
-import { usePanelToday, useStatement } from './ledger-api.ts';
+import { usePanelToday } from '../../lib/panel-today.ts';
+import { useStatement } from './ledger-api.ts';
 import { KIND_LABELS } from './ledger-history.tsx';
 
 type Range = z.output<typeof statementQuerySchema>;

@@ -26,6 +26,9 @@ const emptyTotals: Totals = {
   credit: '0.00',
   creditClients: 0,
   pendingClaims: 0,
+  overdue: '0.00',
+  collectedThisMonth: '0.00',
+  collectedLastMonth: '0.00',
   today: '2026-03-05',
 };
 const setup = {

@@ -1,0 +1,27 @@
+import { useState } from 'react';
+import Button from 'react-bootstrap/Button';
+import type { Client } from '../../../shared/client-schema.ts';
+import { lazyDialog } from '../../components/lazy-dialog.tsx';
+
+// The dialog (the form and the modal code under it) loads when a promise is first recorded.
+const PromiseDialog = lazyDialog('promise', () =>
+  import('./promise-dialog.tsx').then((m) => m.PromiseDialog),
+);
+
+/** "Promise" for one client: records what they promised to pay, and by when. */
+export function PromiseButton({ client, size }: { client: Client; size?: 'sm' }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <Button
+        variant="outline-secondary"
+        size={size}
+        aria-label={`Promise from ${client.fname} ${client.lname}`}
+        onClick={() => setOpen(true)}
+      >
+        Promise
+      </Button>
+      {open ? <PromiseDialog client={client} onClose={() => setOpen(false)} /> : null}
+    </>
+  );
+}

@@ -1,0 +1,293 @@
+import { useState } from 'react';
+import Button from 'react-bootstrap/Button';
+import Card from 'react-bootstrap/Card';
+import Table from 'react-bootstrap/Table';
+import { Link } from 'react-router';
+import type { Client } from '../../shared/client-schema.ts';
+import type { CollectItem, CollectRound } from '../../shared/dues-schema.ts';
+import { paths } from '../../shared/paths.ts';
+import { useFlash } from '../components/flash-messages.tsx';
+import { lazyDialog } from '../components/lazy-dialog.tsx';
+import { LoadFailed, Loading } from '../components/loading.tsx';
+import { Money } from '../components/money.tsx';
+import { usePageTitle } from '../components/page-title.ts';
+import { useCollectRound, useSkipClient } from '../features/collect/dues-api.ts';
+import { reasonsText } from '../features/collect/round-text.ts';
+import { EntryForm } from '../features/ledger/entry-form.tsx';
+import { failureText, messages } from '../lib/messages.ts';
+import { useMediaQuery } from '../lib/use-media-query.ts';
+
+/*
+ * The dialogs belong to the page, not to a row: a client reminded or promised leaves the
+ * round as soon as the server says so, and the dialog (with the WhatsApp link still to tap)
+ * must stay open after their row has gone. Each loads when first opened.
+ */
+const RemindDialog = lazyDialog('reminder', () =>
+  import('../features/collect/remind-dialog.tsx').then((m) => m.RemindDialog),
+);
+const PromiseDialog = lazyDialog('promise', () =>
+  import('../features/collect/promise-dialog.tsx').then((m) => m.PromiseDialog),
+);
+
+type Dialog = { kind: 'remind' | 'promise'; client: Client };
+
+/** What a row's buttons ask the page for. */
+interface RowHandlers {
+  paying: string | null;
+  setPaying(id: string | null): void;
+  open(dialog: Dialog): void;
+}
+
+/** Below Bootstrap's md width (a phone), the round is one card at a time. */
+const PHONE = '(max-width: 767.98px)';
+
+const nameOf = (client: Client) => `${client.fname} ${client.lname}`;
+
+/** "12 of 30 done today": those dealt with, of those dealt with and those left. */
+function Progress({ round }: { round: CollectRound }) {
+  const total = round.done + round.remaining;
+  const text = `${round.done} of ${total} done today`;
+  return (
+    <div className="mb-3">
+      <p className="mb-1">{text}</p>
+      {total > 0 ? (
+        <div
+          className="progress"
+          role="progressbar"
+          aria-label={text}
+          aria-valuenow={round.done}
+          aria-valuemin={0}
+          aria-valuemax={total}
+          style={{ height: '0.5rem' }}
+        >
+          <div
+            className="progress-bar bg-success"
+            style={{ width: `${(100 * round.done) / total}%` }}
+          />
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
+function Reasons({ item, on }: { item: CollectItem; on: string }) {
+  return (
+    <ul className="list-unstyled mb-0">
+      {reasonsText(item, on).map((reason) => (
+        <li key={reason}>{reason}</li>
+      ))}
+    </ul>
+  );
+}
+
+/** The four ways to deal with a client on the round; the payment form opens below them. */
+function Actions({
+  client,
+  handlers: { paying, setPaying, open },
+  stacked,
+}: {
+  client: Client;
+  handlers: RowHandlers;
+  /** On a phone: big buttons, one under another, easy to tap between customers. */
+  stacked?: boolean;
+}) {
+  const skip = useSkipClient();
+  const flash = useFlash();
+  const name = nameOf(client);
+  const size = stacked ? undefined : 'sm';
+  return (
+    <div className={stacked ? 'd-grid gap-2' : 'd-flex flex-wrap gap-1'}>
+      <Button
+        variant="outline-primary"
+        size={size}
+        aria-label={`Remind ${name}`}
+        onClick={() => open({ kind: 'remind', client })}
+      >
+        Remind
+      </Button>
+      <Button
+        variant="outline-success"
+        size={size}
+        aria-label={`Record payment from ${name}`}
+        aria-expanded={paying === client.id}
+        onClick={() => setPaying(paying === client.id ? null : client.id)}
+      >
+        Record payment
+      </Button>
+      <Button
+        variant="outline-secondary"
+        size={size}
+        aria-label={`Promise from ${name}`}
+        onClick={() => open({ kind: 'promise', client })}
+      >
+        Promise
+      </Button>
+      <Button
+        variant="outline-secondary"
+        size={size}
+        aria-label={`Skip ${name} for today`}
+        disabled={skip.isPending}
+        onClick={() =>
+          skip.mutate(client.id, {
+            onError: (error) =>
+              flash.failure(failureText(`${name} was not skipped`, error), messages.failureSeconds),
+          })
+        }
+      >
+        Skip for today
+      </Button>
+    </div>
+  );
+}
+
+function RoundTable({ round, handlers }: { round: CollectRound; handlers: RowHandlers }) {
+  const { paying, setPaying } = handlers;
+  return (
+    <Table hover responsive aria-label="Clients to see today" className="align-middle">
+      <thead>
+        <tr>
+          <th scope="col">Client</th>
+          <th scope="col" className="text-end">
+            Overdue
+          </th>
+          <th scope="col">Why today</th>
+          <th scope="col">Actions</th>
+        </tr>
+      </thead>
+      <tbody>
+        {round.items.map((item) => {
+          const { client } = item;
+          return [
+            <tr key={client.id}>
+              <th scope="row">
+                <Link to={paths.clientDetails(client.id)}>{nameOf(client)}</Link>
+              </th>
+              <td className="text-end">
+                <Money amount={item.overdue} />
+              </td>
+              <td>
+                <Reasons item={item} on={round.on} />
+              </td>
+              <td>
+                <Actions client={client} handlers={handlers} />
+              </td>
+            </tr>,
+            paying === client.id ? (
+              <tr key={`${client.id}-payment`}>
+                <td colSpan={4}>
+                  <EntryForm client={client} kind="payment" onDone={() => setPaying(null)} />
+                </td>
+              </tr>
+            ) : null,
+          ];
+        })}
+      </tbody>
+    </Table>
+  );
+}
+
+/** On a phone: one client at a time, with what to do and "Next" to leave them for later. */
+function RoundCard({ round, handlers }: { round: CollectRound; handlers: RowHandlers }) {
+  const { paying, setPaying } = handlers;
+  const [position, setPosition] = useState(0);
+  const count = round.items.length;
+  // A client dealt with leaves the list: the same position then holds the next one.
+  const at = position % count;
+  const item = round.items[at];
+  if (!item) return null;
+  const { client } = item;
+  return (
+    <Card as="section" aria-labelledby="round-card-name">
+      <Card.Body>
+        <p className="small text-body-secondary mb-1">
+          {at + 1} of {round.remaining} left
+        </p>
+        <h2 id="round-card-name" className="h4">
+          <Link to={paths.clientDetails(client.id)}>{nameOf(client)}</Link>
+        </h2>
+        <p className="fs-5 mb-1">
+          <Money amount={item.overdue} className="balance-owing" /> overdue
+        </p>
+        <div className="mb-3">
+          <Reasons item={item} on={round.on} />
+        </div>
+        <Actions client={client} handlers={handlers} stacked />
+        {paying === client.id ? (
+          <EntryForm client={client} kind="payment" onDone={() => setPaying(null)} />
+        ) : null}
+        {count > 1 ? (
+          <Button
+            variant="primary"
+            className="w-100 mt-3"
+            onClick={() => {
+              setPaying(null);
+              setPosition(at + 1);
+            }}
+          >
+            Next
+          </Button>
+        ) : null}
+      </Card.Body>
+    </Card>
+  );
+}
+
+/**
+ * Today's collection round: promises due today, promises broken, and clients overdue and
+ * not reminded for a week, biggest overdue first, each with why and what to do. A client
+ * dealt with (reminded, paid, promised, skipped) leaves it, here and on every other tab.
+ */
+export function CollectPage() {
+  usePageTitle('Collect');
+  const round = useCollectRound();
+  const phone = useMediaQuery(PHONE);
+  const [paying, setPaying] = useState<string | null>(null);
+  const [dialog, setDialog] = useState<Dialog | null>(null);
+  const handlers: RowHandlers = { paying, setPaying, open: setDialog };
+  const close = () => setDialog(null);
+  const data = round.data;
+  return (
+    <>
+      <h1 className="h2 mb-3" tabIndex={-1}>
+        Collect
+      </h1>
+      {round.isError ? (
+        <LoadFailed what="today's round" error={round.error} onRetry={() => round.refetch()} />
+      ) : !data ? (
+        <Loading />
+      ) : (
+        <>
+          <Progress round={data} />
+          {data.items.length === 0 ? (
+            <div className="text-center py-4">
+              <h2 className="h4">Nothing to collect today</h2>
+              <p className="text-body-secondary mb-0">
+                {data.done > 0
+                  ? 'Everyone on today’s round has been dealt with.'
+                  : 'No promise is due, none is broken, and every overdue client was reminded this week.'}
+              </p>
+            </div>
+          ) : phone ? (
+            <RoundCard round={data} handlers={handlers} />
+          ) : (
+            <>
+              <RoundTable round={data} handlers={handlers} />
+              {data.remaining > data.items.length ? (
+                <p className="text-body-secondary">
+                  The first {data.items.length} of {data.remaining} are shown: more come as these
+                  are done.
+                </p>
+              ) : null}
+            </>
+          )}
+        </>
+      )}
+      {dialog?.kind === 'remind' ? (
+        <RemindDialog key={dialog.client.id} client={dialog.client} onClose={close} />
+      ) : null}
+      {dialog?.kind === 'promise' ? (
+        <PromiseDialog key={dialog.client.id} client={dialog.client} onClose={close} />
+      ) : null}
+    </>
+  );
+}
