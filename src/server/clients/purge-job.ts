@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../db/database.ts';
+import { dropEmptyDueSums } from '../dues/unpaid-repository.ts';
 import { purgeDeletedClients } from './clients-deletion.ts';
 
 /** How often deleted clients past their restore window are looked for. */
@@ -10,7 +11,8 @@ export interface PurgeJob {
 }
 
 /**
- * Removes deleted clients for good once they can no longer be restored, every `intervalMs`,
+ * Removes deleted clients for good once they can no longer be restored (and the ageing's sums
+ * that no client has any more), every `intervalMs`,
  * on every instance (a delete also clears them out first, but an operator who deletes
  * nothing more would otherwise keep them). A failed round is logged and the next one tries
  * again.
@@ -22,7 +24,10 @@ export function startPurgeJob(
 ): PurgeJob {
   const timer = setInterval(() => {
     database
-      .write((trx) => purgeDeletedClients(trx))
+      .write(async (trx) => {
+        await purgeDeletedClients(trx);
+        await dropEmptyDueSums(trx);
+      })
       .catch((error: unknown) => {
         log.warn({ err: error }, 'could not remove expired deleted clients');
       });

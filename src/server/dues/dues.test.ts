@@ -12,6 +12,7 @@ import {
   startTestApp,
   type TestApp,
 } from '../test-support.ts';
+import { dropEmptyDueSums } from './unpaid-repository.ts';
 
 let t: TestApp;
 let today: string;
@@ -498,6 +499,26 @@ describe("the day's collection round", () => {
 });
 
 describe('the ageing as CSV, and the totals', () => {
+  test('sums no client has any more count for nothing, and the purge job drops them', async () => {
+    const cookie = await operator();
+    const client = await addClient(t.app, cookie, { balance: '0' });
+    await charge(cookie, client, '250', addDays(today, -8));
+    await pay(cookie, client, '250');
+    const empty = () =>
+      t.database.db
+        .selectFrom('owner_dues as d')
+        .innerJoin('clients as c', 'c.owner_id', 'd.owner_id')
+        .select('d.due_on')
+        .where('c.id', '=', client.id)
+        .where('d.clients', '=', 0n as never)
+        .execute();
+    expect(await empty()).toHaveLength(1);
+    expect((await ageing(cookie))['1-30']).toEqual(['0.00', 0]);
+    await t.database.write((trx) => dropEmptyDueSums(trx));
+    expect(await empty()).toEqual([]);
+    expect((await ageing(cookie))['1-30']).toEqual(['0.00', 0]);
+  });
+
   test('one row per client owing anything, most overdue first, by bucket', async () => {
     const cookie = await operator();
     const a = await addClient(t.app, cookie, { balance: '0', fname: 'Asha', lname: 'Rao' });

@@ -33,27 +33,31 @@ class OwnerDuesChanges {
   }
 
   /**
-   * Writes them in one order (every write of an operator takes its totals row first, so these
-   * rows are never locked in two orders at once), dropping a pair no client has any more.
+   * Writes them in one statement, in key order (every write of an operator takes its totals
+   * row first, so these rows are never locked in two orders at once). A pair no client has any
+   * more stays at zero until the purge job drops it: deleting it here cost a statement per
+   * settled date on every payment.
    */
   async apply(trx: WriteTransaction, ownerId: string): Promise<void> {
-    for (const key of [...this.changes.keys()].sort()) {
-      const change = this.changes.get(key);
-      if (!change || (change.amount === 0n && change.clients === 0n)) continue;
-      const [dueOn = '', prev = ''] = key.split('|');
-      const { rows } = await sql<{ clients: DbInteger }>`INSERT INTO owner_dues
-          (owner_id, due_on, prev_due_on, amount_paise, clients)
-        VALUES (${ownerId}, ${dueOn}, ${prev}, ${change.amount}, ${change.clients})
-        ON CONFLICT (owner_id, due_on, prev_due_on) DO UPDATE SET
-          amount_paise = owner_dues.amount_paise + excluded.amount_paise,
-          clients = owner_dues.clients + excluded.clients
-        RETURNING clients`.execute(trx);
-      if (rows[0] && exactInteger(rows[0].clients) === 0n) {
-        await sql`DELETE FROM owner_dues WHERE owner_id = ${ownerId} AND due_on = ${dueOn}
-          AND prev_due_on = ${prev} AND clients = 0`.execute(trx);
-      }
-    }
+    const rows = [...this.changes.entries()]
+      .filter(([, change]) => change.amount !== 0n || change.clients !== 0n)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([key, change]) => {
+        const [dueOn = '', prev = ''] = key.split('|');
+        return sql`(${ownerId}, ${dueOn}, ${prev}, ${change.amount}, ${change.clients})`;
+      });
+    if (rows.length === 0) return;
+    await sql`INSERT INTO owner_dues (owner_id, due_on, prev_due_on, amount_paise, clients)
+      VALUES ${sql.join(rows)}
+      ON CONFLICT (owner_id, due_on, prev_due_on) DO UPDATE SET
+        amount_paise = owner_dues.amount_paise + excluded.amount_paise,
+        clients = owner_dues.clients + excluded.clients`.execute(trx);
   }
+}
+
+/** Drops the sums no client has any more (the purge job, in a transaction of its own). */
+export async function dropEmptyDueSums(trx: WriteTransaction): Promise<void> {
+  await sql`DELETE FROM owner_dues WHERE clients = 0`.execute(trx);
 }
 
 /** What is owed, or 0 for a client in credit (or one that does not exist: null). */
