@@ -22,21 +22,6 @@ export default defineConfig({
     // The CSP allows no inline script, so Vite's inline preload polyfill must stay out.
     modulePreload: { polyfill: false },
     manifest: true,
-    rolldownOptions: {
-      output: {
-        codeSplitting: {
-          includeDependenciesRecursively: false,
-          // Every form's helpers in one chunk, not three: each chunk costs its own request and
-          // header, and /login carries them all (decision 0013's budget).
-          groups: [
-            {
-              name: 'forms',
-              test: /src\/web\/(components\/form-field|lib\/(form-errors|use-schema-form))\./,
-            },
-          ],
-        },
-      },
-    },
   },
   server: {
     proxy: {

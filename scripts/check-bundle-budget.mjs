@@ -13,7 +13,7 @@ const manifest = JSON.parse(readFileSync(path.join(root, '.vite', 'manifest.json
 // gzipped (docs/decisions/0013-bundle-budgets.md).
 const SIGNED_IN = 'app/signed-in.tsx';
 const BUDGETS = {
-  '/login': [['features/auth/login-page.tsx'], 100, 25],
+  '/login': [['features/auth/login-page.tsx'], 101, 25],
   '/dashboard': [[SIGNED_IN, 'pages/dashboard-page.tsx'], 127, 25],
 };
 
