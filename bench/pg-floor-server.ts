@@ -43,6 +43,8 @@ interface Row {
   last_payment_on: string | null;
   pending_claims: number;
   last_reminded_on: string | null;
+  oldest_due_on: string | null;
+  promise_id: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -68,7 +70,7 @@ const server = createServer((request, response) => {
     const [page, totals] = await Promise.all([
       pool.query<Row>(
         `SELECT id, fname, lname, email, phone, phone_display, phone_valid, balance_paise, version,
-                last_payment_on, pending_claims, last_reminded_on, created_at, updated_at
+                last_payment_on, pending_claims, last_reminded_on, oldest_due_on, promise_id, created_at, updated_at
          FROM clients WHERE owner_id = $1 ORDER BY lname ASC, fname ASC, seq ASC LIMIT $2 OFFSET $3`,
         [owner, 100, 0],
       ),
@@ -91,6 +93,9 @@ const server = createServer((request, response) => {
         lastPaymentOn: row.last_payment_on,
         pendingClaims: Number(row.pending_claims),
         lastRemindedOn: row.last_reminded_on,
+        overdue: '0.00',
+        overdueSince: null,
+        promise: null,
         createdAt: row.created_at,
         updatedAt: row.updated_at,
       })),

@@ -474,8 +474,9 @@ export function unpaidProblemsSqlite(db: Database.Database, ownerId: string): st
          (SELECT max(due_on) FROM dues p WHERE p.client_id = d.client_id AND p.due_on < d.due_on)`,
     ),
     "sums of the operator's that differ from its amounts": count(
+      // Sums at zero wait for the purge job: they count for nothing.
       `WITH stored AS (SELECT due_on, prev_due_on, amount_paise, clients FROM owner_dues
-           WHERE owner_id = @owner),
+           WHERE owner_id = @owner AND clients <> 0),
          summed AS (SELECT due_on, coalesce(prev_due_on, '') AS prev_due_on,
            sum(amount_paise) AS amount_paise, count(*) AS clients FROM dues
            WHERE owner_id = @owner GROUP BY due_on, coalesce(prev_due_on, ''))
