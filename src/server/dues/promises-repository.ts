@@ -130,16 +130,9 @@ export async function creditPromise(
   return true;
 }
 
-/** A client's promises, newest first, with its record; undefined: not the operator's client. */
-export async function listPromises(
-  source: ReadSource,
-  ownerId: string,
-  clientId: string,
-  today: string,
-): Promise<Promises | undefined> {
-  const client = await selectOwnedClient(source, ownerId, clientId);
-  if (!client) return undefined;
-  const rows = await handleOf(source)
+/** Promises with the e-mail of who recorded each, as `toPromise` reads them. */
+function promiseRows(source: ReadSource) {
+  return handleOf(source)
     .selectFrom('promises as p')
     .innerJoin('user as u', 'u.id', 'p.created_by')
     .select([
@@ -152,7 +145,19 @@ export async function listPromises(
       'p.created_at',
       'p.created_by',
       'u.email as created_by_email',
-    ])
+    ]);
+}
+
+/** A client's promises, newest first, with its record; undefined: not the operator's client. */
+export async function listPromises(
+  source: ReadSource,
+  ownerId: string,
+  clientId: string,
+  today: string,
+): Promise<Promises | undefined> {
+  const client = await selectOwnedClient(source, ownerId, clientId);
+  if (!client) return undefined;
+  const rows = await promiseRows(source)
     .where('p.client_id', '=', clientId)
     .where('p.owner_id', '=', ownerId)
     .orderBy('p.created_at', 'desc')
@@ -171,21 +176,6 @@ export async function promisesById(
   today: string,
 ): Promise<Map<string, PromiseToPay>> {
   if (ids.length === 0) return new Map();
-  const rows = await handleOf(source)
-    .selectFrom('promises as p')
-    .innerJoin('user as u', 'u.id', 'p.created_by')
-    .select([
-      'p.id',
-      'p.amount_paise',
-      'p.by_on',
-      'p.note',
-      'p.status',
-      'p.paid_paise',
-      'p.created_at',
-      'p.created_by',
-      'u.email as created_by_email',
-    ])
-    .where('p.id', 'in', ids)
-    .execute();
+  const rows = await promiseRows(source).where('p.id', 'in', ids).execute();
   return new Map(rows.map((row) => [row.id, toPromise(row, today)]));
 }
