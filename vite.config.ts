@@ -1,12 +1,13 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { catalogues } from './scripts/catalogue-plugin.mjs';
 
 // The server's port, as it reads it (`npm run dev` runs both with the same environment).
 const serverPort = Number(process.env.PORT?.trim() || 3000);
 
 export default defineConfig({
   root: 'src/web',
-  plugins: [react()],
+  plugins: [react(), catalogues()],
   css: {
     preprocessorOptions: {
       scss: {

@@ -1,5 +1,6 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
+import { catalogues } from './scripts/catalogue-plugin.mjs';
 import { inCi } from './scripts/in-ci.mjs';
 
 const serverTests = ['src/server/**/*.test.ts', 'src/shared/**/*.test.ts'];
@@ -27,6 +28,8 @@ function postgresProject(): TestProjectInlineConfiguration[] {
           'src/server/config.test.ts',
           'src/server/startup.test.ts',
           'src/server/index.test.ts',
+          // Reads files only: the catalogues and the web app's source.
+          'src/server/i18n/catalogues.test.ts',
         ],
         environment: 'node',
         env: { TEST_DIALECT: 'postgres' },
@@ -36,7 +39,7 @@ function postgresProject(): TestProjectInlineConfiguration[] {
 }
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), catalogues()],
   test: {
     testTimeout: 20_000,
     hookTimeout: 30_000,

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { languageSchema } from './languages.ts';
 
 /** The panel's first account is its administrator; only administrators change panel settings. */
 export const OPERATOR_ROLES = ['admin', 'operator'] as const;
@@ -27,7 +28,8 @@ export const roleChangeSchema = z.strictObject({ role: operatorRoleSchema });
  * and this operator has not turned it on: until they do, only that setup is open to them.
  */
 export const sessionAnswerSchema = z.object({
-  user: operatorSchema,
+  /** `language`: the pages' language the account keeps (docs/decisions/0037-i18n-library.md). */
+  user: z.extend(operatorSchema, { language: z.optional(languageSchema) }),
   twoFactorSetupRequired: z.optional(z.literal(true)),
 });
 export type SessionAnswer = z.infer<typeof sessionAnswerSchema>;

@@ -120,6 +120,7 @@ export const apiPaths = {
   accountSignOutEverywhere: '/api/account/sign-out-everywhere',
   accountSessions: '/api/account/sessions',
   accountSessionsEnd: '/api/account/sessions/end',
+  accountPreferences: '/api/account/preferences',
   accountTwoFactor: '/api/account/two-factor',
   accountTwoFactorSetup: '/api/account/two-factor/setup',
   accountTwoFactorConfirm: '/api/account/two-factor/confirm',

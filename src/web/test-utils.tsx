@@ -1,9 +1,10 @@
 import { render } from '@testing-library/react';
-import { useLayoutEffect } from 'react';
+import { type ReactElement, useLayoutEffect } from 'react';
 import { type Location, MemoryRouter, type RouteObject, useLocation } from 'react-router';
 import { afterEach, beforeEach, vi } from 'vitest';
 import type { Client } from '../shared/client-schema.ts';
 import { App } from './app/routes.tsx';
+import { LanguageProvider } from './i18n/language-provider.tsx';
 import { session } from './lib/session.ts';
 import { settings } from './lib/settings-service.ts';
 
@@ -62,6 +63,11 @@ export function mockApi({ session = null, settings = openSettings, routes = {} }
  * afresh); `extraPages` joins the signed-in pages (a page that throws, say). `router.state`
  * says where the app is (its location once shown).
  */
+/** A component as the app shows it: with its texts (for a component rendered alone). */
+export function renderWithTexts(ui: ReactElement) {
+  return render(ui, { wrapper: LanguageProvider });
+}
+
 export function renderApp(path: string, extraPages: RouteObject[] = []) {
   session.start();
   settings.start();
@@ -76,7 +82,9 @@ export function renderApp(path: string, extraPages: RouteObject[] = []) {
   render(
     <MemoryRouter initialEntries={[path]}>
       <WhereTheAppIs />
-      <App extraPages={extraPages} />
+      <LanguageProvider>
+        <App extraPages={extraPages} />
+      </LanguageProvider>
     </MemoryRouter>,
   );
   return { router };

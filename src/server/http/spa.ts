@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
+import { LANGUAGES, type Language, languageFromAcceptLanguage } from '../../shared/languages.ts';
 import { apiPaths, isAppPage, paths } from '../../shared/paths.ts';
 
 /**
@@ -52,10 +53,26 @@ function preloadHints(webDistDir: string): (pathname: string) => string {
   return (pathname) => (byPath.get(pathname) ?? data).join(', ');
 }
 
+/**
+ * index.html in each language: `<html lang>` says the language the browser prefers
+ * (Accept-Language), which the app starts in on a first visit (i18n/language.ts).
+ */
+function indexPages(indexFile: string, hasBuild: boolean): (language: Language) => string {
+  const html = hasBuild ? readFileSync(indexFile, 'utf8') : '';
+  const pages = new Map(
+    LANGUAGES.map((language) => [
+      language,
+      html.replace(/<html(\s[^>]*)?>/i, `<html lang="${language}">`),
+    ]),
+  );
+  return (language) => pages.get(language) ?? html;
+}
+
 export async function registerSpa(app: FastifyInstance, webDistDir: string): Promise<void> {
   const indexFile = path.join(webDistDir, 'index.html');
   const hasBuild = existsSync(indexFile);
   const hintsFor = preloadHints(webDistDir);
+  const indexIn = indexPages(indexFile, hasBuild);
   if (hasBuild) {
     await app.register(fastifyStatic, {
       root: webDistDir,
@@ -94,7 +111,9 @@ export async function registerSpa(app: FastifyInstance, webDistDir: string): Pro
     return reply
       .status(isAppPage(pathname) ? 200 : 404)
       .header('cache-control', 'no-cache')
+      .header('vary', 'Accept-Language')
       .header('link', hintsFor(pathname))
-      .sendFile('index.html');
+      .type('text/html; charset=utf-8')
+      .send(indexIn(languageFromAcceptLanguage(request.headers['accept-language'])));
   });
 }

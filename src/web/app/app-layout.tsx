@@ -4,6 +4,7 @@ import { paths } from '../../shared/paths.ts';
 import { FlashMessages, useFlash } from '../components/flash-messages.tsx';
 import { Loading } from '../components/loading.tsx';
 import { Navbar } from '../components/navbar.tsx';
+import { useLanguageChoice } from '../i18n/use-language-choice.ts';
 import { useSession, useSignOut } from '../lib/session.ts';
 import { useSettings } from '../lib/settings-service.ts';
 import { FAILURE_SECONDS, failureText, loggedOut } from '../lib/shell-messages.ts';
@@ -73,6 +74,7 @@ export function AppLayout({ signedIn }: { signedIn: SignedInLoader }) {
   const user = session.data;
   useForgetOnChange(signedIn, user?.id);
   useFocusOnNavigation();
+  const chooseLanguage = useLanguageChoice(user ?? null);
 
   async function logout() {
     try {
@@ -100,6 +102,7 @@ export function AppLayout({ signedIn }: { signedIn: SignedInLoader }) {
         theme={theme}
         onToggleTheme={toggle}
         onLogout={() => void logout()}
+        onChangeLanguage={chooseLanguage}
       />
       <FlashMessages />
       {/* Until they turn on the two-factor sign-in the administrator requires, an operator has

@@ -2,6 +2,7 @@ import { type ComponentType, lazy, useState } from 'react';
 import { type RouteObject, useLocation, useRoutes } from 'react-router';
 import { pages } from '../../shared/paths.ts';
 import { FlashProvider } from '../components/flash-messages.tsx';
+import { RedrawOnLanguageChange } from '../i18n/language-provider.tsx';
 import { AppLayout } from './app-layout.tsx';
 import { ErrorBoundary } from './error-boundary.tsx';
 import { RequireRegistrationsOpen, RequireSignedIn, RequireSignedOut } from './guards.tsx';
@@ -151,7 +152,9 @@ export function App({ extraPages = [] }: { extraPages?: RouteObject[] }) {
   const element = useRoutes(routes);
   return (
     <ErrorBoundary>
-      <FlashProvider>{element}</FlashProvider>
+      <FlashProvider>
+        <RedrawOnLanguageChange>{element}</RedrawOnLanguageChange>
+      </FlashProvider>
     </ErrorBoundary>
   );
 }

@@ -1,5 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { type ComponentType, lazy } from 'react';
+import { loadAppCatalogues } from '../i18n/language.ts';
 
 /** The signed-in part of the app (signed-in.tsx) once loaded, with the app's query cache. */
 export interface SignedInPart {
@@ -21,10 +22,12 @@ export function signedInLoader(): SignedInLoader {
   const loader: SignedInLoader = {
     current: undefined,
     load: () =>
-      (loading ??= import('./signed-in.tsx').then((module) => {
-        loader.current = { client: module.createQueryClient(), module };
-        return loader.current;
-      })),
+      (loading ??= Promise.all([import('./signed-in.tsx'), loadAppCatalogues()]).then(
+        ([module]) => {
+          loader.current = { client: module.createQueryClient(), module };
+          return loader.current;
+        },
+      )),
     LiveChannel: lazy(() =>
       loader.load().then(({ client, module }) => ({
         default: ({ operatorId }: { operatorId: string }) => (

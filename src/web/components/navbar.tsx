@@ -1,7 +1,10 @@
-import { useState } from 'react';
+import { useCallback, useState } from 'react';
 import { Link, NavLink } from 'react-router';
+import { isLanguage, LANGUAGE_NAMES, LANGUAGES, type Language } from '../../shared/languages.ts';
 import type { OperatorRole } from '../../shared/operator-schema.ts';
 import { paths } from '../../shared/paths.ts';
+import { useT } from '../i18n/translate.tsx';
+import { useLanguage } from '../i18n/use-language.ts';
 import type { Theme } from '../lib/theme.ts';
 
 interface NavbarProps {
@@ -14,20 +17,58 @@ interface NavbarProps {
   theme: Theme;
   onToggleTheme(): void;
   onLogout(): void;
+  onChangeLanguage(language: Language): void;
 }
 
 function ThemeToggle({ theme, onToggle }: { theme: Theme; onToggle(): void }) {
+  const t = useT();
   const next = theme === 'dark' ? 'light' : 'dark';
   return (
     <button
       type="button"
       className="nav-link"
       onClick={onToggle}
-      aria-label={`Use the ${next} theme`}
+      aria-label={t('shell.theme.use', { theme: next })}
     >
       <span aria-hidden="true">{theme === 'dark' ? '☀' : '☾'}</span>
-      <span className="d-md-none ms-2">{next === 'dark' ? 'Dark theme' : 'Light theme'}</span>
+      <span className="d-md-none ms-2">{t('shell.theme.name', { theme: next })}</span>
     </button>
+  );
+}
+
+/** The page is drawn again in the new language: the menu that changed it keeps the focus. */
+let focusPickerWhenDrawn = false;
+
+/** Each language named in itself, so that someone who cannot read the other finds theirs. */
+function LanguagePicker({ onChange }: { onChange(language: Language): void }) {
+  const t = useT();
+  const language = useLanguage();
+  const focusIfChanged = useCallback((select: HTMLSelectElement | null) => {
+    if (select && focusPickerWhenDrawn) {
+      focusPickerWhenDrawn = false;
+      select.focus();
+    }
+  }, []);
+  return (
+    <div className="navbar-text py-1 me-md-2">
+      <select
+        ref={focusIfChanged}
+        className="form-select form-select-sm"
+        aria-label={t('shell.nav.language')}
+        value={language}
+        onChange={(event) => {
+          if (!isLanguage(event.target.value)) return;
+          focusPickerWhenDrawn = document.activeElement === event.target;
+          onChange(event.target.value);
+        }}
+      >
+        {LANGUAGES.map((code) => (
+          <option key={code} value={code} lang={code}>
+            {LANGUAGE_NAMES[code]}
+          </option>
+        ))}
+      </select>
+    </div>
   );
 }
 
@@ -44,20 +85,22 @@ export function Navbar({
   theme,
   onToggleTheme,
   onLogout,
+  onChangeLanguage,
 }: NavbarProps) {
+  const t = useT();
   const [open, setOpen] = useState(false);
   return (
     <nav data-bs-theme="dark" className="mb-4 panel-navbar navbar navbar-expand-md">
       <div className="container">
         <Link className="navbar-brand" to={paths.home}>
-          Client Panel
+          {t('shell.brand')}
         </Link>
         <button
           type="button"
           className={open ? 'navbar-toggler' : 'navbar-toggler collapsed'}
           aria-controls="main-navbar"
           aria-expanded={open}
-          aria-label="Menu"
+          aria-label={t('shell.nav.menu')}
           onClick={() => setOpen(!open)}
         >
           <span className="navbar-toggler-icon" />
@@ -72,10 +115,10 @@ export function Navbar({
                 {setupOnly ? null : (
                   <>
                     <NavLink className="nav-link" to={paths.dashboard}>
-                      Dashboard
+                      {t('shell.nav.dashboard')}
                     </NavLink>
                     <NavLink className="nav-link" to={paths.collect}>
-                      Collect
+                      {t('shell.nav.collect')}
                     </NavLink>
                   </>
                 )}
@@ -84,30 +127,34 @@ export function Navbar({
                 <span className="navbar-text me-3" data-testid="navbar-email">
                   {email}
                   {role === 'admin' ? (
-                    <span className="badge bg-light text-dark ms-2">Administrator</span>
+                    <span className="badge bg-light text-dark ms-2">
+                      {t('shell.nav.administrator')}
+                    </span>
                   ) : null}
                 </span>
                 {setupOnly ? null : (
                   <NavLink className="nav-link" to={paths.settings}>
-                    Settings
+                    {t('shell.nav.settings')}
                   </NavLink>
                 )}
+                <LanguagePicker onChange={onChangeLanguage} />
                 <ThemeToggle theme={theme} onToggle={onToggleTheme} />
                 <button type="button" className="nav-link" onClick={onLogout}>
-                  Logout
+                  {t('shell.nav.logout')}
                 </button>
               </div>
             </>
           ) : (
             <div className="navbar-nav ms-auto">
               <NavLink className="nav-link" to={paths.login}>
-                Login
+                {t('shell.nav.login')}
               </NavLink>
               {allowRegistrations ? (
                 <NavLink className="nav-link" to={paths.register}>
-                  Register
+                  {t('shell.nav.register')}
                 </NavLink>
               ) : null}
+              <LanguagePicker onChange={onChangeLanguage} />
               <ThemeToggle theme={theme} onToggle={onToggleTheme} />
             </div>
           )}

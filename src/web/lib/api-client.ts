@@ -10,10 +10,21 @@ export class ApiError extends Error {
     message: string,
     readonly fieldErrors: Record<string, string> = {},
     readonly body: unknown = undefined,
+    /** The refusal's stable name (the server's `code`, or the app's own for a failure). */
+    readonly code: string = codeOfStatus(status),
+    readonly fieldCodes: Record<string, string> = {},
   ) {
     super(message);
     this.name = 'ApiError';
   }
+}
+
+/** A failure the server did not name: the network (0), too many requests, the server. */
+function codeOfStatus(status: number): string {
+  if (status === 0) return 'network';
+  if (status === 429) return 'rate-limited';
+  if (status >= 500) return 'server';
+  return 'request-failed';
 }
 
 /** A refusal (4xx) will not change on retry; a failed network or server may, twice. */
@@ -79,10 +90,14 @@ export function answerOf<T>(status: number, text: string, schema: z.ZodMiniType<
       refusal.success && refusal.data.message ? refusal.data.message : describeFailure(status),
       refusal.success ? (refusal.data.fieldErrors ?? {}) : {},
       parsed,
+      (refusal.success && refusal.data.code) || codeOfStatus(status),
+      refusal.success ? (refusal.data.fieldCodes ?? {}) : {},
     );
   }
   const checked = schema.safeParse(parsed);
-  if (!checked.success) throw new ApiError(status, UNEXPECTED_ANSWER_MESSAGE, {}, parsed);
+  if (!checked.success) {
+    throw new ApiError(status, UNEXPECTED_ANSWER_MESSAGE, {}, parsed, 'unexpected-answer');
+  }
   return checked.data;
 }
 

@@ -1,0 +1,94 @@
+import { setupI18n } from '@lingui/core';
+import { DEFAULT_LANGUAGE, isLanguage, type Language } from '../../shared/languages.ts';
+import { catalogues, PARTS, type Part } from './catalogues.ts';
+
+/** The one Lingui instance: what every text on every page is looked up in. */
+export const i18n = setupI18n();
+
+export const LANGUAGE_STORAGE_KEY = 'language';
+
+const loaded = new Set<string>();
+/** The parts this tab has needed so far: a change of language loads them all, then switches. */
+const needed = new Set<Part>(['public']);
+const listeners = new Set<() => void>();
+let current: Language = DEFAULT_LANGUAGE;
+/** Changes start in order; the last one asked for wins even when an earlier one loads later. */
+let latestChange = 0;
+
+async function loadPart(language: Language, part: Part): Promise<void> {
+  const key = `${language}:${part}`;
+  if (loaded.has(key)) return;
+  const files = await Promise.all(PARTS[part].map((area) => catalogues[language][area]()));
+  for (const file of files) i18n.load(language, file.default);
+  loaded.add(key);
+}
+
+function storedLanguage(): Language | undefined {
+  try {
+    const stored = window.localStorage.getItem(LANGUAGE_STORAGE_KEY);
+    return isLanguage(stored) ? stored : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function remember(language: Language): void {
+  try {
+    window.localStorage.setItem(LANGUAGE_STORAGE_KEY, language);
+  } catch {
+    // Storage may be full or disabled: the choice then lasts as long as the tab.
+  }
+}
+
+/**
+ * The language a tab starts in: the one chosen in this browser before, else the one the server
+ * wrote into the page from the browser's `Accept-Language` (`<html lang>`), else English.
+ */
+export function initialLanguage(): Language {
+  const fromPage = document.documentElement.lang;
+  return storedLanguage() ?? (isLanguage(fromPage) ? fromPage : DEFAULT_LANGUAGE);
+}
+
+function show(language: Language): void {
+  i18n.activate(language);
+  current = language;
+  document.documentElement.lang = language;
+  for (const listener of listeners) listener();
+}
+
+/** Loads the first page's words in the starting language; the app renders once they are in. */
+export async function startLanguage(language = initialLanguage()): Promise<void> {
+  await loadPart(language, 'public');
+  show(language);
+}
+
+/** The signed-in pages' words: asked for beside their code (signed-in-loader.tsx). */
+export async function loadAppCatalogues(): Promise<void> {
+  needed.add('app');
+  await loadPart(current, 'app');
+}
+
+/**
+ * Switches every page to `language` without a reload, once its catalogues are in. `remember`
+ * keeps the choice in this browser (the account keeps it too when someone is signed in: the
+ * caller saves it there).
+ */
+export async function changeLanguage(
+  language: Language,
+  options: { remember: boolean } = { remember: true },
+): Promise<void> {
+  const change = ++latestChange;
+  if (options.remember) remember(language);
+  await Promise.all([...needed].map((part) => loadPart(language, part)));
+  if (change !== latestChange || language === current) return;
+  show(language);
+}
+
+export function currentLanguage(): Language {
+  return current;
+}
+
+export function subscribeToLanguage(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
