@@ -4,6 +4,7 @@ import { paths } from '../../shared/paths.ts';
 import { FlashMessages, useFlash } from '../components/flash-messages.tsx';
 import { Loading } from '../components/loading.tsx';
 import { Navbar } from '../components/navbar.tsx';
+import { translate } from '../i18n/translate.tsx';
 import { useLanguageChoice } from '../i18n/use-language-choice.ts';
 import { useSession, useSignOut } from '../lib/session.ts';
 import { useSettings } from '../lib/settings-service.ts';
@@ -79,7 +80,7 @@ export function AppLayout({ signedIn }: { signedIn: SignedInLoader }) {
   async function logout() {
     try {
       await signOut();
-      flash.success(loggedOut.text, loggedOut.seconds);
+      flash.success(translate(loggedOut.id), loggedOut.seconds);
       navigate(paths.login);
     } catch (error) {
       flash.failure(failureText('Logout failed', error), FAILURE_SECONDS);

@@ -1,3 +1,6 @@
+import { errorText } from '../i18n/errors.ts';
+import { translate } from '../i18n/translate.tsx';
+
 // What the app shell (the layout around every page) says, apart from lib/messages.ts: the
 // shell counts against every page's size budget, while the pages' own messages load with the
 // pages (docs/decisions/0013-bundle-budgets.md).
@@ -5,9 +8,9 @@
 /** Failures stay long enough to read, and can be closed. */
 export const FAILURE_SECONDS = 8;
 
-export const loggedOut = { text: 'Logged Out !!', seconds: 4 } as const;
+export const loggedOut = { id: 'shell.flash.loggedOut', seconds: 4 } as const;
 
-/** "What failed: why", for the red message of a failed request. */
+/** "What failed: why", for the red message of a failed request, in the chosen language. */
 export function failureText(what: string, error: unknown): string {
-  return `${what}: ${error instanceof Error ? error.message : 'unknown error'}`;
+  return translate('shell.failure', { what, why: errorText(error) });
 }

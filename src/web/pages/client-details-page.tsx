@@ -37,6 +37,7 @@ import { RemindersHistory } from '../features/collect/reminders-history.tsx';
 import { EntryForm } from '../features/ledger/entry-form.tsx';
 import { LedgerHistory } from '../features/ledger/ledger-history.tsx';
 import { OverdueSince } from '../features/ledger/overdue-since.tsx';
+import { translate } from '../i18n/translate.tsx';
 import { formatDay } from '../lib/dates.ts';
 import type { DetailsPageState, EntryFormKind } from '../lib/details-page-state.ts';
 import { applyServerErrors } from '../lib/form-errors.ts';
@@ -76,7 +77,7 @@ function BalanceForm({ client, onDone }: { client: Client; onDone(): void }) {
         version: client.version,
         ...(balanceNote ? { balanceNote } : {}),
       });
-      flash.success(messages.balanceUpdated.text, messages.balanceUpdated.seconds);
+      flash.success(translate(messages.balanceUpdated.id), messages.balanceUpdated.seconds);
       onDone();
     } catch (failure) {
       const latest = conflictingClient(failure);
@@ -186,11 +187,12 @@ function ClientDetails({ client }: { client: Client }) {
       await deleteClient.mutateAsync();
       setConfirmingDelete(false);
       const { id } = client;
-      flash.success(messages.clientDeleted.text, messages.clientDeleted.seconds, {
+      flash.success(translate(messages.clientDeleted.id), messages.clientDeleted.seconds, {
         label: 'Undo',
         run: () => {
           restoreDeletedClient(queryClient, id).then(
-            () => flash.success(messages.clientRestored.text, messages.clientRestored.seconds),
+            () =>
+              flash.success(translate(messages.clientRestored.id), messages.clientRestored.seconds),
             (error: unknown) =>
               flash.failure(
                 failureText('The client was not restored', error),

@@ -11,6 +11,7 @@ import { useFlash } from '../../components/flash-messages.tsx';
 import { FormField, UsernameHint } from '../../components/form-field.tsx';
 import { LoadFailed, Loading } from '../../components/loading.tsx';
 import { usePageTitle } from '../../components/page-title.ts';
+import { translate } from '../../i18n/translate.tsx';
 import { ACCOUNT_MESSAGE_SECONDS } from '../../lib/account-messages.ts';
 import { ApiError, api } from '../../lib/api-client.ts';
 import { applyServerErrors } from '../../lib/form-errors.ts';
@@ -102,7 +103,7 @@ function SignedInNotice({ user, email }: { user: SessionUser; email: string }) {
         disabled={signOut.isPending}
         onClick={() =>
           signOut.signOut().then(
-            () => flash.success(loggedOut.text, loggedOut.seconds),
+            () => flash.success(translate(loggedOut.id), loggedOut.seconds),
             (error: unknown) => flash.failure(failureText('Logout failed', error), FAILURE_SECONDS),
           )
         }

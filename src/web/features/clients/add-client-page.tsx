@@ -4,6 +4,7 @@ import { paths } from '../../../shared/paths.ts';
 import { useFlash } from '../../components/flash-messages.tsx';
 import { PageCard } from '../../components/page-card.tsx';
 import { WithSettings } from '../../components/with-settings.tsx';
+import { translate } from '../../i18n/translate.tsx';
 import type { DetailsPageState } from '../../lib/details-page-state.ts';
 import { failureText, messages } from '../../lib/messages.ts';
 import { ClientForm, type ClientFormOutput } from './client-form.tsx';
@@ -37,7 +38,7 @@ function AddClientCard({ balanceDisabled }: { balanceDisabled: boolean }) {
       flash.failure(failureText('The client was not added', error), messages.failureSeconds);
       throw error;
     }
-    flash.success(messages.clientAdded.text, messages.clientAdded.seconds);
+    flash.success(translate(messages.clientAdded.id), messages.clientAdded.seconds);
     if (balanceDisabled) {
       // What the client owes is entered as a charge on their page, which opens ready for it.
       const state: DetailsPageState = { entryForm: 'charge' };

@@ -5,6 +5,7 @@ import { paths } from '../../../shared/paths.ts';
 import { useFlash } from '../../components/flash-messages.tsx';
 import { PageCard } from '../../components/page-card.tsx';
 import { WithSettings } from '../../components/with-settings.tsx';
+import { translate } from '../../i18n/translate.tsx';
 import { failureText, messages } from '../../lib/messages.ts';
 import { ClientForm, type ClientFormOutput, type ClientFormValues } from './client-form.tsx';
 import { useUpdateClient } from './clients-api.ts';
@@ -68,7 +69,7 @@ function EditClientCard({ client, balanceDisabled }: { client: Client; balanceDi
       flash.failure(failureText('The client was not saved', error), messages.failureSeconds);
       throw error;
     }
-    flash.success(messages.clientEdited.text, messages.clientEdited.seconds);
+    flash.success(translate(messages.clientEdited.id), messages.clientEdited.seconds);
     navigate(paths.clientDetails(client.id));
   }
 

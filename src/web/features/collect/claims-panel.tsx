@@ -6,6 +6,7 @@ import type { Client } from '../../../shared/client-schema.ts';
 import { useFlash } from '../../components/flash-messages.tsx';
 import { LoadFailed } from '../../components/loading.tsx';
 import { Money } from '../../components/money.tsx';
+import { translate } from '../../i18n/translate.tsx';
 import { formatTime } from '../../lib/dates.ts';
 import { failureText, messages } from '../../lib/messages.ts';
 import { useClaims, useDecideClaim } from './collect-api.ts';
@@ -23,7 +24,9 @@ function ClaimItem({ claim, clientId }: { claim: Claim; clientId: string }) {
     try {
       await decide.mutateAsync({ claimId: claim.id, decision });
       flash.success(
-        decision === 'confirm' ? messages.paymentRecorded.text : 'Reported payment dismissed',
+        decision === 'confirm'
+          ? translate(messages.paymentRecorded.id)
+          : 'Reported payment dismissed',
         messages.paymentRecorded.seconds,
       );
     } catch (error) {

@@ -17,6 +17,7 @@ import { formatAmount, paiseFromAmount, parseAmount } from '../../../shared/mone
 import { useFlash } from '../../components/flash-messages.tsx';
 import { FormField } from '../../components/form-field.tsx';
 import { balanceText } from '../../components/money.tsx';
+import { translate } from '../../i18n/translate.tsx';
 import { formatDay } from '../../lib/dates.ts';
 import type { EntryFormKind } from '../../lib/details-page-state.ts';
 import { applyServerErrors } from '../../lib/form-errors.ts';
@@ -139,7 +140,7 @@ export function EntryForm({
       flash.failure(failureText(`The ${kind} was not saved`, failure), messages.failureSeconds);
       return;
     }
-    flash.success(text.done.text, text.done.seconds);
+    flash.success(translate(text.done.id), text.done.seconds);
     onDone();
   });
 

@@ -12,6 +12,7 @@ import {
 import { useFlash } from '../../components/flash-messages.tsx';
 import { LoadFailed, Loading } from '../../components/loading.tsx';
 import { PageCard } from '../../components/page-card.tsx';
+import { translate } from '../../i18n/translate.tsx';
 import { failureText, messages } from '../../lib/messages.ts';
 import { useSession } from '../../lib/session.ts';
 import { useSettings } from '../../lib/settings-service.ts';
@@ -65,7 +66,7 @@ function PanelSettings({ gettingPaid }: { gettingPaid: ReactNode }) {
     try {
       const saved = await changeSettings.mutateAsync(values);
       form.reset(saved);
-      flash.success(messages.settingsSaved.text, messages.settingsSaved.seconds);
+      flash.success(translate(messages.settingsSaved.id), messages.settingsSaved.seconds);
     } catch (error) {
       flash.failure(failureText('Settings were not saved', error), messages.failureSeconds);
     }

@@ -5,6 +5,7 @@ import { paths } from '../../../shared/paths.ts';
 import { TWO_FACTOR_SETUP_REQUIRED_MESSAGE } from '../../../shared/two-factor-schema.ts';
 import { useFlash } from '../../components/flash-messages.tsx';
 import { usePageTitle } from '../../components/page-title.ts';
+import { translate } from '../../i18n/translate.tsx';
 import { ACCOUNT_MESSAGE_SECONDS } from '../../lib/account-messages.ts';
 import { session, useSignOut } from '../../lib/session.ts';
 import { FAILURE_SECONDS, failureText, loggedOut } from '../../lib/shell-messages.ts';
@@ -38,7 +39,7 @@ export function TwoFactorRequired({ email }: { email: string }) {
   async function logout() {
     try {
       await signOut.signOut();
-      flash.success(loggedOut.text, loggedOut.seconds);
+      flash.success(translate(loggedOut.id), loggedOut.seconds);
       navigate(paths.login);
     } catch (error) {
       flash.failure(failureText('Logout failed', error), FAILURE_SECONDS);
