@@ -3,6 +3,7 @@ import Card from 'react-bootstrap/Card';
 import { Link } from 'react-router';
 import { apiPaths, paths } from '../../../shared/paths.ts';
 import { LoadFailed } from '../../components/loading.tsx';
+import { useT } from '../../i18n/translate.tsx';
 import { formatDay } from '../../lib/dates.ts';
 import { AgeingTable } from './ageing.tsx';
 import { ageingQuery } from './ledger-api.ts';
@@ -12,25 +13,32 @@ import { ageingQuery } from './ledger-api.ts';
  * a way into the list; the same as a CSV and as a page to print.
  */
 export function AgeingPanel() {
+  const t = useT();
   const ageing = useQuery(ageingQuery);
   return (
     <Card as="section" aria-labelledby="ageing-heading" className="h-100">
       <Card.Body className="py-2">
         <div className="d-flex flex-wrap justify-content-between align-items-baseline gap-2">
           <h2 id="ageing-heading" className="h6 text-body-secondary mb-1">
-            Ageing{ageing.data ? `, ${formatDay(ageing.data.today)}` : ''}
+            {ageing.data
+              ? t('ledger.ageing.heading', { day: formatDay(ageing.data.today) })
+              : t('ledger.ageing.title')}
           </h2>
           <div className="d-flex gap-2">
             <a className="btn btn-outline-secondary btn-sm" href={apiPaths.ageingExport} download>
-              Download CSV
+              {t('ledger.ageing.downloadCsv')}
             </a>
             <Link className="btn btn-outline-secondary btn-sm" to={paths.ageingPrint}>
-              Print
+              {t('ledger.print')}
             </Link>
           </div>
         </div>
         {ageing.isError && !ageing.data ? (
-          <LoadFailed what="the ageing" error={ageing.error} onRetry={() => ageing.refetch()} />
+          <LoadFailed
+            what={t('ledger.ageing.loadWhat')}
+            error={ageing.error}
+            onRetry={() => ageing.refetch()}
+          />
         ) : null}
         {ageing.data ? <AgeingTable ageing={ageing.data} links /> : null}
       </Card.Body>

@@ -1,16 +1,20 @@
 import Table from 'react-bootstrap/Table';
 import { Link } from 'react-router';
 import type { Ageing, AgeingBucket } from '../../../shared/dues-schema.ts';
+import { INTL_LOCALES } from '../../../shared/languages.ts';
 import { formatAmount, paiseFromAmount } from '../../../shared/money.ts';
 import { paths } from '../../../shared/paths.ts';
 import { Money } from '../../components/money.tsx';
+import type { MessageId } from '../../i18n/catalogues.ts';
+import { useT } from '../../i18n/translate.tsx';
+import { useLanguage } from '../../i18n/use-language.ts';
 
-export const AGEING_LABELS: Record<AgeingBucket, string> = {
-  current: 'Not yet due',
-  '1-30': '1–30 days',
-  '31-60': '31–60 days',
-  '61-90': '61–90 days',
-  '90+': 'Over 90 days',
+const AGEING_LABELS: Record<AgeingBucket, MessageId> = {
+  current: 'ledger.ageing.bucket.current',
+  '1-30': 'ledger.ageing.bucket.1-30',
+  '31-60': 'ledger.ageing.bucket.31-60',
+  '61-90': 'ledger.ageing.bucket.61-90',
+  '90+': 'ledger.ageing.bucket.90-plus',
 };
 
 /** The client list filtered to a bucket: owing (not yet due), or overdue by that long. */
@@ -20,8 +24,6 @@ export function ageingListHref(bucket: AgeingBucket): string {
   );
   return `${paths.clients}?${filter}`;
 }
-
-const count = new Intl.NumberFormat('en-IN');
 
 /** What every bucket holds together: all that is owed. */
 function owedInAll(ageing: Ageing): string {
@@ -33,16 +35,18 @@ function owedInAll(ageing: Ageing): string {
  * list filtered to it, on paper it is plain text.
  */
 export function AgeingTable({ ageing, links }: { ageing: Ageing; links: boolean }) {
+  const t = useT();
+  const count = new Intl.NumberFormat(INTL_LOCALES[useLanguage()]);
   return (
-    <Table size="sm" className="align-middle mb-2" aria-label="Ageing">
+    <Table size="sm" className="align-middle mb-2" aria-label={t('ledger.ageing.title')}>
       <thead>
         <tr>
-          <th scope="col">Past due</th>
+          <th scope="col">{t('ledger.ageing.pastDue')}</th>
           <th scope="col" className="money-column">
-            Amount
+            {t('ledger.ageing.amount')}
           </th>
           <th scope="col" className="money-column">
-            Clients
+            {t('ledger.ageing.clients')}
           </th>
         </tr>
       </thead>
@@ -51,9 +55,9 @@ export function AgeingTable({ ageing, links }: { ageing: Ageing; links: boolean 
           <tr key={bucket.key}>
             <th scope="row" className="fw-normal">
               {links ? (
-                <Link to={ageingListHref(bucket.key)}>{AGEING_LABELS[bucket.key]}</Link>
+                <Link to={ageingListHref(bucket.key)}>{t(AGEING_LABELS[bucket.key])}</Link>
               ) : (
-                AGEING_LABELS[bucket.key]
+                t(AGEING_LABELS[bucket.key])
               )}
             </th>
             <td className={`money-column ${bucket.key === 'current' ? '' : 'balance-owing'}`}>
@@ -65,14 +69,14 @@ export function AgeingTable({ ageing, links }: { ageing: Ageing; links: boolean 
       </tbody>
       <tfoot>
         <tr className="fw-semibold">
-          <th scope="row">Overdue</th>
+          <th scope="row">{t('ledger.ageing.overdue')}</th>
           <td className="money-column">
             <Money amount={ageing.totalOverdue} />
           </td>
           <td />
         </tr>
         <tr className="fw-semibold">
-          <th scope="row">Owed in all</th>
+          <th scope="row">{t('ledger.ageing.owedInAll')}</th>
           <td className="money-column">
             <Money amount={owedInAll(ageing)} />
           </td>

@@ -13,19 +13,19 @@ import {
   isCalendarDate,
   newEntrySchema,
 } from '../../../shared/ledger-schema.ts';
-import { formatAmount, paiseFromAmount, parseAmount } from '../../../shared/money.ts';
+import { formatInr, paiseFromAmount, parseAmount } from '../../../shared/money.ts';
 import { useFlash } from '../../components/flash-messages.tsx';
 import { FormField } from '../../components/form-field.tsx';
-import { balanceText } from '../../components/money.tsx';
-import { translate } from '../../i18n/translate.tsx';
+import type { MessageId } from '../../i18n/catalogues.ts';
+import { errorText } from '../../i18n/errors.ts';
+import { translate, useT } from '../../i18n/translate.tsx';
 import { formatDay } from '../../lib/dates.ts';
 import type { EntryFormKind } from '../../lib/details-page-state.ts';
 import { applyServerErrors } from '../../lib/form-errors.ts';
 import { failureText, messages } from '../../lib/messages.ts';
 import { usePanelToday } from '../../lib/panel-today.ts';
+import { fieldText } from './field-text.ts';
 import { usePaymentTerms, useRecordEntry } from './ledger-api.ts';
-
-export const DUE_BEFORE_DATE_MESSAGE = 'The due date must be on or after the date of the charge';
 
 // The kind is the button that opened the form; the date is always sent (today unless changed);
 // an empty due date is not sent: the charge is due by the payment terms.
@@ -35,7 +35,8 @@ const entryFieldsSchema = z
   })
   .check(
     z.refine(({ on, dueOn }) => !dueOn || dueOn >= on, {
-      message: DUE_BEFORE_DATE_MESSAGE,
+      // Looked up when the form is checked, in the language chosen by then.
+      error: () => translate('ledger.entry.dueBeforeDate'),
       path: ['dueOn'],
     }),
   );
@@ -43,9 +44,17 @@ type EntryFormInput = z.input<typeof entryFieldsSchema>;
 type EntryFormOutput = z.output<typeof entryFieldsSchema>;
 
 const TEXT = {
-  payment: { title: 'Record payment', save: 'Save payment', done: messages.paymentRecorded },
-  charge: { title: 'Add charge', save: 'Save charge', done: messages.chargeAdded },
-} as const;
+  payment: {
+    title: 'ledger.entry.recordPayment',
+    save: 'ledger.entry.savePayment',
+    done: messages.paymentRecorded,
+  },
+  charge: {
+    title: 'ledger.entry.addCharge',
+    save: 'ledger.entry.saveCharge',
+    done: messages.chargeAdded,
+  },
+} as const satisfies Record<EntryFormKind, { title: MessageId; save: MessageId; done: unknown }>;
 
 /**
  * What a payment of this amount would leave, when it is more than the client owes: the
@@ -58,12 +67,11 @@ export function overpaymentWarning(client: Client, amount: string): string | nul
   const after = owed - parsed.paise;
   if (after >= 0n) return null;
   const name = `${client.fname} ${client.lname}`;
-  const credit = balanceText(formatAmount(after));
-  if (owed > 0n) {
-    return `This is more than the ${balanceText(client.balance)} ${name} owes: after it they will be ${credit}.`;
-  }
-  const standing = owed === 0n ? 'owes nothing' : `is already ${balanceText(client.balance)}`;
-  return `${name} ${standing}: after this payment they will be ${credit}.`;
+  const credit = formatInr(-after);
+  if (owed > 0n)
+    return translate('ledger.entry.overpaysOwed', { owed: formatInr(owed), name, credit });
+  if (owed === 0n) return translate('ledger.entry.overpaysNothingOwed', { name, credit });
+  return translate('ledger.entry.overpaysCredit', { name, already: formatInr(-owed), credit });
 }
 
 /**
@@ -71,23 +79,26 @@ export function overpaymentWarning(client: Client, amount: string): string | nul
  * on 20 Oct 2026".
  */
 export function termsDueText(days: number, on: string): string {
-  const when = days === 0 ? 'due at once' : `due in ${days} ${days === 1 ? 'day' : 'days'}`;
-  const date = isCalendarDate(on) ? `, on ${formatDay(addDays(on, days))}` : '';
-  return `${when} (payment terms)${date}`;
+  return isCalendarDate(on)
+    ? translate('ledger.entry.termsDueOn', { days, day: formatDay(addDays(on, days)) })
+    : translate('ledger.entry.termsDue', { days });
 }
 
 /** Under the due date: what leaving it empty means, by the operator's payment terms. */
 function DueHint({ on }: { on: string }) {
+  const t = useT();
   const terms = usePaymentTerms();
-  if (terms.data !== undefined) return <>Empty: {termsDueText(terms.data, on)}.</>;
+  if (terms.data !== undefined) {
+    return <>{t('ledger.entry.dueHint', { terms: termsDueText(terms.data, on) })}</>;
+  }
   if (terms.isError) {
     return (
       <span className="text-danger">
-        Empty: due by the payment terms, which could not be read ({terms.error.message}).
+        {t('ledger.entry.dueHintUnread', { why: errorText(terms.error) })}
       </span>
     );
   }
-  return <>Empty: due by the payment terms.</>;
+  return <>{t('ledger.entry.dueHintTerms')}</>;
 }
 
 /**
@@ -103,6 +114,7 @@ export function EntryForm({
   kind: EntryFormKind;
   onDone(): void;
 }) {
+  const t = useT();
   const recordEntry = useRecordEntry(client.id);
   const today = usePanelToday();
   const flash = useFlash();
@@ -137,7 +149,10 @@ export function EntryForm({
       });
     } catch (failure) {
       applyServerErrors(failure, form.setError, ['amount', 'on', 'dueOn', 'note']);
-      flash.failure(failureText(`The ${kind} was not saved`, failure), messages.failureSeconds);
+      flash.failure(
+        failureText(translate('ledger.entry.notSaved', { kind }), failure),
+        messages.failureSeconds,
+      );
       return;
     }
     flash.success(translate(text.done.id), text.done.seconds);
@@ -150,11 +165,11 @@ export function EntryForm({
       <Card.Body>
         <Form noValidate onSubmit={submit} aria-labelledby={`${idPrefix}-title`}>
           <h2 id={`${idPrefix}-title`} className="h5">
-            {text.title}
+            {t(text.title)}
           </h2>
           <FormField
             id={`${idPrefix}-amount`}
-            label="Amount (₹)"
+            label={t('ledger.entry.amount')}
             inputMode="decimal"
             autoComplete="off"
             registration={{
@@ -164,7 +179,7 @@ export function EntryForm({
                 amountRef.current = element;
               },
             }}
-            error={errors.amount?.message}
+            error={fieldText(errors.amount?.message)}
           />
           {warning ? (
             <Alert variant="warning" role="status" className="py-2">
@@ -173,27 +188,27 @@ export function EntryForm({
           ) : null}
           <FormField
             id={`${idPrefix}-on`}
-            label="Date"
+            label={t('ledger.entry.date')}
             type="date"
             registration={form.register('on')}
-            error={errors.on?.message}
+            error={fieldText(errors.on?.message)}
           />
           {kind === 'charge' ? (
             <FormField
               id={`${idPrefix}-due`}
-              label="Due on (optional)"
+              label={t('ledger.entry.dueOn')}
               type="date"
               registration={form.register('dueOn')}
-              error={errors.dueOn?.message}
+              error={fieldText(errors.dueOn?.message)}
               help={<DueHint on={String(form.watch('on'))} />}
             />
           ) : null}
           <FormField
             id={`${idPrefix}-note`}
-            label="Note (optional)"
+            label={t('ledger.entry.note')}
             rows={2}
             registration={form.register('note')}
-            error={errors.note?.message}
+            error={fieldText(errors.note?.message)}
           />
           <div className="d-flex gap-2">
             <Button
@@ -201,10 +216,10 @@ export function EntryForm({
               variant={kind === 'payment' ? 'success' : 'danger'}
               disabled={isSubmitting}
             >
-              {text.save}
+              {t(text.save)}
             </Button>
             <Button variant="outline-secondary" onClick={onDone}>
-              Cancel
+              {t('ledger.cancel')}
             </Button>
           </div>
         </Form>

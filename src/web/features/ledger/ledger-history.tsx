@@ -4,14 +4,17 @@ import type { Entry, EntryKind } from '../../../shared/ledger-schema.ts';
 import { formatAmount, formatInr, paiseFromAmount } from '../../../shared/money.ts';
 import { LoadFailed, Loading } from '../../components/loading.tsx';
 import { Balance, balanceText } from '../../components/money.tsx';
+import type { MessageId } from '../../i18n/catalogues.ts';
+import { errorText } from '../../i18n/errors.ts';
+import { translate, useT } from '../../i18n/translate.tsx';
 import { formatDay } from '../../lib/dates.ts';
 import { useEntries } from './ledger-api.ts';
 
-export const KIND_LABELS: Record<EntryKind, string> = {
-  opening: 'Opening balance',
-  charge: 'Charge',
-  payment: 'Payment',
-  adjustment: 'Adjustment',
+export const KIND_LABELS: Record<EntryKind, MessageId> = {
+  opening: 'ledger.kind.opening',
+  charge: 'ledger.kind.charge',
+  payment: 'ledger.kind.payment',
+  adjustment: 'ledger.kind.adjustment',
 };
 
 /**
@@ -33,7 +36,7 @@ export function EntryAmount({ amount }: { amount: string }) {
 function adjustedFrom(entry: Entry): string | null {
   if (entry.kind !== 'adjustment') return null;
   const before = paiseFromAmount(entry.balanceAfter) - paiseFromAmount(entry.amount);
-  return `from ${balanceText(formatAmount(before))}`;
+  return translate('ledger.history.adjustedFrom', { balance: balanceText(formatAmount(before)) });
 }
 
 /**
@@ -41,32 +44,41 @@ function adjustedFrom(entry: Entry): string | null {
  * one below it), a page at a time: a table when wide, a list on a phone.
  */
 export function LedgerHistory({ clientId }: { clientId: string }) {
+  const t = useT();
   const entries = useEntries(clientId);
   if (entries.isPending) return <Loading />;
   if (!entries.data) {
     return (
-      <LoadFailed what="the history" error={entries.error} onRetry={() => entries.refetch()} />
+      <LoadFailed
+        what={t('ledger.history.loadWhat')}
+        error={entries.error}
+        onRetry={() => entries.refetch()}
+      />
     );
   }
   const items = entries.data.pages.flatMap((page) => page.items);
   if (items.length === 0) {
-    return <p className="text-body-secondary">Nothing has been recorded for this client yet.</p>;
+    return <p className="text-body-secondary">{t('ledger.history.empty')}</p>;
   }
   return (
     <>
-      <Table size="sm" aria-label="History" className="d-none d-md-table align-middle">
+      <Table
+        size="sm"
+        aria-label={t('ledger.history.title')}
+        className="d-none d-md-table align-middle"
+      >
         <thead>
           <tr>
-            <th scope="col">Date</th>
-            <th scope="col">Kind</th>
+            <th scope="col">{t('ledger.history.date')}</th>
+            <th scope="col">{t('ledger.history.kind')}</th>
             <th scope="col" className="money-column">
-              Amount
+              {t('ledger.history.amount')}
             </th>
             <th scope="col" className="money-column">
-              Balance after
+              {t('ledger.history.balanceAfter')}
             </th>
-            <th scope="col">Note</th>
-            <th scope="col">Recorded by</th>
+            <th scope="col">{t('ledger.history.note')}</th>
+            <th scope="col">{t('ledger.history.recordedBy')}</th>
           </tr>
         </thead>
         <tbody>
@@ -76,12 +88,12 @@ export function LedgerHistory({ clientId }: { clientId: string }) {
                 {formatDay(entry.on)}
                 {entry.dueOn ? (
                   <span className="d-block small text-body-secondary">
-                    due {formatDay(entry.dueOn)}
+                    {t('ledger.history.due', { day: formatDay(entry.dueOn) })}
                   </span>
                 ) : null}
               </td>
               <td>
-                {KIND_LABELS[entry.kind]}
+                {t(KIND_LABELS[entry.kind])}
                 {entry.kind === 'adjustment' ? (
                   <span className="d-block small text-body-secondary">{adjustedFrom(entry)}</span>
                 ) : null}
@@ -98,21 +110,25 @@ export function LedgerHistory({ clientId }: { clientId: string }) {
           ))}
         </tbody>
       </Table>
-      <ul className="list-group d-md-none mb-3" aria-label="History">
+      <ul className="list-group d-md-none mb-3" aria-label={t('ledger.history.title')}>
         {items.map((entry) => (
           <li key={entry.id} className="list-group-item">
             <div className="d-flex justify-content-between gap-2">
               <span>
-                {formatDay(entry.on)} · {KIND_LABELS[entry.kind]}
+                {formatDay(entry.on)} · {t(KIND_LABELS[entry.kind])}
                 {entry.dueOn ? (
-                  <span className="small text-body-secondary"> · due {formatDay(entry.dueOn)}</span>
+                  <span className="small text-body-secondary">
+                    {' · '}
+                    {t('ledger.history.due', { day: formatDay(entry.dueOn) })}
+                  </span>
                 ) : null}
               </span>
               <EntryAmount amount={entry.amount} />
             </div>
             {entry.note ? <div className="text-break">{entry.note}</div> : null}
             <div className="small text-body-secondary">
-              Balance after <Balance amount={entry.balanceAfter} /> · {entry.createdBy.email}
+              {t('ledger.history.balanceAfter')} <Balance amount={entry.balanceAfter} /> ·{' '}
+              {entry.createdBy.email}
             </div>
           </li>
         ))}
@@ -124,13 +140,15 @@ export function LedgerHistory({ clientId }: { clientId: string }) {
           disabled={entries.isFetchingNextPage}
           onClick={() => void entries.fetchNextPage()}
         >
-          {entries.isFetchingNextPage ? 'Loading…' : 'Show older entries'}
+          {entries.isFetchingNextPage ? t('ledger.loading') : t('ledger.history.showOlder')}
         </Button>
       ) : null}
       {entries.isError ? (
         <p role="alert" className="text-danger small mt-2">
-          Could not load {entries.isFetchNextPageError ? 'older entries' : 'the latest history'}:{' '}
-          {entries.error.message}
+          {t('ledger.history.loadMoreFailed', {
+            what: entries.isFetchNextPageError ? 'older' : 'latest',
+            why: errorText(entries.error),
+          })}
         </p>
       ) : null}
     </>

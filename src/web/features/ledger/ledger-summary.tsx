@@ -8,18 +8,13 @@ import { addDays } from '../../../shared/ledger-schema.ts';
 import { paths } from '../../../shared/paths.ts';
 import { LoadFailed } from '../../components/loading.tsx';
 import { Money } from '../../components/money.tsx';
+import { T, useT } from '../../i18n/translate.tsx';
 import { totalsQuery, usePanelToday } from '../../lib/panel-today.ts';
 import { AgeingPanel } from './ageing-panel.tsx';
 import { totalsHistoryQuery } from './ledger-api.ts';
 import { TotalOwedChart } from './total-owed-chart.tsx';
 
 export const TREND_DAYS = 90;
-
-const count = new Intl.NumberFormat('en-IN');
-
-function clientsText(n: number): string {
-  return `${count.format(n)} ${n === 1 ? 'client' : 'clients'}`;
-}
 
 function Figure({
   title,
@@ -53,6 +48,7 @@ function Figure({
  * credit, apart, and the total owed over the last 90 days.
  */
 export function LedgerSummary() {
+  const t = useT();
   const totals = useQuery(totalsQuery);
   // Waits for the panel's day: the chart ends on the day entries are booked, not the browser's.
   const to = usePanelToday();
@@ -60,26 +56,36 @@ export function LedgerSummary() {
   const history = useQuery({ ...totalsHistoryQuery(from, to), enabled: totals.data !== undefined });
 
   return (
-    <section aria-label="Totals" className="ledger-summary">
+    <section aria-label={t('ledger.summary.title')} className="ledger-summary">
       {totals.isError && !totals.data ? (
-        <LoadFailed what="the totals" error={totals.error} onRetry={() => totals.refetch()} />
+        <LoadFailed
+          what={t('ledger.summary.loadWhat')}
+          error={totals.error}
+          onRetry={() => totals.refetch()}
+        />
       ) : null}
       <Row className="g-3">
         <Col lg={4}>
           <Row className="g-3 h-100">
             <Col xs={6} lg={12}>
               <Figure
-                title="Owed to you"
+                title={t('ledger.summary.owing')}
                 amount={totals.data?.owing}
-                detail={totals.data && `by ${clientsText(totals.data.owingClients)}`}
+                detail={
+                  totals.data &&
+                  t('ledger.summary.owingClients', { count: totals.data.owingClients })
+                }
                 className="balance-owing"
               />
             </Col>
             <Col xs={6} lg={12}>
               <Figure
-                title="Held in credit"
+                title={t('ledger.summary.credit')}
                 amount={totals.data?.credit}
-                detail={totals.data && `for ${clientsText(totals.data.creditClients)}`}
+                detail={
+                  totals.data &&
+                  t('ledger.summary.creditClients', { count: totals.data.creditClients })
+                }
                 className="balance-clear"
               />
             </Col>
@@ -88,10 +94,12 @@ export function LedgerSummary() {
         <Col lg={8}>
           <Card className="h-100">
             <Card.Body className="py-2">
-              <h2 className="h6 text-body-secondary mb-1">Total owed, last {TREND_DAYS} days</h2>
+              <h2 className="h6 text-body-secondary mb-1">
+                {t('ledger.summary.trend', { days: TREND_DAYS })}
+              </h2>
               {history.isError && !history.data ? (
                 <LoadFailed
-                  what="the history of the total"
+                  what={t('ledger.summary.trendLoadWhat')}
                   error={history.error}
                   onRetry={() => history.refetch()}
                 />
@@ -106,12 +114,12 @@ export function LedgerSummary() {
           <Row className="g-3 h-100">
             <Col xs={6} lg={12}>
               <Figure
-                title="Overdue"
+                title={t('ledger.summary.overdue')}
                 amount={totals.data?.overdue}
                 detail={
                   totals.data ? (
                     <Link to={`${paths.clients}?overdue=any&sort=overdue&dir=desc`}>
-                      Overdue clients
+                      {t('ledger.summary.overdueClients')}
                     </Link>
                   ) : undefined
                 }
@@ -120,13 +128,14 @@ export function LedgerSummary() {
             </Col>
             <Col xs={6} lg={12}>
               <Figure
-                title="Collected this month"
+                title={t('ledger.summary.collected')}
                 amount={totals.data?.collectedThisMonth}
                 detail={
                   totals.data ? (
-                    <>
-                      <Money amount={totals.data.collectedLastMonth} /> last month
-                    </>
+                    <T
+                      id="ledger.summary.lastMonth"
+                      components={{ 0: <Money amount={totals.data.collectedLastMonth} /> }}
+                    />
                   ) : undefined
                 }
                 className="balance-clear"
@@ -140,8 +149,11 @@ export function LedgerSummary() {
       </Row>
       {totals.data && totals.data.pendingClaims > 0 ? (
         <p className="mt-2 mb-0" data-testid="pending-claims">
-          <span className="badge text-bg-warning">{count.format(totals.data.pendingClaims)}</span>{' '}
-          {totals.data.pendingClaims === 1 ? 'payment' : 'payments'} reported by clients, to check
+          <T
+            id="ledger.summary.pendingClaims"
+            values={{ count: totals.data.pendingClaims }}
+            components={{ 0: <span className="badge text-bg-warning" /> }}
+          />
         </p>
       ) : null}
     </section>

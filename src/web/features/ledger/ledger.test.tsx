@@ -12,7 +12,7 @@ import {
   signedIn,
   stubLiveSocketInEachTest,
 } from '../../test-utils.tsx';
-import { DUE_BEFORE_DATE_MESSAGE, overpaymentWarning, termsDueText } from './entry-form.tsx';
+import { overpaymentWarning, termsDueText } from './entry-form.tsx';
 import { runningBalances } from './statement-page.tsx';
 
 stubLiveSocketInEachTest();
@@ -170,7 +170,9 @@ describe('payments and charges on the client page', () => {
     const due = within(form).getByLabelText('Due on (optional)');
     fireEvent.change(due, { target: { value: addDays(todayHere(), -1) } });
     await userEvent.click(within(form).getByRole('button', { name: 'Save charge' }));
-    expect(await within(form).findByText(DUE_BEFORE_DATE_MESSAGE)).toBeVisible();
+    expect(
+      await within(form).findByText('The due date must be on or after the date of the charge'),
+    ).toBeVisible();
     expect(due).toHaveAttribute('aria-invalid', 'true');
     expect(calls.filter((call) => call.startsWith('POST'))).toEqual([]);
   });

@@ -14,8 +14,10 @@ import { FormField } from '../../components/form-field.tsx';
 import { LoadFailed, Loading } from '../../components/loading.tsx';
 import { Balance, Money } from '../../components/money.tsx';
 import { usePageTitle } from '../../components/page-title.ts';
+import { useT } from '../../i18n/translate.tsx';
 import { formatDay } from '../../lib/dates.ts';
 import { usePanelToday } from '../../lib/panel-today.ts';
+import { fieldText } from './field-text.ts';
 import { useStatement } from './ledger-api.ts';
 import { KIND_LABELS } from './ledger-history.tsx';
 
@@ -27,6 +29,7 @@ function defaultRange(to: string): Range {
 }
 
 function RangeForm({ range, onRange }: { range: Range; onRange(range: Range): void }) {
+  const t = useT();
   const form = useForm<z.input<typeof statementQuerySchema>, unknown, Range>({
     resolver: zodResolver(statementQuerySchema),
     values: range,
@@ -36,25 +39,25 @@ function RangeForm({ range, onRange }: { range: Range; onRange(range: Range): vo
     <Form
       noValidate
       onSubmit={form.handleSubmit(onRange)}
-      aria-label="Statement period"
+      aria-label={t('ledger.statement.period')}
       className="d-flex flex-wrap align-items-start gap-2"
     >
       <FormField
         id="statement-from"
-        label="From"
+        label={t('ledger.statement.from')}
         type="date"
         registration={form.register('from')}
-        error={errors.from?.message}
+        error={fieldText(errors.from?.message)}
       />
       <FormField
         id="statement-to"
-        label="To"
+        label={t('ledger.statement.to')}
         type="date"
         registration={form.register('to')}
-        error={errors.to?.message}
+        error={fieldText(errors.to?.message)}
       />
       <Button type="submit" variant="secondary" className="mt-md-4 align-self-md-center">
-        Show
+        {t('ledger.statement.show')}
       </Button>
     </Form>
   );
@@ -81,13 +84,14 @@ export function runningBalances(statement: Pick<Statement, 'opening' | 'entries'
 }
 
 function StatementSheet({ statement }: { statement: Statement }) {
+  const t = useT();
   const { client } = statement;
   const balances = runningBalances(statement);
   return (
     <article aria-labelledby="statement-heading" className="statement">
       <header className="mb-3">
         <h1 id="statement-heading" className="h3" tabIndex={-1}>
-          Statement of account
+          {t('ledger.statement.title')}
         </h1>
         <p className="mb-1 fs-5 fw-semibold">
           {client.fname} {client.lname}
@@ -96,31 +100,39 @@ function StatementSheet({ statement }: { statement: Statement }) {
           {client.email} · {client.phoneDisplay}
         </p>
         <p className="mb-0 text-body-secondary">
-          {formatDay(statement.from)} to {formatDay(statement.to)}
+          {t('ledger.statement.fromTo', {
+            from: formatDay(statement.from),
+            to: formatDay(statement.to),
+          })}
         </p>
       </header>
-      <Table bordered size="sm" className="statement-summary w-auto" aria-label="Summary">
+      <Table
+        bordered
+        size="sm"
+        className="statement-summary w-auto"
+        aria-label={t('ledger.statement.summary')}
+      >
         <tbody>
           <tr>
-            <th scope="row">Opening balance</th>
+            <th scope="row">{t('ledger.kind.opening')}</th>
             <td className="money-column">
               <Balance amount={statement.opening} />
             </td>
           </tr>
           <tr>
-            <th scope="row">Charges</th>
+            <th scope="row">{t('ledger.statement.charges')}</th>
             <td className="money-column">
               <Money amount={statement.charges} />
             </td>
           </tr>
           <tr>
-            <th scope="row">Payments</th>
+            <th scope="row">{t('ledger.statement.payments')}</th>
             <td className="money-column">
               <Money amount={statement.payments} />
             </td>
           </tr>
           <tr>
-            <th scope="row">Closing balance</th>
+            <th scope="row">{t('ledger.statement.closing')}</th>
             <td className="money-column fw-semibold">
               <Balance amount={statement.closing} />
             </td>
@@ -128,28 +140,28 @@ function StatementSheet({ statement }: { statement: Statement }) {
         </tbody>
       </Table>
       {statement.entries.length === 0 ? (
-        <p>Nothing was recorded in this period.</p>
+        <p>{t('ledger.statement.empty')}</p>
       ) : (
-        <Table size="sm" className="align-middle" aria-label="Entries">
+        <Table size="sm" className="align-middle" aria-label={t('ledger.statement.entries')}>
           <thead>
             <tr>
-              <th scope="col">Date</th>
-              <th scope="col">Description</th>
+              <th scope="col">{t('ledger.statement.date')}</th>
+              <th scope="col">{t('ledger.statement.description')}</th>
               <th scope="col" className="money-column">
-                Charges
+                {t('ledger.statement.charges')}
               </th>
               <th scope="col" className="money-column">
-                Payments
+                {t('ledger.statement.payments')}
               </th>
               <th scope="col" className="money-column">
-                Balance
+                {t('ledger.statement.balance')}
               </th>
             </tr>
           </thead>
           <tbody>
             <tr>
               <td className="text-nowrap">{formatDay(statement.from)}</td>
-              <td>Opening balance</td>
+              <td>{t('ledger.kind.opening')}</td>
               <td />
               <td />
               <td className="money-column">
@@ -160,7 +172,7 @@ function StatementSheet({ statement }: { statement: Statement }) {
               <tr key={entry.id}>
                 <td className="text-nowrap">{formatDay(entry.on)}</td>
                 <td className="text-break">
-                  {KIND_LABELS[entry.kind]}
+                  {t(KIND_LABELS[entry.kind])}
                   {entry.note ? ` · ${entry.note}` : ''}
                 </td>
                 <td className="money-column">
@@ -178,7 +190,7 @@ function StatementSheet({ statement }: { statement: Statement }) {
           <tfoot>
             <tr className="fw-semibold">
               <td className="text-nowrap">{formatDay(statement.to)}</td>
-              <td>Closing balance</td>
+              <td>{t('ledger.statement.closing')}</td>
               <td className="money-column">
                 <Money amount={statement.charges} />
               </td>
@@ -197,7 +209,9 @@ function StatementSheet({ statement }: { statement: Statement }) {
 }
 
 export function ClientStatement({ client }: { client: Client }) {
-  usePageTitle(`Statement: ${client.fname} ${client.lname}`);
+  const t = useT();
+  const name = `${client.fname} ${client.lname}`;
+  usePageTitle(t('ledger.statement.pageTitle', { name }));
   const [params, setParams] = useSearchParams();
   const asked = statementQuerySchema.safeParse({
     from: params.get('from') ?? undefined,
@@ -213,24 +227,25 @@ export function ClientStatement({ client }: { client: Client }) {
       <div className="d-print-none">
         <div className="d-flex flex-wrap justify-content-between align-items-center gap-2 mb-2">
           <Link to={paths.clientDetails(client.id)} className="btn btn-link ps-0">
-            Back to {client.fname} {client.lname}
+            {t('ledger.statement.back', { name })}
           </Link>
           <Button variant="primary" onClick={() => window.print()} disabled={!statement.data}>
-            Print
+            {t('ledger.print')}
           </Button>
         </div>
         <RangeForm range={range} onRange={(next) => setParams(next, { replace: true })} />
         {!asked.success && !nothingAsked ? (
           <Alert variant="warning">
-            The period in the address is not valid ({asked.error.issues[0]?.message}); showing the
-            last twelve months.
+            {t('ledger.statement.badPeriod', {
+              why: fieldText(asked.error.issues[0]?.message) ?? '',
+            })}
           </Alert>
         ) : null}
       </div>
       {statement.isPending ? <Loading /> : null}
       {statement.isError ? (
         <LoadFailed
-          what="the statement"
+          what={t('ledger.statement.loadWhat')}
           error={statement.error}
           onRetry={() => statement.refetch()}
         />

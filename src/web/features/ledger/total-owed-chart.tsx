@@ -1,23 +1,36 @@
 import { useEffect, useRef, useState } from 'react';
+import { INTL_LOCALES, type Language } from '../../../shared/languages.ts';
 import type { TotalsHistory } from '../../../shared/ledger-schema.ts';
 import { paiseFromAmount } from '../../../shared/money.ts';
 import { Money } from '../../components/money.tsx';
+import { T, useT } from '../../i18n/translate.tsx';
+import { useLanguage } from '../../i18n/use-language.ts';
 import { formatDay } from '../../lib/dates.ts';
 
 const CHART_HEIGHT = 140;
 
-const compactInr = new Intl.NumberFormat('en-IN', {
-  style: 'currency',
-  currency: 'INR',
-  notation: 'compact',
-  maximumFractionDigits: 1,
-});
-
-const tickDay = new Intl.DateTimeFormat('en-IN', {
-  day: 'numeric',
-  month: 'short',
-  timeZone: 'UTC',
-});
+/**
+ * The axes' words in the chosen language: amounts short ("₹1.2L", "₹1.2 लाख") and days
+ * without the year; Hindi names the month in full, as formatDay does ("12 सितंबर"), so its
+ * ticks are given more room.
+ */
+function axisFormats(language: Language) {
+  const locale = INTL_LOCALES[language];
+  return {
+    amount: new Intl.NumberFormat(locale, {
+      style: 'currency',
+      currency: 'INR',
+      notation: 'compact',
+      maximumFractionDigits: 1,
+    }),
+    day: new Intl.DateTimeFormat(locale, {
+      day: 'numeric',
+      month: language === 'hi' ? 'long' : 'short',
+      timeZone: 'UTC',
+    }),
+    daySpace: language === 'hi' ? 80 : 50,
+  };
+}
 
 /** The theme's colour of a CSS variable at the time the chart is drawn. */
 function cssColor(name: string): string {
@@ -56,6 +69,8 @@ function useChartColors(): ChartColors {
 function TrendCanvas({ points }: { points: TotalsHistory['points'] }) {
   const container = useRef<HTMLDivElement | null>(null);
   const colors = useChartColors();
+  const language = useLanguage();
+  const t = useT();
   const [failed, setFailed] = useState<string | null>(null);
 
   useEffect(() => {
@@ -73,6 +88,7 @@ function TrendCanvas({ points }: { points: TotalsHistory['points'] }) {
         const xs = points.map((point) => Date.parse(`${point.on}T00:00:00Z`) / 1000);
         const ys = points.map((point) => Number(paiseFromAmount(point.totalOwed)) / 100);
         const axis = { stroke: text, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid } };
+        const format = axisFormats(language);
         chart = new UPlot(
           {
             width: element.clientWidth,
@@ -81,8 +97,16 @@ function TrendCanvas({ points }: { points: TotalsHistory['points'] }) {
             cursor: { show: false },
             scales: { x: { time: true } },
             axes: [
-              { ...axis, values: (_u, ticks) => ticks.map((t) => tickDay.format(t * 1000)) },
-              { ...axis, size: 64, values: (_u, ticks) => ticks.map((v) => compactInr.format(v)) },
+              {
+                ...axis,
+                space: format.daySpace,
+                values: (_u, ticks) => ticks.map((tick) => format.day.format(tick * 1000)),
+              },
+              {
+                ...axis,
+                size: 64,
+                values: (_u, ticks) => ticks.map((v) => format.amount.format(v)),
+              },
             ],
             series: [{}, { stroke: line, width: 2, fill: `${line}22` }],
             tzDate: (seconds) => UPlot.tzDate(new Date(seconds * 1000), 'UTC'),
@@ -104,12 +128,12 @@ function TrendCanvas({ points }: { points: TotalsHistory['points'] }) {
       observer?.disconnect();
       chart?.destroy();
     };
-  }, [points, colors]);
+  }, [points, colors, language]);
 
   if (failed) {
     return (
       <p role="alert" className="text-danger small">
-        The chart could not be drawn: {failed}
+        {t('ledger.chart.failed', { why: failed })}
       </p>
     );
   }
@@ -118,6 +142,7 @@ function TrendCanvas({ points }: { points: TotalsHistory['points'] }) {
 
 /** The total owed over the days given: a line for the eye, a table for screen readers. */
 export function TotalOwedChart({ points }: { points: TotalsHistory['points'] }) {
+  const t = useT();
   const first = points[0];
   const last = points.at(-1);
   return (
@@ -125,20 +150,24 @@ export function TotalOwedChart({ points }: { points: TotalsHistory['points'] }) 
       <TrendCanvas points={points} />
       <figcaption className="small text-body-secondary">
         {first && last ? (
-          <>
-            From <Money amount={first.totalOwed} /> on {formatDay(first.on)} to{' '}
-            <Money amount={last.totalOwed} /> on {formatDay(last.on)}
-          </>
+          <T
+            id="ledger.chart.fromTo"
+            values={{ from: formatDay(first.on), to: formatDay(last.on) }}
+            components={{
+              0: <Money amount={first.totalOwed} />,
+              1: <Money amount={last.totalOwed} />,
+            }}
+          />
         ) : (
-          'No days to show'
+          t('ledger.chart.noDays')
         )}
       </figcaption>
       <table className="visually-hidden">
-        <caption>Total owed at the end of each day</caption>
+        <caption>{t('ledger.chart.caption')}</caption>
         <thead>
           <tr>
-            <th scope="col">Date</th>
-            <th scope="col">Total owed</th>
+            <th scope="col">{t('ledger.chart.date')}</th>
+            <th scope="col">{t('ledger.chart.totalOwed')}</th>
           </tr>
         </thead>
         <tbody>
