@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import type { Client } from '../../shared/client-schema.ts';
 import type { CollectItem, PromiseToPay } from '../../shared/dues-schema.ts';
+import { changeLanguage } from '../i18n/language.ts';
 import {
   apiClient,
   FakeWebSocket,
@@ -452,5 +453,70 @@ describe('the way to the round', () => {
     await screen.findByRole('checkbox', { name: 'Select Ravi Kumar' });
     await waitFor(() => expect(api.calls).toContain('GET /api/collect'));
     expect(screen.queryByRole('link', { name: /to do/ })).toBeNull();
+  });
+});
+
+describe('the round in Hindi', () => {
+  test('the day is counted and each reason said in Hindi, with Hindi dates; a payment is recorded with its flash in Hindi', async () => {
+    await changeLanguage('hi');
+    const { sent } = roundApi();
+    renderApp('/collect');
+    expect(await screen.findByRole('heading', { level: 1, name: 'वसूली' })).toBeVisible();
+    const table = await screen.findByRole('table', { name: 'आज जिनसे वसूली करनी है' });
+    const rows = within(table).getAllByRole('row').slice(1);
+    expect(rows[0]).toHaveTextContent('₹3,000.00 74 दिन से अतिदेय, 7 दिन से कोई रिमाइंडर नहीं');
+    expect(rows[1]).toHaveTextContent('₹2,000.00 का वादा, आज तक');
+    expect(rows[1]).toHaveTextContent('₹2,500.00 24 दिन से अतिदेय, कभी रिमाइंडर नहीं भेजा');
+    expect(rows[2]).toHaveTextContent('वादा टूटा (24 नवंबर तक देना था)');
+    expect(screen.getByText('आज 12 में से 9 निपटे')).toBeVisible();
+    expect(within(table).getByRole('columnheader', { name: 'आज क्यों' })).toBeVisible();
+
+    await userEvent.click(
+      within(rowOf(table, 'Ravi Kumar')).getByRole('button', {
+        name: 'Ravi Kumar से भुगतान दर्ज करें',
+      }),
+    );
+    const form = await screen.findByRole('form', { name: 'भुगतान दर्ज करें' });
+    const amount = within(form).getByLabelText('राशि (₹)');
+    await userEvent.type(amount, '9500');
+    expect(
+      within(form).getByText(
+        'यह Ravi Kumar के ₹9,000.00 बकाया से ज़्यादा है: इसके बाद उनका ₹500.00 अग्रिम रहेगा।',
+      ),
+    ).toBeVisible();
+    await userEvent.clear(amount);
+    await userEvent.type(amount, '1000');
+    await userEvent.click(within(form).getByRole('button', { name: 'भुगतान सहेजें' }));
+    expect(await screen.findByText('भुगतान दर्ज हो गया')).toBeVisible();
+    expect(await screen.findByText('आज 12 में से 10 निपटे')).toBeVisible();
+    expect(sent.map(({ key }) => key)).toEqual(['payment r1']);
+  });
+
+  test('a refusal is said in Hindi, and on a phone the card counts in Hindi', async () => {
+    vi.stubGlobal('matchMedia', (query: string) => ({
+      matches: query.includes('max-width'),
+      addEventListener() {},
+      removeEventListener() {},
+    }));
+    await changeLanguage('hi');
+    roundApi();
+    renderApp('/collect');
+    const card = await screen.findByRole('region', { name: 'Ravi Kumar' });
+    expect(card).toHaveTextContent('बाकी 3 में से 1');
+    expect(card).toHaveTextContent('₹3,000.00 अतिदेय');
+    await userEvent.click(within(card).getByRole('button', { name: 'अगला' }));
+    const next = await screen.findByRole('region', { name: 'Asha Verma' });
+    expect(next).toHaveTextContent('बाकी 3 में से 2');
+    await userEvent.click(within(next).getByRole('button', { name: 'Asha Verma को आज के लिए छोड़ें' }));
+    expect(await screen.findByText(/^Asha Verma को छोड़ा नहीं जा सका: /)).toBeVisible();
+  });
+
+  test('with everyone dealt with, the page says so in Hindi', async () => {
+    await changeLanguage('hi');
+    roundApi([], 30);
+    renderApp('/collect');
+    expect(await screen.findByRole('heading', { level: 2, name: 'आज कोई वसूली नहीं' })).toBeVisible();
+    expect(screen.getByText('आज 30 में से 30 निपटे')).toBeVisible();
+    expect(screen.getByText('आज की वसूली के सभी ग्राहक निपट गए।')).toBeVisible();
   });
 });

@@ -14,6 +14,7 @@ import { usePageTitle } from '../components/page-title.ts';
 import { useCollectRound, useSkipClient } from '../features/collect/dues-api.ts';
 import { reasonsText } from '../features/collect/round-text.ts';
 import { EntryForm } from '../features/ledger/entry-form.tsx';
+import { T, translate, useT } from '../i18n/translate.tsx';
 import { failureText, messages } from '../lib/messages.ts';
 import { useMediaQuery } from '../lib/use-media-query.ts';
 
@@ -45,8 +46,9 @@ const nameOf = (client: Client) => `${client.fname} ${client.lname}`;
 
 /** "12 of 30 done today": those dealt with, of those dealt with and those left. */
 function Progress({ round }: { round: CollectRound }) {
+  const t = useT();
   const total = round.done + round.remaining;
-  const text = `${round.done} of ${total} done today`;
+  const text = t('collect.page.progress', { done: round.done, total });
   return (
     <div className="mb-3">
       <p className="mb-1">{text}</p>
@@ -91,6 +93,7 @@ function Actions({
   /** On a phone: big buttons, one under another, easy to tap between customers. */
   stacked?: boolean;
 }) {
+  const t = useT();
   const skip = useSkipClient();
   const flash = useFlash();
   const name = nameOf(client);
@@ -100,58 +103,62 @@ function Actions({
       <Button
         variant="outline-primary"
         size={size}
-        aria-label={`Remind ${name}`}
+        aria-label={t('collect.remind.label', { name })}
         onClick={() => open({ kind: 'remind', client })}
       >
-        Remind
+        {t('collect.remind.button')}
       </Button>
       <Button
         variant="outline-success"
         size={size}
-        aria-label={`Record payment from ${name}`}
+        aria-label={t('collect.page.recordPaymentFrom', { name })}
         aria-expanded={paying === client.id}
         onClick={() => setPaying(paying === client.id ? null : client.id)}
       >
-        Record payment
+        {t('collect.page.recordPayment')}
       </Button>
       <Button
         variant="outline-secondary"
         size={size}
-        aria-label={`Promise from ${name}`}
+        aria-label={t('collect.promise.from', { name })}
         onClick={() => open({ kind: 'promise', client })}
       >
-        Promise
+        {t('collect.promise.button')}
       </Button>
       <Button
         variant="outline-secondary"
         size={size}
-        aria-label={`Skip ${name} for today`}
+        aria-label={t('collect.page.skipLabel', { name })}
         disabled={skip.isPending}
         onClick={() =>
           skip.mutate(client.id, {
             onError: (error) =>
-              flash.failure(failureText(`${name} was not skipped`, error), messages.failureSeconds),
+              flash.failure(
+                failureText(translate('collect.page.notSkipped', { name }), error),
+                messages.failureSeconds,
+              ),
           })
         }
       >
-        Skip for today
+        {t('collect.page.skip')}
       </Button>
     </div>
   );
 }
 
 function RoundTable({ round, handlers }: { round: CollectRound; handlers: RowHandlers }) {
+  const t = useT();
   const { paying, setPaying } = handlers;
   return (
-    <Table hover responsive aria-label="Clients to see today" className="align-middle">
+    <Table hover responsive aria-label={t('collect.page.table')} className="align-middle">
       <thead>
         <tr>
-          <th scope="col">Client</th>
+          <th scope="col">{t('collect.page.client')}</th>
           <th scope="col" className="text-end">
-            Overdue
+            {t('collect.page.overdue')}
           </th>
-          <th scope="col">Why today</th>
-          <th scope="col">Actions</th>
+          <th scope="col">{t('collect.page.why')}</th>
+          <th scope="col">{t('collect.page.actions')}</th>
         </tr>
       </thead>
       <tbody>
@@ -188,6 +195,7 @@ function RoundTable({ round, handlers }: { round: CollectRound; handlers: RowHan
 
 /** On a phone: one client at a time, with what to do and "Next" to leave them for later. */
 function RoundCard({ round, handlers }: { round: CollectRound; handlers: RowHandlers }) {
+  const t = useT();
   const { paying, setPaying } = handlers;
   const [position, setPosition] = useState(0);
   const count = round.items.length;
@@ -200,13 +208,16 @@ function RoundCard({ round, handlers }: { round: CollectRound; handlers: RowHand
     <Card as="section" aria-labelledby="round-card-name">
       <Card.Body>
         <p className="small text-body-secondary mb-1">
-          {at + 1} of {round.remaining} left
+          {t('collect.page.left', { position: at + 1, remaining: round.remaining })}
         </p>
         <h2 id="round-card-name" className="h4">
           <Link to={paths.clientDetails(client.id)}>{nameOf(client)}</Link>
         </h2>
         <p className="fs-5 mb-1">
-          <Money amount={item.overdue} className="balance-owing" /> overdue
+          <T
+            id="collect.page.cardOverdue"
+            components={{ 0: <Money amount={item.overdue} className="balance-owing" /> }}
+          />
         </p>
         <div className="mb-3">
           <Reasons item={item} on={round.on} />
@@ -224,7 +235,7 @@ function RoundCard({ round, handlers }: { round: CollectRound; handlers: RowHand
               setPosition(at + 1);
             }}
           >
-            Next
+            {t('collect.page.next')}
           </Button>
         ) : null}
       </Card.Body>
@@ -238,7 +249,8 @@ function RoundCard({ round, handlers }: { round: CollectRound; handlers: RowHand
  * dealt with (reminded, paid, promised, skipped) leaves it, here and on every other tab.
  */
 export function CollectPage() {
-  usePageTitle('Collect');
+  const t = useT();
+  usePageTitle(t('collect.page.title'));
   const round = useCollectRound();
   const phone = useMediaQuery(PHONE);
   const [paying, setPaying] = useState<string | null>(null);
@@ -249,10 +261,14 @@ export function CollectPage() {
   return (
     <>
       <h1 className="h2 mb-3" tabIndex={-1}>
-        Collect
+        {t('collect.page.title')}
       </h1>
       {round.isError ? (
-        <LoadFailed what="today's round" error={round.error} onRetry={() => round.refetch()} />
+        <LoadFailed
+          what={t('collect.page.loadWhat')}
+          error={round.error}
+          onRetry={() => round.refetch()}
+        />
       ) : !data ? (
         <Loading />
       ) : (
@@ -260,11 +276,9 @@ export function CollectPage() {
           <Progress round={data} />
           {data.items.length === 0 ? (
             <div className="text-center py-4">
-              <h2 className="h4">Nothing to collect today</h2>
+              <h2 className="h4">{t('collect.page.nothing')}</h2>
               <p className="text-body-secondary mb-0">
-                {data.done > 0
-                  ? 'Everyone on today’s round has been dealt with.'
-                  : 'No promise is due, none is broken, and every overdue client was reminded this week.'}
+                {data.done > 0 ? t('collect.page.allDone') : t('collect.page.noneDue')}
               </p>
             </div>
           ) : phone ? (
@@ -274,8 +288,10 @@ export function CollectPage() {
               <RoundTable round={data} handlers={handlers} />
               {data.remaining > data.items.length ? (
                 <p className="text-body-secondary">
-                  The first {data.items.length} of {data.remaining} are shown: more come as these
-                  are done.
+                  {t('collect.page.firstShown', {
+                    shown: data.items.length,
+                    remaining: data.remaining,
+                  })}
                 </p>
               ) : null}
             </>

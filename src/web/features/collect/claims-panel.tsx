@@ -6,18 +6,20 @@ import type { Client } from '../../../shared/client-schema.ts';
 import { useFlash } from '../../components/flash-messages.tsx';
 import { LoadFailed } from '../../components/loading.tsx';
 import { Money } from '../../components/money.tsx';
-import { translate } from '../../i18n/translate.tsx';
+import type { MessageId } from '../../i18n/catalogues.ts';
+import { translate, useT } from '../../i18n/translate.tsx';
 import { formatTime } from '../../lib/dates.ts';
 import { failureText, messages } from '../../lib/messages.ts';
 import { useClaims, useDecideClaim } from './collect-api.ts';
 
-const STATUS_TEXT: Record<Claim['status'], string> = {
-  pending: 'Waiting for you to check',
-  confirmed: 'Confirmed: booked as a payment',
-  dismissed: 'Dismissed',
+const STATUS_TEXT: Record<Claim['status'], MessageId> = {
+  pending: 'collect.claims.status.pending',
+  confirmed: 'collect.claims.status.confirmed',
+  dismissed: 'collect.claims.status.dismissed',
 };
 
 function ClaimItem({ claim, clientId }: { claim: Claim; clientId: string }) {
+  const t = useT();
   const decide = useDecideClaim(clientId);
   const flash = useFlash();
   async function run(decision: 'confirm' | 'dismiss') {
@@ -26,11 +28,14 @@ function ClaimItem({ claim, clientId }: { claim: Claim; clientId: string }) {
       flash.success(
         decision === 'confirm'
           ? translate(messages.paymentRecorded.id)
-          : 'Reported payment dismissed',
+          : translate('collect.claims.dismissed'),
         messages.paymentRecorded.seconds,
       );
     } catch (error) {
-      flash.failure(failureText('Nothing was changed', error), messages.failureSeconds);
+      flash.failure(
+        failureText(translate('collect.claims.nothingChanged'), error),
+        messages.failureSeconds,
+      );
     }
   }
   return (
@@ -40,12 +45,13 @@ function ClaimItem({ claim, clientId }: { claim: Claim; clientId: string }) {
     >
       <div>
         <div>
-          <Money amount={claim.amount} className="fw-semibold" /> · reference{' '}
+          <Money amount={claim.amount} className="fw-semibold" /> · {t('collect.claims.reference')}{' '}
           <span className="font-monospace">{claim.reference}</span>
         </div>
         {claim.note ? <div className="small">{claim.note}</div> : null}
         <div className="small text-body-secondary">
-          Reported {formatTime(claim.createdAt)} · {STATUS_TEXT[claim.status]}
+          {t('collect.claims.reported', { time: formatTime(claim.createdAt) })} ·{' '}
+          {t(STATUS_TEXT[claim.status])}
         </div>
       </div>
       {claim.status === 'pending' ? (
@@ -54,19 +60,19 @@ function ClaimItem({ claim, clientId }: { claim: Claim; clientId: string }) {
             size="sm"
             variant="success"
             disabled={decide.isPending}
-            aria-label={`Confirm payment ${claim.reference}`}
+            aria-label={t('collect.claims.confirmLabel', { reference: claim.reference })}
             onClick={() => void run('confirm')}
           >
-            Confirm
+            {t('collect.claims.confirm')}
           </Button>
           <Button
             size="sm"
             variant="outline-secondary"
             disabled={decide.isPending}
-            aria-label={`Dismiss payment ${claim.reference}`}
+            aria-label={t('collect.claims.dismissLabel', { reference: claim.reference })}
             onClick={() => void run('dismiss')}
           >
-            Dismiss
+            {t('collect.claims.dismiss')}
           </Button>
         </div>
       ) : null}
@@ -75,22 +81,23 @@ function ClaimItem({ claim, clientId }: { claim: Claim; clientId: string }) {
 }
 
 function ClaimList({ clientId }: { clientId: string }) {
+  const t = useT();
   const claims = useClaims(clientId);
   if (claims.isError) {
     return (
       <LoadFailed
-        what="the reported payments"
+        what={t('collect.claims.loadWhat')}
         error={claims.error}
         onRetry={() => claims.refetch()}
       />
     );
   }
-  if (!claims.data) return <p className="text-body-secondary">Loading…</p>;
+  if (!claims.data) return <p className="text-body-secondary">{t('collect.loading')}</p>;
   if (claims.data.items.length === 0) {
-    return <p className="text-body-secondary">The client has reported no payment.</p>;
+    return <p className="text-body-secondary">{t('collect.claims.none')}</p>;
   }
   return (
-    <ListGroup as="ul" aria-label="Reported payments">
+    <ListGroup as="ul" aria-label={t('collect.claims.title')}>
       {claims.data.items.map((claim) => (
         <ClaimItem key={claim.id} claim={claim} clientId={clientId} />
       ))}
@@ -105,6 +112,7 @@ function ClaimList({ clientId }: { clientId: string }) {
  * clients have none, and their page asks nothing more.
  */
 export function ClaimsPanel({ client }: { client: Client }) {
+  const t = useT();
   const pending = client.pendingClaims;
   // Once shown, the list stays (a confirmed claim shows as confirmed, not gone).
   const [shown, setShown] = useState(pending > 0);
@@ -112,16 +120,18 @@ export function ClaimsPanel({ client }: { client: Client }) {
   return (
     <section aria-labelledby="claims-heading" className="mt-4">
       <h2 id="claims-heading" className="h4">
-        Reported payments{' '}
+        {t('collect.claims.title')}{' '}
         {pending > 0 ? (
-          <span className="badge text-bg-warning align-middle">{pending} to check</span>
+          <span className="badge text-bg-warning align-middle">
+            {t('collect.claims.toCheck', { count: pending })}
+          </span>
         ) : null}
       </h2>
       {shown ? (
         <ClaimList clientId={client.id} />
       ) : (
         <Button variant="link" className="ps-0" onClick={() => setShown(true)}>
-          Show reported payments
+          {t('collect.claims.show')}
         </Button>
       )}
     </section>

@@ -1,5 +1,6 @@
 import { Link } from 'react-router';
 import { paths } from '../../../shared/paths.ts';
+import { useT } from '../../i18n/translate.tsx';
 import { useCollectRound } from './dues-api.ts';
 
 /**
@@ -8,12 +9,13 @@ import { useCollectRound } from './dues-api.ts';
  * the navbar, says why).
  */
 export function CollectTodayLink() {
+  const t = useT();
   const round = useCollectRound();
   const remaining = round.data?.remaining ?? 0;
   if (remaining === 0) return null;
   return (
     <Link to={paths.collect} className="btn btn-warning w-100 mb-2 mt-md-2">
-      Collect ({remaining} to do)
+      {t('collect.link', { count: remaining })}
     </Link>
   );
 }

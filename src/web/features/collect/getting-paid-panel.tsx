@@ -18,6 +18,7 @@ import { paiseFromAmount } from '../../../shared/money.ts';
 import { useFlash } from '../../components/flash-messages.tsx';
 import { FormField } from '../../components/form-field.tsx';
 import { LoadFailed } from '../../components/loading.tsx';
+import { translate, useT } from '../../i18n/translate.tsx';
 import { applyServerErrors } from '../../lib/form-errors.ts';
 import { failureText, messages } from '../../lib/messages.ts';
 import {
@@ -25,6 +26,7 @@ import {
   usePreviewClients,
   useSaveCollectionSettings,
 } from './collect-api.ts';
+import { fieldText } from './field-text.ts';
 
 const FIELDS = [
   'businessName',
@@ -38,13 +40,15 @@ const FIELDS = [
 
 // A plain line, not a status region: the flash messages are the page's one status region.
 function LoadingLine() {
-  return <p className="text-body-secondary">Loading…</p>;
+  const t = useT();
+  return <p className="text-body-secondary">{t('collect.loading')}</p>;
 }
 
-const PLACEHOLDER_HELP = `Placeholders: ${TEMPLATE_PLACEHOLDERS.map((word) => `{${word}}`).join(', ')}.`;
+const PLACEHOLDERS = TEMPLATE_PLACEHOLDERS.map((word) => `{${word}}`).join(', ');
 
 /** The reminder as one client would read it, from what the form holds now. */
 function ReminderPreview({ values }: { values: CollectionSettingsInput }) {
+  const t = useT();
   const clients = usePreviewClients();
   const [chosen, setChosen] = useState('');
   const selectId = useId();
@@ -53,7 +57,7 @@ function ReminderPreview({ values }: { values: CollectionSettingsInput }) {
   if (clients.isError) {
     return (
       <LoadFailed
-        what="a client for the preview"
+        what={t('collect.settings.previewLoadWhat')}
         error={clients.error}
         onRetry={() => clients.refetch()}
       />
@@ -61,7 +65,7 @@ function ReminderPreview({ values }: { values: CollectionSettingsInput }) {
   }
   if (!clients.data) return <LoadingLine />;
   if (!client) {
-    return <p className="text-body-secondary">Add a client to see the reminder filled in.</p>;
+    return <p className="text-body-secondary">{t('collect.settings.previewNoClient')}</p>;
   }
   const fill = (template: string) =>
     fillTemplate(template, {
@@ -74,10 +78,10 @@ function ReminderPreview({ values }: { values: CollectionSettingsInput }) {
   return (
     <section aria-labelledby={`${selectId}-heading`} className="border rounded p-3 mb-3">
       <h3 id={`${selectId}-heading`} className="h6">
-        Preview
+        {t('collect.settings.preview')}
       </h3>
       <Form.Group controlId={selectId} className="mb-2">
-        <Form.Label className="small mb-1">For client</Form.Label>
+        <Form.Label className="small mb-1">{t('collect.settings.previewFor')}</Form.Label>
         <Form.Select
           size="sm"
           value={client.id}
@@ -91,7 +95,7 @@ function ReminderPreview({ values }: { values: CollectionSettingsInput }) {
         </Form.Select>
       </Form.Group>
       <p className="small mb-1" data-testid="preview-subject">
-        <span className="text-body-secondary">E-mail subject: </span>
+        <span className="text-body-secondary">{t('collect.settings.previewSubject')} </span>
         {fill(values.reminderEmailSubject)}
       </p>
       <p
@@ -106,6 +110,7 @@ function ReminderPreview({ values }: { values: CollectionSettingsInput }) {
 }
 
 function GettingPaidForm({ saved }: { saved: CollectionSettings }) {
+  const t = useT();
   const save = useSaveCollectionSettings();
   const flash = useFlash();
   const form = useForm<CollectionSettingsInput>({
@@ -120,11 +125,11 @@ function GettingPaidForm({ saved }: { saved: CollectionSettings }) {
     try {
       const answer = await save.mutateAsync(changed);
       form.reset(answer);
-      flash.success('Saved', messages.settingsSaved.seconds);
+      flash.success(translate('collect.settings.saved'), messages.settingsSaved.seconds);
     } catch (error) {
       applyServerErrors(error, form.setError, FIELDS);
       flash.failure(
-        failureText('Getting paid settings were not saved', error),
+        failureText(translate('collect.settings.notSaved'), error),
         messages.failureSeconds,
       );
     }
@@ -133,54 +138,58 @@ function GettingPaidForm({ saved }: { saved: CollectionSettings }) {
   const field = (name: Exclude<(typeof FIELDS)[number], 'paymentTermsDays'>) => ({
     id: `getting-paid-${name}`,
     registration: form.register(name),
-    error: errors[name]?.message,
+    error: fieldText(errors[name]?.message),
   });
 
   return (
-    <Form noValidate onSubmit={submit} aria-label="Getting paid">
-      <FormField label="Business name" autoComplete="organization" {...field('businessName')} />
+    <Form noValidate onSubmit={submit} aria-label={t('collect.settings.title')}>
       <FormField
-        label="UPI ID"
+        label={t('collect.settings.businessName')}
+        autoComplete="organization"
+        {...field('businessName')}
+      />
+      <FormField
+        label={t('collect.settings.upiId')}
         autoComplete="off"
-        help="Where UPI payments go, such as yourname@okbank. Empty: no UPI link or QR code."
+        help={t('collect.settings.upiIdHelp')}
         {...field('upiId')}
       />
       <FormField
-        label="Payee name"
+        label={t('collect.settings.payeeName')}
         autoComplete="off"
-        help="The name UPI apps show; empty: the business name."
+        help={t('collect.settings.payeeNameHelp')}
         {...field('payeeName')}
       />
       <FormField
-        label="Other ways to pay"
+        label={t('collect.settings.otherWays')}
         rows={3}
-        help="Bank transfer details, cash at the shop…"
+        help={t('collect.settings.otherWaysHelp')}
         {...field('otherWaysToPay')}
       />
       <FormField
-        label="Reminder message"
+        label={t('collect.settings.reminderMessage')}
         rows={4}
-        help={PLACEHOLDER_HELP}
+        help={t('collect.settings.placeholders', { list: PLACEHOLDERS })}
         {...field('reminderMessage')}
       />
       <FormField
-        label="E-mail subject"
-        help={PLACEHOLDER_HELP}
+        label={t('collect.settings.emailSubject')}
+        help={t('collect.settings.placeholders', { list: PLACEHOLDERS })}
         {...field('reminderEmailSubject')}
       />
       <FormField
         id="getting-paid-paymentTermsDays"
-        label="Payment terms (days)"
+        label={t('collect.settings.terms')}
         type="number"
         inputMode="numeric"
         autoComplete="off"
-        help={`Days after its date that a charge is due, 0 to ${MAX_PAYMENT_TERMS_DAYS}; 0: due at once. A charge can have its own due date.`}
+        help={t('collect.settings.termsHelp', { max: MAX_PAYMENT_TERMS_DAYS })}
         registration={form.register('paymentTermsDays', { valueAsNumber: true })}
-        error={errors.paymentTermsDays?.message}
+        error={fieldText(errors.paymentTermsDays?.message)}
       />
       <ReminderPreview values={{ ...DEFAULT_COLLECTION_SETTINGS, ...values }} />
       <Button type="submit" variant="primary" disabled={isSubmitting}>
-        Save
+        {t('collect.settings.save')}
       </Button>
     </Form>
   );
@@ -192,16 +201,17 @@ function GettingPaidForm({ saved }: { saved: CollectionSettings }) {
  * is what the server will send).
  */
 export function GettingPaidPanel() {
+  const t = useT();
   const settings = useCollectionSettings();
   return (
     <Card className="mt-4">
       <Card.Header as="h2" className="h5">
-        Getting paid
+        {t('collect.settings.title')}
       </Card.Header>
       <Card.Body>
         {settings.isError && !settings.data ? (
           <LoadFailed
-            what="the getting paid settings"
+            what={t('collect.settings.loadWhat')}
             error={settings.error}
             onRetry={() => settings.refetch()}
           />

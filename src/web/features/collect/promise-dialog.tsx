@@ -16,11 +16,13 @@ import {
 import { addDays, isCalendarDate } from '../../../shared/ledger-schema.ts';
 import { useFlash } from '../../components/flash-messages.tsx';
 import { FormField } from '../../components/form-field.tsx';
+import { translate, useT } from '../../i18n/translate.tsx';
 import { applyServerErrors } from '../../lib/form-errors.ts';
 import { failureText, messages } from '../../lib/messages.ts';
 import { usePanelToday } from '../../lib/panel-today.ts';
 import { useCreatePromise } from './dues-api.ts';
-import { promiseAmountFor, promisedText } from './promise-text.tsx';
+import { fieldText } from './field-text.ts';
+import { promiseAmountFor, promisedText, promiseValues } from './promise-text.tsx';
 
 /** A week gives the client time to pay, and the operator a day to come back to them. */
 const DEFAULT_PROMISE_DAYS = 7;
@@ -55,6 +57,7 @@ export function PromiseForm({
   onDone(promise: PromiseToPay): void;
   onCancel(): void;
 }) {
+  const t = useT();
   const id = useId();
   const today = usePanelToday();
   const create = useCreatePromise(client.id);
@@ -83,43 +86,53 @@ export function PromiseForm({
       promise = await create.mutateAsync({ amount, by, ...(note ? { note } : {}) });
     } catch (failure) {
       applyServerErrors(failure, form.setError, FIELDS);
-      flash.failure(failureText('The promise was not saved', failure), messages.failureSeconds);
+      flash.failure(
+        failureText(translate('collect.promise.notSaved'), failure),
+        messages.failureSeconds,
+      );
       return;
     }
-    flash.success(`${promisedText(promise, today)}: saved`, messages.paymentRecorded.seconds);
+    flash.success(
+      translate('collect.promise.saved', promiseValues(promise, today)),
+      messages.paymentRecorded.seconds,
+    );
     onDone(promise);
   });
 
   return (
-    <Form noValidate onSubmit={submit} aria-label={`Promise from ${client.fname} ${client.lname}`}>
+    <Form
+      noValidate
+      onSubmit={submit}
+      aria-label={t('collect.promise.from', { name: `${client.fname} ${client.lname}` })}
+    >
       <FormField
         id={`${id}-amount`}
-        label="Amount (₹)"
+        label={t('collect.promise.amount')}
         inputMode="decimal"
         autoComplete="off"
         registration={form.register('amount')}
-        error={errors.amount?.message}
+        error={fieldText(errors.amount?.message)}
       />
       <FormField
         id={`${id}-by`}
-        label="Will pay by"
+        label={t('collect.promise.by')}
         type="date"
         registration={form.register('by')}
-        error={errors.by?.message}
+        error={fieldText(errors.by?.message)}
       />
       <FormField
         id={`${id}-note`}
-        label="Note (optional)"
+        label={t('collect.promise.note')}
         rows={2}
         registration={form.register('note')}
-        error={errors.note?.message}
+        error={fieldText(errors.note?.message)}
       />
       <div className="d-flex gap-2">
         <Button type="submit" variant="primary" disabled={isSubmitting}>
-          Save promise
+          {t('collect.promise.save')}
         </Button>
         <Button variant="outline-secondary" onClick={onCancel}>
-          Cancel
+          {t('collect.cancel')}
         </Button>
       </div>
     </Form>
@@ -128,18 +141,22 @@ export function PromiseForm({
 
 /** "Promise" on a client's page and on the collection round. */
 export function PromiseDialog({ client, onClose }: { client: Client; onClose(): void }) {
+  const t = useT();
   const titleId = useId();
   return (
     <Modal show onHide={onClose} centered aria-labelledby={titleId}>
       <Modal.Header closeButton>
         <Modal.Title id={titleId}>
-          Promise to pay: {client.fname} {client.lname}
+          {t('collect.promise.dialogTitle', { name: `${client.fname} ${client.lname}` })}
         </Modal.Title>
       </Modal.Header>
       <Modal.Body>
         {client.promise ? (
           <p className="small text-body-secondary">
-            It replaces the {client.promise.status} promise ({promisedText(client.promise)}).
+            {t('collect.promise.replaces', {
+              status: client.promise.status,
+              promised: promisedText(client.promise),
+            })}
           </p>
         ) : null}
         <PromiseForm client={client} onDone={onClose} onCancel={onClose} />

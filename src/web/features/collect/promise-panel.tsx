@@ -3,27 +3,32 @@ import type { Client } from '../../../shared/client-schema.ts';
 import type { PromiseToPay } from '../../../shared/dues-schema.ts';
 import { formatInr, paiseFromAmount } from '../../../shared/money.ts';
 import { LoadFailed } from '../../components/loading.tsx';
+import { useT } from '../../i18n/translate.tsx';
 import { formatTime } from '../../lib/dates.ts';
 import { usePromises } from './dues-api.ts';
 import { PromiseButton } from './promise-button.tsx';
-import { formatNearDay, PromiseStatusBadge, promisedText } from './promise-text.tsx';
+import { PromiseStatusBadge, promisedText, promiseValues } from './promise-text.tsx';
 
 function HistoryItem({ promise }: { promise: PromiseToPay }) {
+  const t = useT();
   const paid = paiseFromAmount(promise.paid);
   return (
     <ListGroup.Item as="li">
       <div className="d-flex flex-wrap gap-2 align-items-baseline">
-        <span>
-          {formatInr(paiseFromAmount(promise.amount))} by {formatNearDay(promise.by)}
-        </span>
+        <span>{t('collect.promise.amountBy', promiseValues(promise))}</span>
         <PromiseStatusBadge status={promise.status} />
         {paid > 0n && promise.status !== 'kept' ? (
-          <span className="small">{formatInr(paid)} paid towards it</span>
+          <span className="small">
+            {t('collect.promise.paidTowards', { paid: formatInr(paid) })}
+          </span>
         ) : null}
       </div>
       {promise.note ? <div className="small">{promise.note}</div> : null}
       <div className="small text-body-secondary">
-        Made {formatTime(promise.createdAt)} by {promise.createdBy.email}
+        {t('collect.promise.made', {
+          time: formatTime(promise.createdAt),
+          email: promise.createdBy.email,
+        })}
       </div>
     </ListGroup.Item>
   );
@@ -37,6 +42,7 @@ const HISTORY_SHOWN = 5;
  * passed) with its note, the record ("kept 3 of 4 promises"), the last few, and "Promise".
  */
 export function PromisePanel({ client }: { client: Client }) {
+  const t = useT();
   const promises = usePromises(client.id);
   const current = client.promise;
   const note = current ? promises.data?.items.find((p) => p.id === current.id)?.note : undefined;
@@ -45,7 +51,7 @@ export function PromisePanel({ client }: { client: Client }) {
     <section aria-labelledby="promises-heading" className="mt-4">
       <div className="d-flex flex-wrap justify-content-between align-items-baseline gap-2 mb-2">
         <h2 id="promises-heading" className="h4 mb-0">
-          Promises to pay
+          {t('collect.promise.panelTitle')}
         </h2>
         <PromiseButton client={client} size="sm" />
       </div>
@@ -58,24 +64,28 @@ export function PromisePanel({ client }: { client: Client }) {
             <PromiseStatusBadge status={current.status} />
           </div>
           {current.status === 'broken' ? (
-            <div className="small">Not paid by then: the promise is broken.</div>
+            <div className="small">{t('collect.promise.brokenNote')}</div>
           ) : null}
           {note ? <div className="small">{note}</div> : null}
         </div>
       ) : (
-        <p className="text-body-secondary mb-2">No open promise.</p>
+        <p className="text-body-secondary mb-2">{t('collect.promise.noneOpen')}</p>
       )}
       {promises.isError ? (
-        <LoadFailed what="the promises" error={promises.error} onRetry={() => promises.refetch()} />
+        <LoadFailed
+          what={t('collect.promise.loadWhat')}
+          error={promises.error}
+          onRetry={() => promises.refetch()}
+        />
       ) : record ? (
         <>
           <p className="mb-2">
             {record.decided > 0
-              ? `Kept ${record.kept} of ${record.decided} ${record.decided === 1 ? 'promise' : 'promises'}`
-              : 'No promise has come due yet'}
+              ? t('collect.promise.record', { kept: record.kept, decided: record.decided })
+              : t('collect.promise.noneDue')}
           </p>
           {record.items.length > 0 ? (
-            <ListGroup as="ul" aria-label="Promises made">
+            <ListGroup as="ul" aria-label={t('collect.promise.list')}>
               {record.items.slice(0, HISTORY_SHOWN).map((promise) => (
                 <HistoryItem key={promise.id} promise={promise} />
               ))}
@@ -83,7 +93,7 @@ export function PromisePanel({ client }: { client: Client }) {
           ) : null}
         </>
       ) : (
-        <p className="text-body-secondary">Loading…</p>
+        <p className="text-body-secondary">{t('collect.loading')}</p>
       )}
     </section>
   );

@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import type { Client } from '../../../shared/client-schema.ts';
 import type { PromiseToPay } from '../../../shared/dues-schema.ts';
+import { changeLanguage } from '../../i18n/language.ts';
 import {
   apiClient,
   FakeWebSocket,
@@ -261,5 +262,60 @@ describe('a promise in the reminder dialog', () => {
     expect(sent).toEqual([{ amount: '1500.00', by: '2026-12-02' }]);
     // The reminder stays open: the operator may still send it.
     expect(within(dialog).getByRole('button', { name: 'WhatsApp' })).toBeVisible();
+  });
+});
+
+describe('promises in Hindi', () => {
+  test('a promise reads in Hindi with its date, its state and the record; saving one says so in Hindi', async () => {
+    await changeLanguage('hi');
+    const { refuse } = promiseApi({
+      client: {
+        ...owing,
+        promise: { id: 'p4', amount: '5000.00', by: '2026-11-24', status: 'broken' },
+      },
+      promises: [
+        promise('p4', { by: '2026-11-24', status: 'broken', paid: '1000.00' }),
+        promise('p3', { amount: '800.00', by: '2026-10-01', status: 'kept', paid: '800.00' }),
+      ],
+      kept: 3,
+      decided: 4,
+    });
+    renderApp('/client/a1');
+    const section = await screen.findByRole('region', { name: 'भुगतान के वादे' });
+    expect(within(section).getByText('₹5,000.00 का वादा, 24 नवंबर तक')).toBeVisible();
+    expect(within(section).getByText('तय तारीख तक भुगतान नहीं हुआ: वादा टूट गया।')).toBeVisible();
+    expect(await within(section).findByText('पूरे हुए वादे: 4 में से 3')).toBeVisible();
+    const items = within(within(section).getByRole('list', { name: 'किए गए वादे' })).getAllByRole(
+      'listitem',
+    );
+    expect(items[0]).toHaveTextContent('₹5,000.00, 24 नवंबर तकटूटाइसमें से ₹1,000.00 चुकाया');
+    expect(items[1]).toHaveTextContent('₹800.00, 1 अक्टूबर तकपूरा हुआ');
+    expect(items[1]).toHaveTextContent('op@example.com ने दर्ज किया, 20 नवंबर 2026 को');
+
+    await userEvent.click(within(section).getByRole('button', { name: 'Asha Verma का वादा' }));
+    const dialog = await screen.findByRole('dialog', { name: 'भुगतान का वादा: Asha Verma' });
+    expect(
+      within(dialog).getByText('यह पिछले टूटे वादे की जगह लेगा (₹5,000.00 का वादा, 24 नवंबर तक)।'),
+    ).toBeVisible();
+    await waitFor(() =>
+      expect(within(dialog).getByLabelText('कब तक देंगे')).toHaveValue('2026-12-02'),
+    );
+    refuse({ status: 500, body: { message: 'boom' } });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'वादा सहेजें' }));
+    expect(await screen.findByText(/^वादा सहेजा नहीं गया: /)).toBeVisible();
+  });
+
+  test('a promise saved in Hindi is said with its Hindi date', async () => {
+    await changeLanguage('hi');
+    promiseApi();
+    renderApp('/client/a1');
+    await userEvent.click(await screen.findByRole('button', { name: 'Asha Verma का वादा' }));
+    const dialog = await screen.findByRole('dialog', { name: 'भुगतान का वादा: Asha Verma' });
+    expect(within(dialog).getByLabelText('राशि (₹)')).toHaveValue('3000.00');
+    await waitFor(() =>
+      expect(within(dialog).getByLabelText('कब तक देंगे')).toHaveValue('2026-12-02'),
+    );
+    await userEvent.click(within(dialog).getByRole('button', { name: 'वादा सहेजें' }));
+    expect(await screen.findByText('₹3,000.00 का वादा, 2 दिसंबर तक: सहेजा गया')).toBeVisible();
   });
 });

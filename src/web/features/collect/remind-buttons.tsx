@@ -2,6 +2,7 @@ import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import type { Client } from '../../../shared/client-schema.ts';
 import { lazyDialog } from '../../components/lazy-dialog.tsx';
+import { useT } from '../../i18n/translate.tsx';
 
 // The dialog (and the modal code under it) loads when a reminder is first asked for.
 const RemindDialog = lazyDialog('reminder', () =>
@@ -10,16 +11,19 @@ const RemindDialog = lazyDialog('reminder', () =>
 
 /** "Remind" for one client (the client's page, a row of the list, a phone card). */
 export function RemindButton({ client, size }: { client: Client; size?: 'sm' }) {
+  const t = useT();
   const [open, setOpen] = useState(false);
   return (
     <>
       <Button
         variant="outline-primary"
         size={size}
-        aria-label={size ? `Remind ${client.fname} ${client.lname}` : undefined}
+        aria-label={
+          size ? t('collect.remind.label', { name: `${client.fname} ${client.lname}` }) : undefined
+        }
         onClick={() => setOpen(true)}
       >
-        Remind
+        {t('collect.remind.button')}
       </Button>
       {open ? <RemindDialog client={client} onClose={() => setOpen(false)} /> : null}
     </>
@@ -38,6 +42,7 @@ export function RemindSelected({
   clients: readonly Client[];
   onDone(): void;
 }) {
+  const t = useT();
   const [queue, setQueue] = useState<readonly Client[] | null>(null);
   const [position, setPosition] = useState(0);
   const current = queue?.[position];
@@ -55,7 +60,7 @@ export function RemindSelected({
           setPosition(0);
         }}
       >
-        Remind selected
+        {t('collect.remind.selected')}
       </Button>
       {queue && current ? (
         <RemindDialog

@@ -7,17 +7,17 @@ import { LINK_PREVIEW_TEXT } from '../../../shared/collection-schema.ts';
 import type { PromiseToPay } from '../../../shared/dues-schema.ts';
 import type { ReminderChannel, SentReminder } from '../../../shared/reminder-schema.ts';
 import { LoadFailed } from '../../components/loading.tsx';
+import { translate, useT } from '../../i18n/translate.tsx';
 import { copyText } from '../../lib/clipboard.ts';
 import { failureText } from '../../lib/messages.ts';
 import { useReminderPreview, useSendReminder } from './collect-api.ts';
+import { fieldText } from './field-text.ts';
 import { PromiseForm } from './promise-dialog.tsx';
 import { PromiseStatusBadge, promisedText } from './promise-text.tsx';
 
-const CHANNELS: { channel: Exclude<ReminderChannel, 'copy'>; label: string }[] = [
-  { channel: 'whatsapp', label: 'WhatsApp' },
-  { channel: 'sms', label: 'SMS' },
-  { channel: 'email', label: 'E-mail' },
-];
+type AppChannel = Exclude<ReminderChannel, 'copy'>;
+
+const CHANNELS: readonly AppChannel[] = ['whatsapp', 'sms', 'email'];
 
 /** Where the operator is in a reminder of several clients, one after another. */
 export interface ReminderSequence {
@@ -61,6 +61,7 @@ function ReminderForm({
   unavailable: Partial<Record<ReminderChannel, string>>;
   sequence: ReminderSequence | undefined;
 }) {
+  const t = useT();
   const id = useId();
   const send = useSendReminder(client.id);
   const [message, setMessage] = useState(filled);
@@ -80,11 +81,10 @@ function ReminderForm({
     if (channel === 'copy') setCopied(await copyText(answer.message));
   }
 
-  const sentLabel = CHANNELS.find(({ channel }) => channel === sent?.channel)?.label;
   return (
     <>
       <Form.Group controlId={`${id}-message`} className="mb-3">
-        <Form.Label>Message</Form.Label>
+        <Form.Label>{t('collect.remind.message')}</Form.Label>
         <Form.Control
           as="textarea"
           rows={5}
@@ -93,12 +93,12 @@ function ReminderForm({
           aria-describedby={`${id}-message-help`}
         />
         <Form.Text id={`${id}-message-help`} muted>
-          {LINK_PREVIEW_TEXT} becomes a new statement link when the reminder is made.
+          {t('collect.remind.linkHelp', { link: LINK_PREVIEW_TEXT })}
         </Form.Text>
       </Form.Group>
       <fieldset className="d-flex flex-wrap gap-2">
-        <legend className="visually-hidden">Send by</legend>
-        {CHANNELS.map(({ channel, label }) => {
+        <legend className="visually-hidden">{t('collect.remind.sendBy')}</legend>
+        {CHANNELS.map((channel) => {
           const reason = unavailable[channel];
           return (
             <Button
@@ -108,7 +108,7 @@ function ReminderForm({
               aria-describedby={reason ? `${id}-${channel}-reason` : undefined}
               onClick={() => void record(channel).catch(() => {})}
             >
-              {label}
+              {t('collect.channel', { channel })}
             </Button>
           );
         })}
@@ -117,26 +117,27 @@ function ReminderForm({
           disabled={send.isPending}
           onClick={() => void record('copy').catch(() => {})}
         >
-          Copy
+          {t('collect.copy')}
         </Button>
       </fieldset>
-      {CHANNELS.filter(({ channel }) => unavailable[channel]).map(({ channel, label }) => (
+      {CHANNELS.filter((channel) => unavailable[channel]).map((channel) => (
         <p
           key={channel}
           id={`${id}-${channel}-reason`}
           className="small text-body-secondary mt-2 mb-0"
         >
-          {label}: {unavailable[channel]}
+          {/* The server's reasons are messages of the validation catalogue (reminder-no-mobile…). */}
+          {t('collect.channel', { channel })}: {fieldText(unavailable[channel])}
         </p>
       ))}
       {send.isError ? (
         <p role="alert" className="text-danger mt-2">
-          {failureText('The reminder was not made', send.error)}
+          {failureText(translate('collect.remind.notMade'), send.error)}
         </p>
       ) : null}
       {sent?.url ? (
         <p className="mt-3 mb-0" aria-live="polite">
-          Ready:{' '}
+          {t('collect.remind.ready')}{' '}
           <a
             href={sent.url}
             target="_blank"
@@ -144,13 +145,13 @@ function ReminderForm({
             className="btn btn-success"
             onClick={() => setLeft(true)}
           >
-            Open {sentLabel}
+            {t('collect.remind.open', { channel: sent.channel })}
           </a>
         </p>
       ) : null}
       {sent?.channel === 'copy' ? (
         <p className="mt-3 mb-0" aria-live="polite">
-          {copied ? 'Copied' : 'Could not copy: select the message and copy it'}
+          {copied ? t('collect.copied') : t('collect.remind.copyFailed')}
         </p>
       ) : null}
     </>
@@ -162,12 +163,13 @@ function ReminderForm({
  * day has passed), and a form to record the one they make on the call or in the chat.
  */
 function PromiseInReminder({ client }: { client: Client }) {
+  const t = useT();
   const [recording, setRecording] = useState(false);
   // The dialog's client is the one it opened with: a promise made here shows at once.
   const [recorded, setRecorded] = useState<PromiseToPay | null>(null);
   const shown = recorded ?? client.promise;
   return (
-    <section aria-label="Promise to pay" className="border-top mt-3 pt-3">
+    <section aria-label={t('collect.promise.toPay')} className="border-top mt-3 pt-3">
       {shown ? (
         <p className="d-flex flex-wrap gap-2 align-items-baseline mb-2">
           <span>{promisedText(shown)}</span>
@@ -187,7 +189,7 @@ function PromiseInReminder({ client }: { client: Client }) {
         />
       ) : (
         <Button variant="outline-secondary" size="sm" onClick={() => setRecording(true)}>
-          {shown ? 'Record a new promise' : 'Record a promise'}
+          {shown ? t('collect.promise.recordNew') : t('collect.promise.recordFirst')}
         </Button>
       )}
     </section>
@@ -211,23 +213,31 @@ export function RemindDialog({
   onClose(): void;
   sequence?: ReminderSequence;
 }) {
+  const t = useT();
   const titleId = useId();
   const preview = useReminderPreview(client.id);
   return (
     <Modal show onHide={sequence ? sequence.onStop : onClose} centered aria-labelledby={titleId}>
       <Modal.Header closeButton>
         <Modal.Title id={titleId}>
-          Remind {client.fname} {client.lname}
+          {t('collect.remind.title', { name: `${client.fname} ${client.lname}` })}
           {sequence ? (
             <span className="ms-2 small text-body-secondary">
-              {sequence.position} of {sequence.total}
+              {t('collect.remind.position', {
+                position: sequence.position,
+                total: sequence.total,
+              })}
             </span>
           ) : null}
         </Modal.Title>
       </Modal.Header>
       <Modal.Body>
         {preview.isError ? (
-          <LoadFailed what="the reminder" error={preview.error} onRetry={() => preview.refetch()} />
+          <LoadFailed
+            what={t('collect.remind.loadWhat')}
+            error={preview.error}
+            onRetry={() => preview.refetch()}
+          />
         ) : preview.data ? (
           <ReminderForm
             key={client.id}
@@ -237,7 +247,7 @@ export function RemindDialog({
             sequence={sequence}
           />
         ) : (
-          <p className="text-body-secondary">Loading…</p>
+          <p className="text-body-secondary">{t('collect.loading')}</p>
         )}
         <PromiseInReminder key={`promise-${client.id}`} client={client} />
       </Modal.Body>
@@ -245,15 +255,17 @@ export function RemindDialog({
         {sequence ? (
           <>
             <Button variant="outline-secondary" onClick={sequence.onNext}>
-              {sequence.position < sequence.total ? 'Skip' : 'Done'}
+              {sequence.position < sequence.total
+                ? t('collect.remind.skip')
+                : t('collect.remind.done')}
             </Button>
             <Button variant="secondary" onClick={sequence.onStop}>
-              Stop
+              {t('collect.remind.stop')}
             </Button>
           </>
         ) : (
           <Button variant="secondary" onClick={onClose}>
-            Close
+            {t('collect.close')}
           </Button>
         )}
       </Modal.Footer>

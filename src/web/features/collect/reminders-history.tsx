@@ -1,36 +1,30 @@
 import ListGroup from 'react-bootstrap/ListGroup';
 import type { Client } from '../../../shared/client-schema.ts';
-import type { ReminderChannel } from '../../../shared/reminder-schema.ts';
 import { LoadFailed } from '../../components/loading.tsx';
+import { useT } from '../../i18n/translate.tsx';
 import { formatTime } from '../../lib/dates.ts';
 import { useReminders } from './collect-api.ts';
 
-const CHANNEL_LABELS: Record<ReminderChannel, string> = {
-  whatsapp: 'WhatsApp',
-  sms: 'SMS',
-  email: 'E-mail',
-  copy: 'Copied',
-};
-
 function ReminderList({ clientId }: { clientId: string }) {
+  const t = useT();
   const reminders = useReminders(clientId);
   if (reminders.isError) {
     return (
       <LoadFailed
-        what="the reminders"
+        what={t('collect.reminders.loadWhat')}
         error={reminders.error}
         onRetry={() => reminders.refetch()}
       />
     );
   }
-  if (!reminders.data) return <p className="text-body-secondary">Loading…</p>;
+  if (!reminders.data) return <p className="text-body-secondary">{t('collect.loading')}</p>;
   return (
-    <ListGroup as="ul" aria-label="Reminders sent">
+    <ListGroup as="ul" aria-label={t('collect.reminders.sent')}>
       {reminders.data.items.map((reminder) => (
         <ListGroup.Item as="li" key={reminder.id}>
           <div className="small text-body-secondary">
-            {formatTime(reminder.sentAt)} · {CHANNEL_LABELS[reminder.channel]} · by{' '}
-            {reminder.by.email}
+            {formatTime(reminder.sentAt)} · {t('collect.channel', { channel: reminder.channel })} ·{' '}
+            {t('collect.reminders.by', { email: reminder.by.email })}
           </div>
           <div style={{ whiteSpace: 'pre-wrap' }}>{reminder.message}</div>
         </ListGroup.Item>
@@ -44,15 +38,16 @@ function ReminderList({ clientId }: { clientId: string }) {
  * words, how and when. A client never reminded asks nothing of the server.
  */
 export function RemindersHistory({ client }: { client: Client }) {
+  const t = useT();
   return (
     <section aria-labelledby="reminders-heading" className="mt-4">
       <h2 id="reminders-heading" className="h4">
-        Reminders
+        {t('collect.reminders.title')}
       </h2>
       {client.lastRemindedOn ? (
         <ReminderList clientId={client.id} />
       ) : (
-        <p className="text-body-secondary">No reminder sent yet.</p>
+        <p className="text-body-secondary">{t('collect.reminders.none')}</p>
       )}
     </section>
   );

@@ -1,30 +1,38 @@
 import type { CollectItem, CollectReason } from '../../../shared/dues-schema.ts';
 import { daysBetween } from '../../../shared/ledger-schema.ts';
 import { formatInr, paiseFromAmount } from '../../../shared/money.ts';
+import { translate } from '../../i18n/translate.tsx';
 import { formatNearDay } from './promise-text.tsx';
-
-const days = (count: number) => `${count} ${count === 1 ? 'day' : 'days'}`;
 
 /** Why a client is on the round `on`, in words. */
 function reasonText(reason: CollectReason, item: CollectItem, on: string): string {
   const { client, promise } = item;
   switch (reason) {
     case 'promise-due': {
-      if (!promise) return 'Promise due today';
-      const by = promise.by === on ? 'today' : formatNearDay(promise.by, on);
-      return `Promised ${formatInr(paiseFromAmount(promise.amount))} by ${by}`;
+      if (!promise) return translate('collect.reason.promiseDueToday');
+      const amount = formatInr(paiseFromAmount(promise.amount));
+      return promise.by === on
+        ? translate('collect.reason.promisedToday', { amount })
+        : translate('collect.reason.promised', { amount, day: formatNearDay(promise.by, on) });
     }
     case 'promise-broken':
       return promise
-        ? `Promise broken (was due ${formatNearDay(promise.by, on)})`
-        : 'Promise broken';
+        ? translate('collect.reason.brokenWasDue', { day: formatNearDay(promise.by, on) })
+        : translate('collect.reason.broken');
     case 'overdue': {
-      const overdue = `${formatInr(paiseFromAmount(item.overdue))} overdue`;
-      const since = client.overdueSince ? ` ${days(daysBetween(client.overdueSince, on))}` : '';
+      const amount = formatInr(paiseFromAmount(item.overdue));
+      const overdue = client.overdueSince
+        ? translate('collect.reason.overdueDays', {
+            amount,
+            days: daysBetween(client.overdueSince, on),
+          })
+        : translate('collect.reason.overdue', { amount });
       const reminded = client.lastRemindedOn
-        ? `not reminded for ${days(daysBetween(client.lastRemindedOn, on))}`
-        : 'never reminded';
-      return `${overdue}${since}, ${reminded}`;
+        ? translate('collect.reason.notRemindedFor', {
+            days: daysBetween(client.lastRemindedOn, on),
+          })
+        : translate('collect.reason.neverReminded');
+      return translate('collect.reason.overdueAndReminded', { overdue, reminded });
     }
   }
 }

@@ -12,12 +12,15 @@ import {
   type ShareLink,
 } from '../../../shared/share-link-schema.ts';
 import { LoadFailed } from '../../components/loading.tsx';
+import { translate, useT } from '../../i18n/translate.tsx';
 import { copyText } from '../../lib/clipboard.ts';
 import { formatTime } from '../../lib/dates.ts';
 import { failureText } from '../../lib/messages.ts';
 import { useCreateShareLink, useRevokeShareLink, useShareLinks } from './collect-api.ts';
+import { fieldText } from './field-text.ts';
 
 function LinkRow({ link, clientId }: { link: ShareLink; clientId: string }) {
+  const t = useT();
   const revoke = useRevokeShareLink(clientId);
   const [confirming, setConfirming] = useState(false);
   const expired = new Date(link.expiresAt).getTime() <= Date.now();
@@ -26,40 +29,40 @@ function LinkRow({ link, clientId }: { link: ShareLink; clientId: string }) {
     <tr>
       <td>{made}</td>
       <td>{formatTime(link.expiresAt)}</td>
-      <td>{link.lastOpenedAt ? formatTime(link.lastOpenedAt) : 'never'}</td>
+      <td>{link.lastOpenedAt ? formatTime(link.lastOpenedAt) : t('collect.share.never')}</td>
       <td>
         {link.revokedAt ? (
-          `Revoked ${formatTime(link.revokedAt)}`
+          t('collect.share.revoked', { time: formatTime(link.revokedAt) })
         ) : expired ? (
-          'Expired'
+          t('collect.share.expired')
         ) : confirming ? (
           <span className="d-inline-flex flex-wrap align-items-center gap-1">
-            <span>Stop this link now?</span>
+            <span>{t('collect.share.confirmRevoke')}</span>
             <Button
               size="sm"
               variant="danger"
               disabled={revoke.isPending}
               onClick={() => revoke.mutate(link.id, { onSettled: () => setConfirming(false) })}
             >
-              Yes, revoke
+              {t('collect.share.yesRevoke')}
             </Button>
             <Button size="sm" variant="secondary" onClick={() => setConfirming(false)}>
-              Keep it
+              {t('collect.share.keep')}
             </Button>
           </span>
         ) : (
           <Button
             size="sm"
             variant="outline-danger"
-            aria-label={`Revoke the link made ${made}`}
+            aria-label={t('collect.share.revokeLabel', { time: made })}
             onClick={() => setConfirming(true)}
           >
-            Revoke
+            {t('collect.share.revoke')}
           </Button>
         )}
         {revoke.isError ? (
           <div role="alert" className="text-danger small">
-            {failureText('The link was not revoked', revoke.error)}
+            {failureText(translate('collect.share.notRevoked'), revoke.error)}
           </div>
         ) : null}
       </td>
@@ -72,6 +75,7 @@ function LinkRow({ link, clientId }: { link: ShareLink; clientId: string }) {
  * (only its digest is kept), and lists the client's links to revoke any.
  */
 export function ShareDialog({ client, onClose }: { client: Client; onClose(): void }) {
+  const t = useT();
   const titleId = useId();
   const daysId = useId();
   const links = useShareLinks(client.id);
@@ -84,7 +88,9 @@ export function ShareDialog({ client, onClose }: { client: Client; onClose(): vo
   async function make() {
     const checked = newShareLinkSchema.safeParse({ expiresInDays: Number(days) });
     const problem =
-      days.trim() === '' ? 'Days must be a whole number' : checked.error?.issues[0]?.message;
+      days.trim() === ''
+        ? translate('collect.share.daysWhole')
+        : fieldText(checked.error?.issues[0]?.message);
     setDaysError(problem ?? null);
     if (problem || !checked.success) return;
     setCopied(null);
@@ -100,19 +106,19 @@ export function ShareDialog({ client, onClose }: { client: Client; onClose(): vo
     <Modal show onHide={onClose} centered size="lg" aria-labelledby={titleId}>
       <Modal.Header closeButton>
         <Modal.Title id={titleId}>
-          Share statement: {client.fname} {client.lname}
+          {t('collect.share.title', { name: `${client.fname} ${client.lname}` })}
         </Modal.Title>
       </Modal.Header>
       <Modal.Body>
         <Form
           noValidate
-          aria-label="New statement link"
+          aria-label={t('collect.share.newLink')}
           onSubmit={(event) => {
             event.preventDefault();
             void make();
           }}
         >
-          <Form.Label htmlFor={daysId}>Link works for (days)</Form.Label>
+          <Form.Label htmlFor={daysId}>{t('collect.share.days')}</Form.Label>
           <InputGroup hasValidation className="mb-2">
             <Form.Control
               id={daysId}
@@ -127,7 +133,7 @@ export function ShareDialog({ client, onClose }: { client: Client; onClose(): vo
               onChange={(event) => setDays(event.target.value)}
             />
             <Button type="submit" variant="primary" disabled={create.isPending}>
-              Make link
+              {t('collect.share.make')}
             </Button>
             <Form.Control.Feedback type="invalid" id={`${daysId}-error`}>
               {daysError}
@@ -135,13 +141,13 @@ export function ShareDialog({ client, onClose }: { client: Client; onClose(): vo
           </InputGroup>
           {create.isError ? (
             <p role="alert" className="text-danger">
-              {failureText('No link was made', create.error)}
+              {failureText(translate('collect.share.notMade'), create.error)}
             </p>
           ) : null}
         </Form>
         {url ? (
           <div className="mb-3">
-            <Form.Label htmlFor={`${daysId}-url`}>Statement link</Form.Label>
+            <Form.Label htmlFor={`${daysId}-url`}>{t('collect.share.link')}</Form.Label>
             <InputGroup>
               <Form.Control
                 id={`${daysId}-url`}
@@ -153,33 +159,37 @@ export function ShareDialog({ client, onClose }: { client: Client; onClose(): vo
                 variant="outline-secondary"
                 onClick={async () => setCopied(await copyText(url))}
               >
-                Copy
+                {t('collect.copy')}
               </Button>
             </InputGroup>
             <Form.Text muted aria-live="polite">
               {copied === true
-                ? 'Copied'
+                ? t('collect.copied')
                 : copied === false
-                  ? 'Could not copy: select the link and copy it'
-                  : 'Shown only now: the panel keeps no copy of the link.'}
+                  ? t('collect.share.copyFailed')
+                  : t('collect.share.shownOnce')}
             </Form.Text>
           </div>
         ) : null}
-        <h3 className="h6 mt-3">Links made</h3>
+        <h3 className="h6 mt-3">{t('collect.share.made')}</h3>
         {links.isError ? (
-          <LoadFailed what="the links" error={links.error} onRetry={() => links.refetch()} />
+          <LoadFailed
+            what={t('collect.share.loadWhat')}
+            error={links.error}
+            onRetry={() => links.refetch()}
+          />
         ) : !links.data ? (
-          <p className="text-body-secondary">Loading…</p>
+          <p className="text-body-secondary">{t('collect.loading')}</p>
         ) : links.data.items.length === 0 ? (
-          <p className="text-body-secondary">No link made yet.</p>
+          <p className="text-body-secondary">{t('collect.share.none')}</p>
         ) : (
-          <Table size="sm" responsive aria-label="Statement links">
+          <Table size="sm" responsive aria-label={t('collect.share.links')}>
             <thead>
               <tr>
-                <th scope="col">Made</th>
-                <th scope="col">Expires</th>
-                <th scope="col">Last opened</th>
-                <th scope="col">State</th>
+                <th scope="col">{t('collect.share.column.made')}</th>
+                <th scope="col">{t('collect.share.column.expires')}</th>
+                <th scope="col">{t('collect.share.column.lastOpened')}</th>
+                <th scope="col">{t('collect.share.column.state')}</th>
               </tr>
             </thead>
             <tbody>
@@ -192,7 +202,7 @@ export function ShareDialog({ client, onClose }: { client: Client; onClose(): vo
       </Modal.Body>
       <Modal.Footer>
         <Button variant="secondary" onClick={onClose}>
-          Close
+          {t('collect.close')}
         </Button>
       </Modal.Footer>
     </Modal>

@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, test, vi } from 'vitest';
 import { DEFAULT_COLLECTION_SETTINGS } from '../../../shared/collection-schema.ts';
 import { addDays, type Entry, type Statement } from '../../../shared/ledger-schema.ts';
+import { changeLanguage } from '../../i18n/language.ts';
 import { formatDay, todayHere } from '../../lib/dates.ts';
 import {
   type ApiRoutes,
@@ -362,5 +363,118 @@ describe('what the operator is told', () => {
       ],
     };
     expect(runningBalances(statement)).toEqual(['60.00', '560.00', '559.99']);
+  });
+});
+
+describe('the ledger in Hindi', () => {
+  const ageing = {
+    today: '2025-11-25',
+    totalOverdue: '7000.00',
+    buckets: [
+      { key: 'current', amount: '2500.00', clients: 2 },
+      { key: '1-30', amount: '1000.00', clients: 1 },
+      { key: '31-60', amount: '3000.00', clients: 1 },
+      { key: '61-90', amount: '0.00', clients: 0 },
+      { key: '90+', amount: '3000.00', clients: 1 },
+    ],
+  };
+
+  test('the dashboard’s totals and ageing read in Hindi, the day and the counts too', async () => {
+    await changeLanguage('hi');
+    mockApi({
+      session: signedIn,
+      routes: {
+        'GET /api/clients': () => ({
+          status: 200,
+          body: { items: [client], total: 1, totalOwed: '1000.00' },
+        }),
+        'GET /api/totals': () => ({
+          status: 200,
+          body: {
+            ...totalsOn('2025-11-25'),
+            owingClients: 3,
+            credit: '200.00',
+            creditClients: 1,
+            pendingClaims: 1,
+            collectedLastMonth: '4800.50',
+          },
+        }),
+        'GET /api/totals/history': () => ({ status: 200, body: { points: [] } }),
+        'GET /api/ageing': () => ({ status: 200, body: ageing }),
+        'GET /api/collect': () => ({
+          status: 200,
+          body: { on: '2025-11-25', items: [], remaining: 0, done: 0 },
+        }),
+      },
+    });
+    renderApp('/dashboard');
+    const table = await screen.findByRole('table', { name: 'बकाया की उम्र' });
+    expect(
+      within(table)
+        .getAllByRole('rowheader')
+        .map((cell) => cell.textContent),
+    ).toEqual([
+      'अभी देय नहीं',
+      '1–30 दिन',
+      '31–60 दिन',
+      '61–90 दिन',
+      '90 दिन से ज़्यादा',
+      'अतिदेय',
+      'कुल बकाया',
+    ]);
+    expect(within(table).getByRole('columnheader', { name: 'ग्राहक' })).toBeVisible();
+    expect(screen.getByRole('heading', { name: 'बकाया की उम्र, 25 नवंबर 2025' })).toBeVisible();
+    expect(screen.getByRole('region', { name: 'आपको मिलना है' })).toHaveTextContent('3 ग्राहकों से');
+    expect(screen.getByRole('region', { name: 'अग्रिम जमा' })).toHaveTextContent('1 ग्राहक का');
+    expect(screen.getByRole('region', { name: 'इस महीने की वसूली' })).toHaveTextContent(
+      'पिछले महीने ₹4,800.50',
+    );
+    expect(screen.getByTestId('pending-claims')).toHaveTextContent(
+      'ग्राहकों से आई 1 भुगतान की सूचना जाँचनी है',
+    );
+    expect(screen.getByRole('link', { name: 'CSV डाउनलोड करें' })).toBeVisible();
+  });
+
+  test('the statement to print reads in Hindi, with Hindi dates', async () => {
+    await changeLanguage('hi');
+    const payment = {
+      ...entry('2', 'payment', '-300.00', '700.00', '2026-02-10'),
+      dueOn: null,
+      note: 'नकद',
+    };
+    detailsApi({
+      'GET /api/clients/c1/statement': () => ({
+        status: 200,
+        body: {
+          client,
+          from: '2026-01-01',
+          to: '2026-03-31',
+          opening: '1000.00',
+          charges: '0.00',
+          payments: '300.00',
+          closing: '700.00',
+          entries: [payment],
+        },
+      }),
+    });
+    renderApp('/client/c1/statement?from=2026-01-01&to=2026-03-31');
+    expect(await screen.findByRole('heading', { name: 'खाता विवरण' })).toBeVisible();
+    expect(screen.getByText('1 जनवरी 2026 से 31 मार्च 2026 तक')).toBeVisible();
+    const entries = screen.getByRole('table', { name: 'प्रविष्टियाँ' });
+    expect(within(entries).getAllByRole('row')[2]).toHaveTextContent(
+      '10 फ़रवरी 2026भुगतान · नकद₹300.00₹700.00',
+    );
+    expect(within(entries).getByText('अंतिम बकाया')).toBeVisible();
+    expect(screen.getByRole('button', { name: 'प्रिंट करें' })).toBeVisible();
+    expect(document.title).toMatch(/^खाता विवरण: Meera Pillai/);
+  });
+
+  test('the payment terms and a payment larger than what is owed are said in Hindi', async () => {
+    await changeLanguage('hi');
+    expect(termsDueText(15, '2026-10-05')).toBe('15 दिन में देय (भुगतान की अवधि), 20 अक्टूबर 2026 को');
+    expect(termsDueText(0, '2026-10-05')).toBe('तुरंत देय (भुगतान की अवधि), 5 अक्टूबर 2026 को');
+    expect(overpaymentWarning({ ...client, balance: '-2.00' }, '5')).toBe(
+      'Meera Pillai का पहले से ₹2.00 अग्रिम है: इस भुगतान के बाद उनका ₹7.00 अग्रिम रहेगा।',
+    );
   });
 });

@@ -81,6 +81,7 @@ function TrendCanvas({ points }: { points: TotalsHistory['points'] }) {
       null;
     let observer: ResizeObserver | null = null;
 
+    // i18n-exempt: a module's path, not a text.
     void Promise.all([import('uplot'), import('uplot/dist/uPlot.min.css')])
       .then(([{ default: UPlot }]) => {
         if (disposed) return;
