@@ -182,20 +182,23 @@ describe("recording a client's promise to pay", () => {
   });
 });
 
+/** Asha broke her last promise (₹1,000.00 paid of it) and kept 3 of 4 before. */
+const brokenAfterOthers = {
+  client: {
+    ...owing,
+    promise: { id: 'p4', amount: '5000.00', by: '2026-11-24', status: 'broken' as const },
+  },
+  promises: [
+    promise('p4', { by: '2026-11-24', status: 'broken', note: 'Said Monday', paid: '1000.00' }),
+    promise('p3', { amount: '800.00', by: '2026-10-01', status: 'kept', paid: '800.00' }),
+  ],
+  kept: 3,
+  decided: 4,
+};
+
 describe("a client's promises on their page", () => {
   test('a broken promise shows as broken with its note, beside the record and the last promises', async () => {
-    promiseApi({
-      client: {
-        ...owing,
-        promise: { id: 'p4', amount: '5000.00', by: '2026-11-24', status: 'broken' },
-      },
-      promises: [
-        promise('p4', { by: '2026-11-24', status: 'broken', note: 'Said Monday', paid: '1000.00' }),
-        promise('p3', { amount: '800.00', by: '2026-10-01', status: 'kept', paid: '800.00' }),
-      ],
-      kept: 3,
-      decided: 4,
-    });
+    promiseApi(brokenAfterOthers);
     renderApp('/client/a1');
     const section = await screen.findByRole('region', { name: 'Promises to pay' });
     expect(within(section).getByText('Promised: ₹5,000.00 by 24 Nov')).toBeVisible();
@@ -268,18 +271,7 @@ describe('a promise in the reminder dialog', () => {
 describe('promises in Hindi', () => {
   test('a promise reads in Hindi with its date, its state and the record; saving one says so in Hindi', async () => {
     await changeLanguage('hi');
-    const { refuse } = promiseApi({
-      client: {
-        ...owing,
-        promise: { id: 'p4', amount: '5000.00', by: '2026-11-24', status: 'broken' },
-      },
-      promises: [
-        promise('p4', { by: '2026-11-24', status: 'broken', paid: '1000.00' }),
-        promise('p3', { amount: '800.00', by: '2026-10-01', status: 'kept', paid: '800.00' }),
-      ],
-      kept: 3,
-      decided: 4,
-    });
+    const { refuse } = promiseApi(brokenAfterOthers);
     renderApp('/client/a1');
     const section = await screen.findByRole('region', { name: 'भुगतान के वादे' });
     expect(within(section).getByText('₹5,000.00 का वादा, 24 नवंबर तक')).toBeVisible();
