@@ -66,9 +66,7 @@ describe('the sign-in pages in Hindi', () => {
     await changeLanguage('hi');
     renderApp('/login/code');
     expect(await screen.findByRole('heading', { name: 'दो-चरणीय लॉग इन' })).toBeVisible();
-    expect(screen.getByLabelText('सत्यापन कोड')).toHaveAccessibleDescription(
-      'या अपना कोई बैकअप कोड',
-    );
+    expect(screen.getByLabelText('सत्यापन कोड')).toHaveAccessibleDescription('या अपना कोई बैकअप कोड');
     expect(screen.getByRole('button', { name: 'पुष्टि करें' })).toBeVisible();
     expect(screen.getByRole('link', { name: 'लॉग इन पर वापस जाएँ' })).toHaveAttribute(
       'href',
