@@ -103,7 +103,10 @@ describe('signing in with two-factor sign-in on', () => {
   });
 
   test('an expired sign-in goes back to the login page and says to sign in again', async () => {
-    twoFactorAccount(() => ({ status: 401, body: { message: SIGN_IN_AGAIN_MESSAGE } }));
+    twoFactorAccount(() => ({
+      status: 401,
+      body: { message: SIGN_IN_AGAIN_MESSAGE, code: 'sign-in-again' },
+    }));
     const { router } = renderApp('/login/code');
     await userEvent.type(await screen.findByLabelText('Authentication code'), '123456');
     await userEvent.click(screen.getByRole('button', { name: 'Verify' }));

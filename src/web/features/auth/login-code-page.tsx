@@ -5,6 +5,9 @@ import { secondFactorSchema } from '../../../shared/two-factor-schema.ts';
 import { useFlash } from '../../components/flash-messages.tsx';
 import { FormField } from '../../components/form-field.tsx';
 import { usePageTitle } from '../../components/page-title.ts';
+import { errorText } from '../../i18n/errors.ts';
+import { translate, useT } from '../../i18n/translate.tsx';
+import { fieldText } from '../../lib/account-messages.ts';
 import { ApiError } from '../../lib/api-client.ts';
 import { applyServerErrors } from '../../lib/form-errors.ts';
 import { FAILURE_SECONDS } from '../../lib/shell-messages.ts';
@@ -17,7 +20,8 @@ import { signInSecondFactor } from './sign-in-api.ts';
  * was right, and a code from the authenticator app (or a backup code) finishes it.
  */
 export function LoginCodePage() {
-  usePageTitle('Two-factor sign-in');
+  const t = useT();
+  usePageTitle(t('auth.code.title'));
   const flash = useFlash();
   const navigate = useNavigate();
   // A refusal that is not about the code (too many attempts, no network) stays on the page
@@ -30,36 +34,34 @@ export function LoginCodePage() {
     setFailure(null);
     try {
       await signInSecondFactor(values);
-      flash.success(authMessages.loggedIn.text, authMessages.loggedIn.seconds);
+      flash.success(translate(authMessages.loggedIn.id), authMessages.loggedIn.seconds);
       navigate(paths.dashboard);
     } catch (error) {
       // The password step has expired (or never happened here): only a new one helps.
       if (error instanceof ApiError && error.status === 401) {
-        flash.failure(error.message, FAILURE_SECONDS);
+        flash.failure(errorText(error), FAILURE_SECONDS);
         navigate(paths.login, { replace: true });
         return;
       }
-      const message = applyServerErrors(error, form.setError, ['code']);
-      if (!(error instanceof ApiError && error.fieldErrors.code)) setFailure(message);
+      applyServerErrors(error, form.setError, ['code']);
+      if (!(error instanceof ApiError && error.fieldErrors.code)) setFailure(errorText(error));
     }
   });
 
   return (
     <div className="card mx-auto auth-card">
       <div className="card-body">
-        <h1 className="h3 text-center mb-4">Two-factor sign-in</h1>
-        <p>
-          Open the authenticator app on your phone and enter the code it shows for Client Panel.
-        </p>
-        <form noValidate onSubmit={onSubmit} aria-label="Two-factor sign-in">
+        <h1 className="h3 text-center mb-4">{t('auth.code.title')}</h1>
+        <p>{t('auth.code.intro')}</p>
+        <form noValidate onSubmit={onSubmit} aria-label={t('auth.code.title')}>
           {/* Not a numeric field: backup codes have letters. */}
           <FormField
             id="login-code"
-            label="Authentication code"
+            label={t('auth.code.label')}
             autoComplete="one-time-code"
             registration={form.register('code')}
-            error={errors.code}
-            help="Or one of your backup codes"
+            error={fieldText(errors.code)}
+            help={t('auth.code.help')}
           />
           {failure ? (
             <div role="alert" className="alert alert-danger">
@@ -67,11 +69,11 @@ export function LoginCodePage() {
             </div>
           ) : null}
           <button type="submit" className="btn btn-primary w-100" disabled={isSubmitting}>
-            Verify
+            {t('auth.code.submit')}
           </button>
         </form>
         <p className="text-center mt-3 mb-0">
-          <Link to={paths.login}>Back to sign in</Link>
+          <Link to={paths.login}>{t('auth.code.back')}</Link>
         </p>
       </div>
     </div>

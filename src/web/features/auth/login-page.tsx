@@ -4,13 +4,17 @@ import { paths } from '../../../shared/paths.ts';
 import { useFlash } from '../../components/flash-messages.tsx';
 import { FormField } from '../../components/form-field.tsx';
 import { usePageTitle } from '../../components/page-title.ts';
+import { errorText } from '../../i18n/errors.ts';
+import { translate, useT } from '../../i18n/translate.tsx';
+import { fieldText } from '../../lib/account-messages.ts';
 import { applyServerErrors } from '../../lib/form-errors.ts';
 import { useSchemaForm } from '../../lib/use-schema-form.ts';
 import { authMessages } from './auth-messages.ts';
 import { signIn } from './sign-in-api.ts';
 
 export function LoginPage() {
-  usePageTitle('Login');
+  const t = useT();
+  usePageTitle(t('auth.login.title'));
   const flash = useFlash();
   const navigate = useNavigate();
   const form = useSchemaForm(signInSchema, ['email', 'password']);
@@ -24,37 +28,37 @@ export function LoginPage() {
         navigate(paths.loginCode);
         return;
       }
-      flash.success(authMessages.loggedIn.text, authMessages.loggedIn.seconds);
+      flash.success(translate(authMessages.loggedIn.id), authMessages.loggedIn.seconds);
       navigate(paths.dashboard);
     } catch (error) {
-      const message = applyServerErrors(error, form.setError, ['email', 'password']);
-      flash.failure(message, authMessages.loginFailedSeconds);
+      applyServerErrors(error, form.setError, ['email', 'password']);
+      flash.failure(errorText(error), authMessages.loginFailedSeconds);
     }
   });
 
   return (
     <div className="card mx-auto auth-card">
       <div className="card-body">
-        <h1 className="h3 text-center mb-4">Login</h1>
-        <form noValidate onSubmit={onSubmit} aria-label="Login">
+        <h1 className="h3 text-center mb-4">{t('auth.login.title')}</h1>
+        <form noValidate onSubmit={onSubmit} aria-label={t('auth.login.title')}>
           <FormField
             id="login-email"
-            label="Email"
+            label={t('auth.email')}
             type="email"
             autoComplete="email"
             registration={form.register('email')}
-            error={errors.email}
+            error={fieldText(errors.email)}
           />
           <FormField
             id="login-password"
-            label="Password"
+            label={t('auth.password')}
             type="password"
             autoComplete="current-password"
             registration={form.register('password')}
-            error={errors.password}
+            error={fieldText(errors.password)}
           />
           <button type="submit" className="btn btn-primary w-100" disabled={isSubmitting}>
-            Login
+            {t('auth.login.submit')}
           </button>
         </form>
       </div>

@@ -1,16 +1,24 @@
 import { useNavigate } from 'react-router';
-import { PASSWORD_RULES_TEXT, signUpSchema } from '../../../shared/auth-schema.ts';
+import {
+  PASSWORD_MAX_LENGTH,
+  PASSWORD_MIN_LENGTH,
+  signUpSchema,
+} from '../../../shared/auth-schema.ts';
 import { paths } from '../../../shared/paths.ts';
 import { useFlash } from '../../components/flash-messages.tsx';
 import { FormField } from '../../components/form-field.tsx';
 import { usePageTitle } from '../../components/page-title.ts';
+import { errorText } from '../../i18n/errors.ts';
+import { translate, useT } from '../../i18n/translate.tsx';
+import { fieldText } from '../../lib/account-messages.ts';
 import { applyServerErrors } from '../../lib/form-errors.ts';
 import { useSchemaForm } from '../../lib/use-schema-form.ts';
 import { authMessages } from './auth-messages.ts';
 import { signUp } from './sign-in-api.ts';
 
 export function RegisterPage() {
-  usePageTitle('Register');
+  const t = useT();
+  usePageTitle(t('auth.register.title'));
   const flash = useFlash();
   const navigate = useNavigate();
   const form = useSchemaForm(signUpSchema, ['email', 'password']);
@@ -20,38 +28,38 @@ export function RegisterPage() {
   const onSubmit = form.handleSubmit(async (values) => {
     try {
       await signUp(values);
-      flash.success(authMessages.registered.text, authMessages.registered.seconds);
+      flash.success(translate(authMessages.registered.id), authMessages.registered.seconds);
       navigate(paths.dashboard);
     } catch (error) {
-      const message = applyServerErrors(error, form.setError, ['email', 'password']);
-      flash.failure(message, authMessages.registerFailedSeconds);
+      applyServerErrors(error, form.setError, ['email', 'password']);
+      flash.failure(errorText(error), authMessages.registerFailedSeconds);
     }
   });
 
   return (
     <div className="card mx-auto auth-card">
       <div className="card-body">
-        <h1 className="h3 text-center mb-4">Register</h1>
-        <form noValidate onSubmit={onSubmit} aria-label="Register">
+        <h1 className="h3 text-center mb-4">{t('auth.register.title')}</h1>
+        <form noValidate onSubmit={onSubmit} aria-label={t('auth.register.title')}>
           <FormField
             id="register-email"
-            label="Email"
+            label={t('auth.email')}
             type="email"
             autoComplete="email"
             registration={form.register('email')}
-            error={errors.email}
+            error={fieldText(errors.email)}
           />
           <FormField
             id="register-password"
-            label="Password"
+            label={t('auth.password')}
             type="password"
             autoComplete="new-password"
             registration={form.register('password')}
-            error={errors.password}
-            help={PASSWORD_RULES_TEXT}
+            error={fieldText(errors.password)}
+            help={t('auth.password.rules', { min: PASSWORD_MIN_LENGTH, max: PASSWORD_MAX_LENGTH })}
           />
           <button type="submit" className="btn btn-primary w-100" disabled={isSubmitting}>
-            Register
+            {t('auth.register.submit')}
           </button>
         </form>
       </div>

@@ -1,7 +1,12 @@
 import { type ReactNode, useEffect, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import * as z from 'zod/mini';
-import { newPasswordSchema, PASSWORD_RULES_TEXT, typedTwice } from '../../../shared/auth-schema.ts';
+import {
+  newPasswordSchema,
+  PASSWORD_MAX_LENGTH,
+  PASSWORD_MIN_LENGTH,
+  typedTwice,
+} from '../../../shared/auth-schema.ts';
 import {
   type ResetLinkHolder,
   resetLinkHolderSchema,
@@ -11,8 +16,9 @@ import { useFlash } from '../../components/flash-messages.tsx';
 import { FormField, UsernameHint } from '../../components/form-field.tsx';
 import { LoadFailed, Loading } from '../../components/loading.tsx';
 import { usePageTitle } from '../../components/page-title.ts';
-import { translate } from '../../i18n/translate.tsx';
-import { ACCOUNT_MESSAGE_SECONDS } from '../../lib/account-messages.ts';
+import { errorText } from '../../i18n/errors.ts';
+import { T, translate, useT } from '../../i18n/translate.tsx';
+import { ACCOUNT_MESSAGE_SECONDS, fieldText } from '../../lib/account-messages.ts';
 import { ApiError, api } from '../../lib/api-client.ts';
 import { applyServerErrors } from '../../lib/form-errors.ts';
 import { type SessionUser, session, useSession, useSignOut } from '../../lib/session.ts';
@@ -21,12 +27,6 @@ import { useSchemaForm } from '../../lib/use-schema-form.ts';
 
 // Plain requests and Bootstrap's classes rather than TanStack Query, react-hook-form and
 // react-bootstrap: like the sign-in pages, this one is opened signed out (decision 0013).
-
-const INCOMPLETE_LINK_MESSAGE =
-  'This reset link is incomplete. Open the whole link you were given, or ask an administrator for a new one.';
-const PASSWORD_CHANGED_MESSAGE = 'Your password is changed: sign in with it';
-const otherPasswordChanged = (email: string, signedInAs: string) =>
-  `The password of ${email} is changed: they sign in with it. You are still signed in as ${signedInAs}`;
 
 const sameEmail = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 
@@ -65,12 +65,13 @@ function useLinkHolder(token: string) {
 }
 
 function DeadLink({ message }: { message: string }) {
+  const t = useT();
   return (
     <>
       <div role="alert" className="alert alert-warning mb-3">
         {message}
       </div>
-      <Link to={paths.login}>Go to the sign-in page</Link>
+      <Link to={paths.login}>{t('auth.reset.toLogin')}</Link>
     </>
   );
 }
@@ -81,21 +82,24 @@ function DeadLink({ message }: { message: string }) {
  * that it ends this session too.
  */
 function SignedInNotice({ user, email }: { user: SessionUser; email: string }) {
+  const t = useT();
   const signOut = useSignOut();
   const flash = useFlash();
   if (sameEmail(user.email, email)) {
     return (
       <div role="alert" className="alert alert-info mb-3">
-        You are signed in as {user.email}. Changing your password with this link ends every session
-        of yours, this one too: you then sign in with the new password.
+        {t('auth.reset.ownNotice', { email: user.email })}
       </div>
     );
   }
   return (
     <div role="alert" className="alert alert-warning mb-3">
       <p>
-        You are signed in as <strong>{user.email}</strong>. This link sets the password of{' '}
-        <strong>{email}</strong>; you stay signed in as {user.email}.
+        <T
+          id="auth.reset.otherNotice"
+          values={{ signedInAs: user.email, email }}
+          components={{ 0: <strong />, 1: <strong /> }}
+        />
       </p>
       <button
         type="button"
@@ -104,11 +108,12 @@ function SignedInNotice({ user, email }: { user: SessionUser; email: string }) {
         onClick={() =>
           signOut.signOut().then(
             () => flash.success(translate(loggedOut.id), loggedOut.seconds),
-            (error: unknown) => flash.failure(failureText('Logout failed', error), FAILURE_SECONDS),
+            (error: unknown) =>
+              flash.failure(failureText(translate('auth.logoutFailed'), error), FAILURE_SECONDS),
           )
         }
       >
-        Sign out of {user.email}
+        {t('auth.reset.signOutOf', { email: user.email })}
       </button>
     </div>
   );
@@ -119,7 +124,8 @@ function SignedInNotice({ user, email }: { user: SessionUser; email: string }) {
  * administrator handed them. Anyone with the link may use it, signed in or not.
  */
 export function ResetPasswordPage() {
-  usePageTitle('Choose a new password');
+  const t = useT();
+  usePageTitle(t('auth.reset.title'));
   const token = tokenFrom(useLocation().hash);
   const [deadMessage, setDeadMessage] = useState<string | null>(null);
   const { holder, error: holderError, retry } = useLinkHolder(token);
@@ -143,61 +149,67 @@ export function ResetPasswordPage() {
       else await session.reload();
       const still = session.get().data;
       if (still) {
-        flash.success(otherPasswordChanged(email, still.email), ACCOUNT_MESSAGE_SECONDS);
+        flash.success(
+          translate('auth.reset.changedOther', { email, signedInAs: still.email }),
+          ACCOUNT_MESSAGE_SECONDS,
+        );
         navigate(paths.dashboard, { replace: true });
       } else {
-        flash.success(PASSWORD_CHANGED_MESSAGE, ACCOUNT_MESSAGE_SECONDS);
+        flash.success(translate('auth.reset.changed'), ACCOUNT_MESSAGE_SECONDS);
         navigate(paths.login, { replace: true });
       }
     } catch (error) {
       if (isDeadLink(error)) {
-        setDeadMessage(error.message);
+        setDeadMessage(errorText(error));
         return;
       }
-      const message = applyServerErrors(error, form.setError, ['password']);
-      flash.failure(message, FAILURE_SECONDS);
+      applyServerErrors(error, form.setError, ['password']);
+      flash.failure(errorText(error), FAILURE_SECONDS);
     }
   });
 
   let body: ReactNode;
-  if (token === '') body = <DeadLink message={INCOMPLETE_LINK_MESSAGE} />;
+  if (token === '') body = <DeadLink message={t('auth.reset.incomplete')} />;
   else if (deadMessage) body = <DeadLink message={deadMessage} />;
   else if (holderError) {
     body = isDeadLink(holderError) ? (
-      <DeadLink message={holderError.message} />
+      <DeadLink message={errorText(holderError)} />
     ) : (
-      <LoadFailed what="the reset link" error={holderError} onRetry={retry} />
+      <LoadFailed what={t('auth.reset.link')} error={holderError} onRetry={retry} />
     );
   } else if (!holder) body = <Loading />;
   else {
     body = (
       <>
         {signedIn ? <SignedInNotice user={signedIn} email={holder.email} /> : null}
-        <form noValidate onSubmit={onSubmit} aria-label="Choose a new password">
+        <form noValidate onSubmit={onSubmit} aria-label={t('auth.reset.title')}>
           <p>
-            For <strong>{holder.email}</strong>. Every session of this account ends when the
-            password is changed.
+            <T
+              id="auth.reset.for"
+              values={{ email: holder.email }}
+              components={{ 0: <strong /> }}
+            />
           </p>
           <UsernameHint email={holder.email} />
           <FormField
             id="reset-password"
-            label="New password"
+            label={t('auth.newPassword')}
             type="password"
             autoComplete="new-password"
             registration={form.register('password')}
-            error={errors.password}
-            help={PASSWORD_RULES_TEXT}
+            error={fieldText(errors.password)}
+            help={t('auth.password.rules', { min: PASSWORD_MIN_LENGTH, max: PASSWORD_MAX_LENGTH })}
           />
           <FormField
             id="reset-repeat"
-            label="Repeat the new password"
+            label={t('auth.repeatPassword')}
             type="password"
             autoComplete="new-password"
             registration={form.register('repeat')}
-            error={errors.repeat}
+            error={fieldText(errors.repeat)}
           />
           <button type="submit" className="btn btn-primary w-100" disabled={isSubmitting}>
-            Change password
+            {t('auth.changePassword')}
           </button>
         </form>
       </>
@@ -207,7 +219,7 @@ export function ResetPasswordPage() {
   return (
     <div className="card mx-auto auth-card">
       <div className="card-body">
-        <h1 className="h3 text-center mb-4">Choose a new password</h1>
+        <h1 className="h3 text-center mb-4">{t('auth.reset.title')}</h1>
         {body}
       </div>
     </div>

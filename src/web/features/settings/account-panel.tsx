@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useId, useState } from 'react';
+import { useCallback, useId, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import Form from 'react-bootstrap/Form';
@@ -11,29 +11,73 @@ import {
   type EmailChangeInput,
   emailChangeSchema,
 } from '../../../shared/account-schema.ts';
-import { newPasswordSchema, PASSWORD_RULES_TEXT, typedTwice } from '../../../shared/auth-schema.ts';
+import {
+  newPasswordSchema,
+  PASSWORD_MAX_LENGTH,
+  PASSWORD_MIN_LENGTH,
+  typedTwice,
+} from '../../../shared/auth-schema.ts';
+import { isLanguage, LANGUAGE_NAMES, LANGUAGES } from '../../../shared/languages.ts';
 import { paths } from '../../../shared/paths.ts';
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { useFlash } from '../../components/flash-messages.tsx';
 import { FormField, UsernameHint } from '../../components/form-field.tsx';
-import { ACCOUNT_MESSAGE_SECONDS, sessionsText } from '../../lib/account-messages.ts';
+import { T, translate, useT } from '../../i18n/translate.tsx';
+import { useLanguage } from '../../i18n/use-language.ts';
+import { useLanguageChoice } from '../../i18n/use-language-choice.ts';
+import { ACCOUNT_MESSAGE_SECONDS, fieldText } from '../../lib/account-messages.ts';
 import { applyServerErrors } from '../../lib/form-errors.ts';
 import { failureText, messages } from '../../lib/messages.ts';
+import type { SessionUser } from '../../lib/session.ts';
 import { useChangeEmail, useChangePassword, useSignOutEverywhere } from './account-api.ts';
 import { SignedInSessions } from './account-sessions.tsx';
 import { TwoFactorPanel } from './two-factor-panel.tsx';
 
-function passwordChangedText(revoked: number): string {
-  return revoked === 0
-    ? 'Your password is changed'
-    : `Your password is changed; ${sessionsText(revoked)} elsewhere ended`;
-}
+/** The page is drawn again in the new language: the menu that changed it keeps the focus. */
+let focusLanguageWhenDrawn = false;
 
-function signedOutEverywhereText(revoked: number): string {
-  return `You are signed out everywhere: ${sessionsText(revoked)} ended`;
+/**
+ * The language of the pages, as the navbar's menu chooses it: at once, kept on the account
+ * (every device) and in this browser.
+ */
+function LanguageChoice({ user }: { user: SessionUser }) {
+  const t = useT();
+  const language = useLanguage();
+  const choose = useLanguageChoice(user);
+  const focusIfChanged = useCallback((select: HTMLSelectElement | null) => {
+    if (select && focusLanguageWhenDrawn) {
+      focusLanguageWhenDrawn = false;
+      select.focus();
+    }
+  }, []);
+  return (
+    <Form.Group className="mb-4" controlId="account-language">
+      <h3 className="h6">
+        <Form.Label className="mb-0">{t('settings.language.label')}</Form.Label>
+      </h3>
+      <Form.Select
+        ref={focusIfChanged}
+        value={language}
+        aria-describedby="account-language-help"
+        onChange={(event) => {
+          if (!isLanguage(event.target.value)) return;
+          focusLanguageWhenDrawn = document.activeElement === event.target;
+          void choose(event.target.value);
+        }}
+      >
+        {LANGUAGES.map((code) => (
+          <option key={code} value={code} lang={code}>
+            {LANGUAGE_NAMES[code]}
+          </option>
+        ))}
+      </Form.Select>
+      <Form.Text id="account-language-help">{t('settings.language.help')}</Form.Text>
+    </Form.Group>
+  );
 }
 
 function EmailForm({ email }: { email: string }) {
+  const t = useT();
   const changeEmail = useChangeEmail();
   const flash = useFlash();
   const form = useForm<EmailChangeInput>({
@@ -46,41 +90,44 @@ function EmailForm({ email }: { email: string }) {
     try {
       const { user } = await changeEmail.mutateAsync(values);
       form.reset();
-      flash.success(`Your e-mail address is now ${user.email}`, ACCOUNT_MESSAGE_SECONDS);
+      flash.success(
+        translate('settings.email.changed', { email: user.email }),
+        ACCOUNT_MESSAGE_SECONDS,
+      );
     } catch (error) {
       applyServerErrors(error, form.setError, ['email', 'currentPassword']);
       flash.failure(
-        failureText('The e-mail address was not changed', error),
+        failureText(translate('settings.email.notChanged'), error),
         messages.failureSeconds,
       );
     }
   });
 
   return (
-    <Form noValidate onSubmit={onSubmit} aria-label="Change e-mail address" className="mb-4">
-      <h3 className="h6">E-mail address</h3>
+    <Form noValidate onSubmit={onSubmit} aria-label={t('settings.email.change')} className="mb-4">
+      <h3 className="h6">{t('settings.email.heading')}</h3>
       <p className="text-body-secondary">
-        You sign in with <strong>{email}</strong>.
+        <T id="settings.email.current" values={{ email }} components={{ 0: <strong /> }} />
       </p>
       <FormField
         id="account-new-email"
-        label="New e-mail address"
+        label={t('settings.email.new')}
         type="email"
         autoComplete="email"
         inputMode="email"
         registration={form.register('email')}
-        error={errors.email?.message}
+        error={fieldText(errors.email?.message)}
       />
       <FormField
         id="account-email-password"
-        label="Current password"
+        label={t('settings.currentPassword')}
         type="password"
         autoComplete="current-password"
         registration={form.register('currentPassword')}
-        error={errors.currentPassword?.message}
+        error={fieldText(errors.currentPassword?.message)}
       />
       <Button type="submit" variant="primary" disabled={isSubmitting}>
-        Change e-mail address
+        {t('settings.email.change')}
       </Button>
     </Form>
   );
@@ -96,6 +143,7 @@ const passwordFormSchema = z
 type PasswordFormValues = z.infer<typeof passwordFormSchema>;
 
 function PasswordForm({ email }: { email: string }) {
+  const t = useT();
   const changePassword = useChangePassword();
   const flash = useFlash();
   const form = useForm<PasswordFormValues>({
@@ -109,53 +157,58 @@ function PasswordForm({ email }: { email: string }) {
     try {
       const { revoked } = await changePassword.mutateAsync({ currentPassword, newPassword });
       form.reset();
-      flash.success(passwordChangedText(revoked), ACCOUNT_MESSAGE_SECONDS);
+      flash.success(
+        translate('settings.password.changed', { count: revoked }),
+        ACCOUNT_MESSAGE_SECONDS,
+      );
     } catch (error) {
       applyServerErrors(error, form.setError, ['currentPassword', 'newPassword']);
-      flash.failure(failureText('The password was not changed', error), messages.failureSeconds);
+      flash.failure(
+        failureText(translate('settings.password.notChanged'), error),
+        messages.failureSeconds,
+      );
     }
   });
 
   return (
-    <Form noValidate onSubmit={onSubmit} aria-label="Change password" className="mb-4">
-      <h3 className="h6">Password</h3>
-      <p className="text-body-secondary">
-        Every other session of your account ends when the password changes; this one stays.
-      </p>
+    <Form noValidate onSubmit={onSubmit} aria-label={t('auth.changePassword')} className="mb-4">
+      <h3 className="h6">{t('settings.password.heading')}</h3>
+      <p className="text-body-secondary">{t('settings.password.intro')}</p>
       <UsernameHint email={email} />
       <FormField
         id="account-current-password"
-        label="Current password"
+        label={t('settings.currentPassword')}
         type="password"
         autoComplete="current-password"
         registration={form.register('currentPassword')}
-        error={errors.currentPassword?.message}
+        error={fieldText(errors.currentPassword?.message)}
       />
       <FormField
         id="account-new-password"
-        label="New password"
+        label={t('auth.newPassword')}
         type="password"
         autoComplete="new-password"
         registration={form.register('newPassword')}
-        error={errors.newPassword?.message}
-        help={PASSWORD_RULES_TEXT}
+        error={fieldText(errors.newPassword?.message)}
+        help={t('auth.password.rules', { min: PASSWORD_MIN_LENGTH, max: PASSWORD_MAX_LENGTH })}
       />
       <FormField
         id="account-repeat-password"
-        label="Repeat the new password"
+        label={t('auth.repeatPassword')}
         type="password"
         autoComplete="new-password"
         registration={form.register('repeat')}
-        error={errors.repeat?.message}
+        error={fieldText(errors.repeat?.message)}
       />
       <Button type="submit" variant="primary" disabled={isSubmitting}>
-        Change password
+        {t('auth.changePassword')}
       </Button>
     </Form>
   );
 }
 
 function SignOutEverywhere() {
+  const t = useT();
   const signOutEverywhere = useSignOutEverywhere();
   const flash = useFlash();
   const navigate = useNavigate();
@@ -166,54 +219,57 @@ function SignOutEverywhere() {
     try {
       const { revoked } = await signOutEverywhere.mutateAsync();
       setAsking(false);
-      flash.success(signedOutEverywhereText(revoked), ACCOUNT_MESSAGE_SECONDS);
+      flash.success(
+        translate('settings.everywhere.done', { count: revoked }),
+        ACCOUNT_MESSAGE_SECONDS,
+      );
       navigate(paths.login);
     } catch (error) {
       setAsking(false);
-      flash.failure(failureText('You were not signed out', error), messages.failureSeconds);
+      flash.failure(
+        failureText(translate('settings.everywhere.failed'), error),
+        messages.failureSeconds,
+      );
     }
   }
 
   return (
     <section aria-labelledby={headingId}>
       <h3 className="h6" id={headingId}>
-        Sessions
+        {t('settings.everywhere.heading')}
       </h3>
-      <p className="text-body-secondary">
-        Signed in on a device you no longer have, or left signed in somewhere? End every session of
-        your account, this one included.
-      </p>
+      <p className="text-body-secondary">{t('settings.everywhere.intro')}</p>
       <Button variant="outline-danger" onClick={() => setAsking(true)}>
-        Sign out everywhere
+        {t('settings.everywhere.button')}
       </Button>
       <ConfirmDialog
         show={asking}
         busy={signOutEverywhere.isPending}
-        title="Sign out everywhere?"
-        confirmLabel="Sign out everywhere"
+        title={t('settings.everywhere.confirmTitle')}
+        confirmLabel={t('settings.everywhere.button')}
         onCancel={() => setAsking(false)}
         onConfirm={() => void confirm()}
       >
-        <p className="mb-0">
-          Every session of your account ends, on every device and in this browser too: you must sign
-          in again wherever you use the panel. Open pages stop updating at once.
-        </p>
+        <p className="mb-0">{t('settings.everywhere.confirmBody')}</p>
       </ConfirmDialog>
     </section>
   );
 }
 
 /**
- * The signed-in operator's own account: e-mail address, password, two-factor sign-in, and its
- * sessions.
+ * The signed-in operator's own account: the pages' language, e-mail address, password,
+ * two-factor sign-in, and its sessions.
  */
-export function AccountPanel({ email }: { email: string }) {
+export function AccountPanel({ user }: { user: SessionUser }) {
+  const t = useT();
+  const { email } = user;
   return (
     <Card className="mt-4">
       <Card.Header as="h2" className="h5">
-        Account
+        {t('settings.account.heading')}
       </Card.Header>
       <Card.Body>
+        <LanguageChoice user={user} />
         <EmailForm email={email} />
         <PasswordForm email={email} />
         <TwoFactorPanel email={email} />

@@ -6,6 +6,7 @@ import type { AccountSession } from '../../../shared/account-schema.ts';
 import { paths } from '../../../shared/paths.ts';
 import { useFlash } from '../../components/flash-messages.tsx';
 import { LoadFailed } from '../../components/loading.tsx';
+import { T, translate, useT } from '../../i18n/translate.tsx';
 import { ACCOUNT_MESSAGE_SECONDS } from '../../lib/account-messages.ts';
 import { formatTime } from '../../lib/dates.ts';
 import { useDialogFor } from '../../lib/use-dialog-for.ts';
@@ -22,13 +23,26 @@ function When({ at }: { at: string }) {
 /** What the operator reads once sessions have ended (and this browser is still signed in). */
 function sessionsEndedText(target: SessionsToEnd, revoked: number): string {
   if (target.kind === 'one') {
-    return revoked === 0 ? 'That session had already ended' : 'The session ended';
+    return translate(revoked === 0 ? 'settings.sessions.alreadyEnded' : 'settings.sessions.ended');
   }
-  if (revoked === 0) return 'No other session was active';
-  return `${revoked === 1 ? '1 other session' : `${revoked} other sessions`} ended`;
+  if (revoked === 0) return translate('settings.sessions.noneOther');
+  return translate('settings.sessions.othersEnded', { count: revoked });
 }
 
-const SIGNED_OUT_HERE_TEXT = 'You are signed out: the session of this browser ended';
+/** One session of the list, said in the dialog that ends it. */
+function SessionEnds({ session }: { session: AccountSession }) {
+  const when = { 0: <time dateTime={session.createdAt} /> };
+  const at = formatTime(session.createdAt);
+  return session.ipAddress ? (
+    <T
+      id="settings.sessions.oneEndsAt"
+      values={{ device: session.device, address: session.ipAddress, at }}
+      components={when}
+    />
+  ) : (
+    <T id="settings.sessions.oneEnds" values={{ device: session.device, at }} components={when} />
+  );
+}
 
 /**
  * Asks for the current password before sessions end (ASVS 7.5.2): a screen left signed in
@@ -53,6 +67,7 @@ function EndSessionsDialog({
   /** Once it has faded out: the target can go then, and the typed password with it. */
   onExited(): void;
 }) {
+  const t = useT();
   const titleId = useId();
   const endSessions = useEndAccountSessions();
   const busy = endSessions.isPending;
@@ -71,9 +86,9 @@ function EndSessionsDialog({
       <PasswordStep
         id="end-sessions-password"
         titleId={titleId}
-        title={one ? 'End this session?' : 'End all other sessions?'}
+        title={t(one ? 'settings.sessions.endOneTitle' : 'settings.sessions.endOthersTitle')}
         email={email}
-        submitLabel={one ? 'End session' : 'End all other sessions'}
+        submitLabel={t(one ? 'settings.sessions.endOne' : 'settings.sessions.endOthers')}
         danger
         onCancel={onCancel}
         onSubmit={async ({ currentPassword }) => {
@@ -83,24 +98,13 @@ function EndSessionsDialog({
           onEnded(revoked, signedOut);
         }}
       >
-        {one?.current ? (
-          <p>
-            This is the session of this browser: you are signed out here and must sign in again.
-          </p>
-        ) : null}
+        {one?.current ? <p>{t('settings.sessions.thisOneEnds')}</p> : null}
         {one && !one.current ? (
           <p>
-            The session of {one.device}
-            {one.ipAddress ? ` at ${one.ipAddress}` : ''}, signed in <When at={one.createdAt} />,
-            ends: that browser must sign in again, and its open pages stop updating at once.
+            <SessionEnds session={one} />
           </p>
         ) : null}
-        {one ? null : (
-          <p>
-            Every session of your account but this one ends, on every device: they must sign in
-            again, and their open pages stop updating at once. This browser stays signed in.
-          </p>
-        )}
+        {one ? null : <p>{t('settings.sessions.othersEnd')}</p>}
       </PasswordStep>
     </GuardedModal>
   );
@@ -111,6 +115,7 @@ function EndSessionsDialog({
  * used; any of them, or all but this one, ended with the current password.
  */
 export function SignedInSessions({ email }: { email: string }) {
+  const t = useT();
   const sessions = useAccountSessions();
   const flash = useFlash();
   const navigate = useNavigate();
@@ -123,7 +128,7 @@ export function SignedInSessions({ email }: { email: string }) {
   function ended(to: SessionsToEnd, revoked: number, signedOut: boolean) {
     if (signedOut) {
       dialog.close();
-      flash.success(SIGNED_OUT_HERE_TEXT, ACCOUNT_MESSAGE_SECONDS);
+      flash.success(translate('settings.sessions.signedOutHere'), ACCOUNT_MESSAGE_SECONDS);
       navigate(paths.login);
       return;
     }
@@ -137,17 +142,16 @@ export function SignedInSessions({ email }: { email: string }) {
     <section aria-labelledby={headingId} className="mb-4">
       {/* Focused (to be read from, not a control) once a dialog's button went with what it did. */}
       <h3 className="h6" id={headingId} ref={heading} tabIndex={-1}>
-        Signed-in sessions
+        {t('settings.sessions.heading')}
       </h3>
-      <p className="text-body-secondary">
-        Where your account is signed in now. End any session you do not recognise; you are asked for
-        your password first. &ldquo;Last active&rdquo; is updated every few minutes of use.
-      </p>
+      <p className="text-body-secondary">{t('settings.sessions.intro')}</p>
       {/* A plain line, not a status region: the flash messages are the page's one status region. */}
-      {sessions.isPending ? <p className="text-body-secondary">Loading your sessions…</p> : null}
+      {sessions.isPending ? (
+        <p className="text-body-secondary">{t('settings.sessions.loading')}</p>
+      ) : null}
       {sessions.isError ? (
         <LoadFailed
-          what="your sessions"
+          what={t('settings.sessions.load')}
           error={sessions.error}
           onRetry={() => void sessions.refetch()}
         />
@@ -156,12 +160,12 @@ export function SignedInSessions({ email }: { email: string }) {
         <Table responsive size="sm" className="table-stacked" aria-labelledby={headingId}>
           <thead>
             <tr>
-              <th scope="col">Device</th>
-              <th scope="col">Address</th>
-              <th scope="col">Signed in</th>
-              <th scope="col">Last active</th>
+              <th scope="col">{t('settings.sessions.device')}</th>
+              <th scope="col">{t('settings.sessions.address')}</th>
+              <th scope="col">{t('settings.sessions.signedIn')}</th>
+              <th scope="col">{t('settings.sessions.lastActive')}</th>
               <th scope="col">
-                <span className="visually-hidden">Actions</span>
+                <span className="visually-hidden">{t('settings.actions')}</span>
               </th>
             </tr>
           </thead>
@@ -171,14 +175,18 @@ export function SignedInSessions({ email }: { email: string }) {
                 <td>
                   {session.device}
                   {session.current ? (
-                    <span className="badge text-bg-success ms-2">This device</span>
+                    <span className="badge text-bg-success ms-2">
+                      {t('settings.sessions.thisDevice')}
+                    </span>
                   ) : null}
                 </td>
-                <td data-label="Address">{session.ipAddress ?? 'Unknown'}</td>
-                <td data-label="Signed in">
+                <td data-label={t('settings.sessions.address')}>
+                  {session.ipAddress ?? t('settings.sessions.unknownAddress')}
+                </td>
+                <td data-label={t('settings.sessions.signedIn')}>
                   <When at={session.createdAt} />
                 </td>
-                <td data-label="Last active">
+                <td data-label={t('settings.sessions.lastActive')}>
                   <When at={session.lastActiveAt} />
                 </td>
                 <td className="text-end">
@@ -188,11 +196,14 @@ export function SignedInSessions({ email }: { email: string }) {
                     onClick={() => dialog.ask({ kind: 'one', session })}
                     aria-label={
                       session.current
-                        ? 'End the session of this device'
-                        : `End the session of ${session.device}, signed in ${formatTime(session.createdAt)}`
+                        ? t('settings.sessions.endThisDevice')
+                        : t('settings.sessions.endDevice', {
+                            device: session.device,
+                            at: formatTime(session.createdAt),
+                          })
                     }
                   >
-                    End
+                    {t('settings.sessions.end')}
                   </Button>
                 </td>
               </tr>
@@ -206,7 +217,7 @@ export function SignedInSessions({ email }: { email: string }) {
           disabled={others === 0}
           onClick={() => dialog.ask({ kind: 'others' })}
         >
-          End all other sessions
+          {t('settings.sessions.endOthers')}
         </Button>
       ) : null}
       {target ? (

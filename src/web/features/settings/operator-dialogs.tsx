@@ -1,11 +1,14 @@
-import { useId, useRef, useState } from 'react';
+import { useId, useMemo, useRef, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import Modal from 'react-bootstrap/Modal';
+import { INTL_LOCALES } from '../../../shared/languages.ts';
 import type { OperatorSummary } from '../../../shared/operator-schema.ts';
 import type { ResetLink } from '../../../shared/password-reset-schema.ts';
 import type { TwoFactorPasswordInput } from '../../../shared/two-factor-schema.ts';
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
+import { useT } from '../../i18n/translate.tsx';
+import { useLanguage } from '../../i18n/use-language.ts';
 import { copyText } from '../../lib/clipboard.ts';
 import { GuardedModal, PasswordStep } from './password-step.tsx';
 
@@ -24,25 +27,24 @@ export function EndSessionsDialog({
   onConfirm(): void;
   onExited(): void;
 }) {
+  const t = useT();
   const everyone = target === 'everyone';
-  const who = target === null || everyone ? '' : target.email;
+  const email = target === null || everyone ? '' : target.email;
   return (
     <ConfirmDialog
       {...dialog}
-      title={everyone ? 'Sign out every operator?' : `Sign out ${who}?`}
-      confirmLabel={everyone ? 'Sign out everyone' : 'Sign out'}
+      title={
+        everyone
+          ? t('settings.operators.signOutEveryoneTitle')
+          : t('settings.operators.signOutTitle', { email })
+      }
+      confirmLabel={t(everyone ? 'settings.operators.signOutEveryoneConfirm' : 'settings.signOut')}
     >
-      {everyone ? (
-        <p className="mb-0">
-          Every session but this one ends, on every device: everyone else, and you on your other
-          devices, must sign in again. Open pages stop updating at once.
-        </p>
-      ) : (
-        <p className="mb-0">
-          Every session of {who} ends, on every device: they must sign in again. Their open pages
-          stop updating at once. Their account and password stay as they are.
-        </p>
-      )}
+      <p className="mb-0">
+        {everyone
+          ? t('settings.operators.signOutEveryoneBody')
+          : t('settings.operators.signOutBody', { email })}
+      </p>
     </ConfirmDialog>
   );
 }
@@ -64,17 +66,16 @@ export function DeactivateDialog({
   /** False when something else than the button that opened it is to take the focus. */
   restoreFocus: boolean;
 }) {
-  const who = operator?.email ?? '';
+  const t = useT();
+  const email = operator?.email ?? '';
   return (
-    <ConfirmDialog {...dialog} title={`Deactivate ${who}?`} confirmLabel="Deactivate">
-      <p>
-        {who} is signed out everywhere at once: every session ends, on every device, and their open
-        pages go to the sign-in page. They cannot sign in again, nor use a reset link, until you
-        reactivate them.
-      </p>
-      <p className="mb-0">
-        Their clients and their password stay as they are: reactivated, they sign in as before.
-      </p>
+    <ConfirmDialog
+      {...dialog}
+      title={t('settings.operators.deactivateTitle', { email })}
+      confirmLabel={t('settings.operators.deactivate')}
+    >
+      <p>{t('settings.operators.deactivateBody', { email })}</p>
+      <p className="mb-0">{t('settings.operators.deactivateKeeps')}</p>
     </ConfirmDialog>
   );
 }
@@ -107,6 +108,7 @@ export function TwoFactorOffDialog({
   /** False when something else than the button that opened it is to take the focus. */
   restoreFocus: boolean;
 }) {
+  const t = useT();
   const titleId = useId();
   return (
     <GuardedModal
@@ -120,29 +122,20 @@ export function TwoFactorOffDialog({
       <PasswordStep
         id="operator-two-factor-off-password"
         titleId={titleId}
-        title={`Turn off two-factor sign-in for ${operator?.email ?? ''}?`}
+        title={t('settings.operators.twoFactorOffTitle', { email: operator?.email ?? '' })}
         email={email}
-        label="Your password"
-        submitLabel="Turn off two-factor"
+        label={t('settings.operators.yourPassword')}
+        submitLabel={t('settings.operators.twoFactorOffButton')}
         danger
         onCancel={onCancel}
         onSubmit={onSubmit}
       >
-        <p>
-          For an operator who lost both the phone with their authenticator app and their backup
-          codes: they then sign in with their password alone, and can turn two-factor sign-in on
-          again from their settings.
-        </p>
-        <p>
-          Be sure it is them who asks: with it off, their password is all it takes to sign in as
-          them.
-        </p>
+        <p>{t('settings.operators.twoFactorOffWhen')}</p>
+        <p>{t('settings.operators.twoFactorOffCareful')}</p>
       </PasswordStep>
     </GuardedModal>
   );
 }
-
-const timeFormat = new Intl.DateTimeFormat('en-IN', { hour: 'numeric', minute: '2-digit' });
 
 /**
  * A one-time reset link for an operator who forgot their password: asked for, then shown
@@ -167,6 +160,13 @@ export function ResetLinkDialog({
   /** Once it has faded out: the link is forgotten then (it is shown once). */
   onExited(): void;
 }) {
+  const t = useT();
+  const language = useLanguage();
+  // The link lasts an hour: its time alone says until when.
+  const timeFormat = useMemo(
+    () => new Intl.DateTimeFormat(INTL_LOCALES[language], { hour: 'numeric', minute: '2-digit' }),
+    [language],
+  );
   const titleId = useId();
   const inputId = useId();
   const input = useRef<HTMLInputElement>(null);
@@ -199,19 +199,20 @@ export function ResetLinkDialog({
       }}
       aria-labelledby={titleId}
     >
-      <Modal.Header closeButton={!busy}>
-        <Modal.Title id={titleId}>Password reset link for {email}</Modal.Title>
+      <Modal.Header closeButton={!busy} closeLabel={t('settings.close')}>
+        <Modal.Title id={titleId}>{t('settings.operators.resetLinkFor', { email })}</Modal.Title>
       </Modal.Header>
       {link ? (
         <>
           <Modal.Body>
             <p>
-              Copy this link now and hand it to {email} yourself: it is shown only this once. With
-              it they choose a new password, once, until{' '}
-              {timeFormat.format(new Date(link.expiresAt))}.
+              {t('settings.operators.resetLinkShown', {
+                email,
+                until: timeFormat.format(new Date(link.expiresAt)),
+              })}
             </p>
             <Form.Group controlId={inputId}>
-              <Form.Label>Reset link for {email}</Form.Label>
+              <Form.Label>{t('settings.operators.resetLinkLabel', { email })}</Form.Label>
               <Form.Control
                 ref={input}
                 readOnly
@@ -220,34 +221,30 @@ export function ResetLinkDialog({
               />
             </Form.Group>
             <p className="mt-2 mb-0" aria-live="polite">
-              {copied === 'copied' ? 'Link copied.' : null}
-              {copied === 'select' ? 'Copy the selected link with Ctrl+C (⌘C on a Mac).' : null}
+              {copied === 'copied' ? t('settings.operators.linkCopied') : null}
+              {copied === 'select' ? t('settings.operators.copySelected') : null}
             </p>
           </Modal.Body>
           <Modal.Footer>
             <Button variant="primary" onClick={() => void copy()}>
-              Copy link
+              {t('settings.operators.copyLink')}
             </Button>
             <Button variant="secondary" onClick={onClose}>
-              Done
+              {t('settings.done')}
             </Button>
           </Modal.Footer>
         </>
       ) : (
         <>
           <Modal.Body>
-            <p className="mb-0">
-              A link with which {email} chooses a new password: you will not see or choose it. It
-              works once, for an hour, and replaces any earlier link. When it is used, every session
-              of {email} ends.
-            </p>
+            <p className="mb-0">{t('settings.operators.resetLinkAbout', { email })}</p>
           </Modal.Body>
           <Modal.Footer>
             <Button variant="secondary" onClick={onClose} disabled={busy}>
-              Cancel
+              {t('settings.cancel')}
             </Button>
             <Button variant="primary" onClick={onIssue} disabled={busy}>
-              Issue link
+              {t('settings.operators.issueLink')}
             </Button>
           </Modal.Footer>
         </>

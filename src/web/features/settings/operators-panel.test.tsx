@@ -141,15 +141,16 @@ describe("two-factor sign-in in the administrator's list of operators", () => {
     expect(screen.getByRole('heading', { name: 'Operators' })).toHaveFocus();
   });
 
+  // As the server refuses: with the code whose text the dialog shows.
   test.each([
-    [429, 'Too many wrong passwords: wait a few minutes and try again'],
-    [404, 'No such operator'],
+    [429, 'rate-limited', 'Too many attempts. Please wait and try again.'],
+    [404, 'operator-not-found', 'Operator not found'],
   ])(
     'a refusal (%i) is said in the dialog, which stays open, and the list stays as it was',
-    async (status, message) => {
+    async (status, code, message) => {
       answers(
         () => [administrator, helper],
-        () => ({ status, body: { message } }),
+        () => ({ status, body: { message, code } }),
       );
       renderApp('/settings');
       const { table, row } = await operatorsTable();

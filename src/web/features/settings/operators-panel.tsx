@@ -9,7 +9,8 @@ import type { ResetLink } from '../../../shared/password-reset-schema.ts';
 import type { TwoFactorPasswordInput } from '../../../shared/two-factor-schema.ts';
 import { useFlash } from '../../components/flash-messages.tsx';
 import { LoadFailed, Loading } from '../../components/loading.tsx';
-import { ACCOUNT_MESSAGE_SECONDS, sessionsText } from '../../lib/account-messages.ts';
+import { translate, useT } from '../../i18n/translate.tsx';
+import { ACCOUNT_MESSAGE_SECONDS } from '../../lib/account-messages.ts';
 import { failureText, messages } from '../../lib/messages.ts';
 import { focusSoon, useDialogFor } from '../../lib/use-dialog-for.ts';
 import {
@@ -33,24 +34,27 @@ import {
 function sessionsEndedText(target: SessionsTarget, revoked: number): string {
   if (target === 'everyone') {
     return revoked === 0
-      ? 'No other session was active'
-      : `Every operator is signed out: ${sessionsText(revoked)} ended`;
+      ? translate('settings.sessions.noneOther')
+      : translate('settings.operators.everyoneSignedOut', { count: revoked });
   }
+  const email = target.email;
   return revoked === 0
-    ? `${target.email} had no active session`
-    : `${target.email} is signed out: ${sessionsText(revoked)} ended`;
+    ? translate('settings.operators.noSession', { email })
+    : translate('settings.operators.signedOut', { email, count: revoked });
 }
 
 /** What an administrator reads once an operator is deactivated. */
 function deactivatedText(email: string, revoked: number): string {
   return revoked === 0
-    ? `${email} is deactivated`
-    : `${email} is deactivated and signed out: ${sessionsText(revoked)} ended`;
+    ? translate('settings.operators.deactivated', { email })
+    : translate('settings.operators.deactivatedSignedOut', { email, count: revoked });
 }
 
 /** The labels of a row's buttons that take the place of one another. */
-const reactivateLabel = (email: string) => `Reactivate ${email}`;
-const deactivateLabel = (email: string) => `Deactivate ${email}`;
+const reactivateLabel = (email: string) =>
+  translate('settings.operators.reactivateLabel', { email });
+const deactivateLabel = (email: string) =>
+  translate('settings.operators.deactivateLabel', { email });
 
 /** The button so labelled in `container`, once it shows it. */
 function buttonLabelled(container: HTMLElement | null, label: string) {
@@ -73,6 +77,7 @@ export function OperatorsPanel({
   /** The administrator's own e-mail address, for password managers. */
   currentEmail: string;
 }) {
+  const t = useT();
   const operators = useOperators(true);
   const changeRole = useChangeRole();
   const endSessions = useEndSessions();
@@ -112,7 +117,10 @@ export function OperatorsPanel({
       const { revoked } = await endSessions.mutateAsync(target === 'everyone' ? null : target.id);
       flash.success(sessionsEndedText(target, revoked), ACCOUNT_MESSAGE_SECONDS);
     } catch (error) {
-      flash.failure(failureText('No one was signed out', error), messages.failureSeconds);
+      flash.failure(
+        failureText(translate('settings.operators.signOutFailed'), error),
+        messages.failureSeconds,
+      );
     } finally {
       ending.close();
     }
@@ -124,7 +132,10 @@ export function OperatorsPanel({
       setResetLink(await issueResetLink.mutateAsync(resetFor.target.id));
     } catch (error) {
       resetFor.close();
-      flash.failure(failureText('No reset link was made', error), messages.failureSeconds);
+      flash.failure(
+        failureText(translate('settings.operators.resetLinkFailed'), error),
+        messages.failureSeconds,
+      );
     }
   }
 
@@ -141,7 +152,10 @@ export function OperatorsPanel({
       flash.success(deactivatedText(email, revoked), ACCOUNT_MESSAGE_SECONDS);
     } catch (error) {
       deactivating.close();
-      flash.failure(failureText(`${email} was not deactivated`, error), messages.failureSeconds);
+      flash.failure(
+        failureText(translate('settings.operators.deactivateFailed', { email }), error),
+        messages.failureSeconds,
+      );
     }
   }
 
@@ -152,7 +166,7 @@ export function OperatorsPanel({
     await disableTwoFactor.mutateAsync({ operatorId: id, ...input });
     // Its button went from the row, and nothing took its place.
     turningOffTwoFactor.closeAndFocus(focusHeading);
-    flash.success(`Two-factor sign-in is off for ${email}`, ACCOUNT_MESSAGE_SECONDS);
+    flash.success(translate('settings.operators.twoFactorOff', { email }), ACCOUNT_MESSAGE_SECONDS);
   }
 
   async function reactivateOperator(operator: OperatorListItem) {
@@ -161,13 +175,16 @@ export function OperatorsPanel({
       await reactivate.mutateAsync(operator.id);
       focusInPlaceOf(from, deactivateLabel(operator.email));
       flash.success(
-        `${operator.email} is reactivated: they can sign in again`,
+        translate('settings.operators.reactivated', { email: operator.email }),
         messages.settingsSaved.seconds,
       );
     } catch (error) {
       focusInPlaceOf(from, reactivateLabel(operator.email));
       flash.failure(
-        failureText(`${operator.email} was not reactivated`, error),
+        failureText(
+          translate('settings.operators.reactivateFailed', { email: operator.email }),
+          error,
+        ),
         messages.failureSeconds,
       );
     }
@@ -177,13 +194,17 @@ export function OperatorsPanel({
     try {
       await changeRole.mutateAsync({ id: operator.id, role });
       flash.success(
-        role === 'admin'
-          ? `${operator.email} is now an administrator`
-          : `${operator.email} is no longer an administrator`,
+        translate(
+          role === 'admin' ? 'settings.operators.madeAdmin' : 'settings.operators.noLongerAdmin',
+          { email: operator.email },
+        ),
         messages.settingsSaved.seconds,
       );
     } catch (error) {
-      flash.failure(failureText('The role was not changed', error), messages.failureSeconds);
+      flash.failure(
+        failureText(translate('settings.operators.roleFailed'), error),
+        messages.failureSeconds,
+      );
     }
   }
 
@@ -191,31 +212,30 @@ export function OperatorsPanel({
     <Card className="mt-4" ref={card}>
       {/* Focused (to be read from, not a control) if a dialog's outcome left no button to. */}
       <Card.Header as="h2" className="h5" ref={heading} tabIndex={-1}>
-        Operators
+        {t('settings.operators.heading')}
       </Card.Header>
       <Card.Body>
-        <p className="text-body-secondary">
-          Administrators change the panel&apos;s settings and who else is an administrator, sign
-          operators out, give an operator who forgot their password a link to choose a new one, turn
-          off two-factor sign-in for one who lost their phone and backup codes, and deactivate the
-          account of someone who left.
-        </p>
+        <p className="text-body-secondary">{t('settings.operators.intro')}</p>
         {operators.isPending ? <Loading /> : null}
         {operators.isError ? (
           <LoadFailed
-            what="the operators"
+            what={t('settings.operators.load')}
             error={operators.error}
             onRetry={() => operators.refetch()}
           />
         ) : null}
         {operators.data ? (
-          <Table responsive aria-label="Operators" className="mb-0 table-stacked">
+          <Table
+            responsive
+            aria-label={t('settings.operators.heading')}
+            className="mb-0 table-stacked"
+          >
             <thead>
               <tr>
-                <th scope="col">Email</th>
-                <th scope="col">Role</th>
+                <th scope="col">{t('settings.operators.email')}</th>
+                <th scope="col">{t('settings.operators.role')}</th>
                 <th scope="col">
-                  <span className="visually-hidden">Actions</span>
+                  <span className="visually-hidden">{t('settings.actions')}</span>
                 </th>
               </tr>
             </thead>
@@ -224,20 +244,24 @@ export function OperatorsPanel({
                 <tr key={operator.id}>
                   <td>
                     {operator.email}
-                    {operator.id === currentOperatorId ? ' (you)' : ''}
+                    {operator.id === currentOperatorId ? ` ${t('settings.operators.you')}` : ''}
                     {operator.twoFactorEnabled ? (
                       <Badge bg="success" className="ms-2">
-                        Two-factor
+                        {t('settings.operators.twoFactorBadge')}
                       </Badge>
                     ) : null}
                     {operator.deactivatedAt === null ? null : (
                       <Badge bg="secondary" className="ms-2">
-                        Deactivated
+                        {t('settings.operators.deactivatedBadge')}
                       </Badge>
                     )}
                   </td>
-                  <td data-label="Role">
-                    {operator.role === 'admin' ? 'Administrator' : 'Operator'}
+                  <td data-label={t('settings.operators.role')}>
+                    {t(
+                      operator.role === 'admin'
+                        ? 'settings.operators.administrator'
+                        : 'settings.operators.operator',
+                    )}
                   </td>
                   <td className="text-end">
                     <div className="d-flex flex-wrap gap-2 justify-content-end">
@@ -250,7 +274,7 @@ export function OperatorsPanel({
                           onClick={() => void reactivateOperator(operator)}
                           aria-label={reactivateLabel(operator.email)}
                         >
-                          Reactivate
+                          {t('settings.operators.reactivate')}
                         </Button>
                       )}
                       {operator.id === currentOperatorId ||
@@ -260,17 +284,21 @@ export function OperatorsPanel({
                             size="sm"
                             variant="outline-secondary"
                             onClick={() => askForResetLink(operator)}
-                            aria-label={`Password reset link for ${operator.email}`}
+                            aria-label={t('settings.operators.resetLinkFor', {
+                              email: operator.email,
+                            })}
                           >
-                            Reset link
+                            {t('settings.operators.resetLink')}
                           </Button>
                           <Button
                             size="sm"
                             variant="outline-danger"
                             onClick={() => ending.ask(operator)}
-                            aria-label={`Sign out ${operator.email}`}
+                            aria-label={t('settings.operators.signOutLabel', {
+                              email: operator.email,
+                            })}
                           >
-                            Sign out
+                            {t('settings.signOut')}
                           </Button>
                           <Button
                             size="sm"
@@ -278,7 +306,7 @@ export function OperatorsPanel({
                             onClick={() => deactivating.ask(operator)}
                             aria-label={deactivateLabel(operator.email)}
                           >
-                            Deactivate
+                            {t('settings.operators.deactivate')}
                           </Button>
                         </>
                       )}
@@ -288,9 +316,11 @@ export function OperatorsPanel({
                           size="sm"
                           variant="outline-danger"
                           onClick={() => turningOffTwoFactor.ask(operator)}
-                          aria-label={`Turn off two-factor sign-in for ${operator.email}`}
+                          aria-label={t('settings.operators.twoFactorOffLabel', {
+                            email: operator.email,
+                          })}
                         >
-                          Turn off two-factor
+                          {t('settings.operators.twoFactorOffButton')}
                         </Button>
                       ) : null}
                       {operator.role === 'admin' ? (
@@ -299,9 +329,11 @@ export function OperatorsPanel({
                           variant="outline-secondary"
                           disabled={changeRole.isPending}
                           onClick={() => void change(operator, 'operator')}
-                          aria-label={`Remove administrator role from ${operator.email}`}
+                          aria-label={t('settings.operators.removeAdminLabel', {
+                            email: operator.email,
+                          })}
                         >
-                          Remove administrator
+                          {t('settings.operators.removeAdmin')}
                         </Button>
                       ) : (
                         <Button
@@ -309,9 +341,11 @@ export function OperatorsPanel({
                           variant="outline-secondary"
                           disabled={changeRole.isPending}
                           onClick={() => void change(operator, 'admin')}
-                          aria-label={`Make ${operator.email} an administrator`}
+                          aria-label={t('settings.operators.makeAdminLabel', {
+                            email: operator.email,
+                          })}
                         >
-                          Make administrator
+                          {t('settings.operators.makeAdmin')}
                         </Button>
                       )}
                     </div>
@@ -323,12 +357,9 @@ export function OperatorsPanel({
         ) : null}
         <div className="mt-3">
           <Button variant="outline-danger" onClick={() => ending.ask('everyone')}>
-            Sign out every operator
+            {t('settings.operators.signOutEveryone')}
           </Button>
-          <p className="form-text mb-0">
-            Ends every session but this one, on every device, for instance after a device was lost
-            or a password was shared.
-          </p>
+          <p className="form-text mb-0">{t('settings.operators.signOutEveryoneHelp')}</p>
         </div>
       </Card.Body>
       <EndSessionsDialog

@@ -10,6 +10,9 @@ import {
   twoFactorPasswordSchema,
 } from '../../../shared/two-factor-schema.ts';
 import { FormField, UsernameHint } from '../../components/form-field.tsx';
+import { errorText } from '../../i18n/errors.ts';
+import { useT } from '../../i18n/translate.tsx';
+import { fieldText } from '../../lib/account-messages.ts';
 import { ApiError } from '../../lib/api-client.ts';
 import { applyServerErrors } from '../../lib/form-errors.ts';
 
@@ -76,7 +79,7 @@ export function PasswordStep({
   titleId,
   title,
   email,
-  label = 'Current password',
+  label,
   submitLabel,
   danger = false,
   onCancel,
@@ -88,6 +91,7 @@ export function PasswordStep({
   title: string;
   /** The signed-in operator's, for password managers. */
   email: string;
+  /** "Current password" unless given. */
   label?: string;
   submitLabel: string;
   danger?: boolean;
@@ -95,6 +99,7 @@ export function PasswordStep({
   onSubmit(input: TwoFactorPasswordInput): Promise<void>;
   children: ReactNode;
 }) {
+  const t = useT();
   const [failure, setFailure] = useState<string | null>(null);
   const form = useForm<TwoFactorPasswordInput>({
     resolver: zodResolver(twoFactorPasswordSchema),
@@ -107,14 +112,16 @@ export function PasswordStep({
     try {
       await onSubmit(values);
     } catch (error) {
-      const message = applyServerErrors(error, form.setError, ['currentPassword']);
-      if (!(error instanceof ApiError && error.fieldErrors.currentPassword)) setFailure(message);
+      applyServerErrors(error, form.setError, ['currentPassword']);
+      if (!(error instanceof ApiError && error.fieldErrors.currentPassword)) {
+        setFailure(errorText(error));
+      }
     }
   });
 
   return (
     <Form noValidate onSubmit={submit} aria-labelledby={titleId}>
-      <Modal.Header closeButton={!isSubmitting}>
+      <Modal.Header closeButton={!isSubmitting} closeLabel={t('settings.close')}>
         <Modal.Title id={titleId}>{title}</Modal.Title>
       </Modal.Header>
       <Modal.Body>
@@ -122,17 +129,17 @@ export function PasswordStep({
         <UsernameHint email={email} />
         <FormField
           id={id}
-          label={label}
+          label={label ?? t('settings.currentPassword')}
           type="password"
           autoComplete="current-password"
           registration={form.register('currentPassword')}
-          error={errors.currentPassword?.message}
+          error={fieldText(errors.currentPassword?.message)}
         />
         <Failure text={failure} />
       </Modal.Body>
       <Modal.Footer>
         <Button variant="secondary" onClick={onCancel} disabled={isSubmitting}>
-          Cancel
+          {t('settings.cancel')}
         </Button>
         <Button type="submit" variant={danger ? 'danger' : 'primary'} disabled={isSubmitting}>
           {submitLabel}

@@ -80,7 +80,14 @@ describe("the administrator's security settings", () => {
   });
 
   test("refused while the administrator's own two-factor sign-in is off: the reason shows beside the switch, which stays off", async () => {
-    answers(false, () => ({ status: 409, body: { message: REQUIRE_OWN_FIRST_MESSAGE } }), false);
+    answers(
+      false,
+      () => ({
+        status: 409,
+        body: { message: REQUIRE_OWN_FIRST_MESSAGE, code: 'two-factor-require-own-first' },
+      }),
+      false,
+    );
     renderApp('/settings');
     const card = await securityCard();
     const toggle = await within(card).findByRole('switch', { name: SWITCH });

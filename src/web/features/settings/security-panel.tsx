@@ -5,6 +5,8 @@ import Form from 'react-bootstrap/Form';
 import { REQUIRE_OWN_FIRST_MESSAGE } from '../../../shared/two-factor-schema.ts';
 import { useFlash } from '../../components/flash-messages.tsx';
 import { LoadFailed } from '../../components/loading.tsx';
+import { errorText } from '../../i18n/errors.ts';
+import { translate, useT } from '../../i18n/translate.tsx';
 import { messages } from '../../lib/messages.ts';
 import { useChangeSecurityPolicy, useSecurityPolicy } from './settings-api.ts';
 import { useTwoFactorStatus } from './two-factor-api.ts';
@@ -14,28 +16,31 @@ import { useTwoFactorStatus } from './two-factor-api.ts';
  * switch saves at once; a refusal (their own two-factor sign-in is off) stays beside it.
  */
 export function SecurityPanel() {
+  const t = useT();
   const policy = useSecurityPolicy();
   const change = useChangeSecurityPolicy();
   const flash = useFlash();
   const explanationId = useId();
   const refusalId = useId();
-  const [failure, setFailure] = useState<string | null>(null);
+  const [failure, setFailure] = useState<{ error: unknown } | null>(null);
   // The account section below is where they turn their own on: once it is, that refusal is past.
   const ownOn = useTwoFactorStatus().data?.enabled === true;
-  const refusal = failure === REQUIRE_OWN_FIRST_MESSAGE && ownOn ? null : failure;
+  const ownFirst =
+    failure?.error instanceof Error && failure.error.message === REQUIRE_OWN_FIRST_MESSAGE;
+  const refusal = failure === null || (ownFirst && ownOn) ? null : errorText(failure.error);
 
   async function save(requireTwoFactor: boolean) {
     setFailure(null);
     try {
       await change.mutateAsync({ requireTwoFactor });
       flash.success(
-        requireTwoFactor
-          ? 'Two-factor sign-in is now required of every operator'
-          : 'Two-factor sign-in is no longer required',
+        translate(
+          requireTwoFactor ? 'settings.security.nowRequired' : 'settings.security.noLongerRequired',
+        ),
         messages.settingsSaved.seconds,
       );
     } catch (error) {
-      setFailure(error instanceof Error ? error.message : String(error));
+      setFailure({ error });
     }
   }
 
@@ -46,14 +51,14 @@ export function SecurityPanel() {
   return (
     <Card className="mt-4">
       <Card.Header as="h2" className="h5">
-        Security
+        {t('settings.security.heading')}
       </Card.Header>
       <Card.Body>
         {/* A plain line, not a status region: the flash messages are the page's one status region. */}
-        {policy.isPending ? <p className="text-body-secondary">Loading…</p> : null}
+        {policy.isPending ? <p className="text-body-secondary">{t('settings.loading')}</p> : null}
         {policy.isError ? (
           <LoadFailed
-            what="the security settings"
+            what={t('settings.security.load')}
             error={policy.error}
             onRetry={() => void policy.refetch()}
           />
@@ -65,17 +70,14 @@ export function SecurityPanel() {
               // Said as the on/off it is, not as a checkbox.
               role="switch"
               id="require-two-factor"
-              label="Require two-factor sign-in for every operator"
+              label={t('settings.security.require')}
               checked={required}
               disabled={change.isPending}
               onChange={(event) => void save(event.currentTarget.checked)}
               aria-describedby={refusal ? `${explanationId} ${refusalId}` : explanationId}
             />
             <p className="form-text" id={explanationId}>
-              An operator whose two-factor sign-in is off still signs in with their password, but
-              can then only turn it on: nothing else of the panel opens to them until they do, and
-              their open pages stop within half a minute. Nobody can turn theirs off while it is
-              required. Your own must be on first.
+              {t('settings.security.explanation')}
             </p>
             {refusal ? (
               <Alert variant="danger" role="alert" id={refusalId} className="mb-0">

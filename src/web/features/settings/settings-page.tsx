@@ -12,7 +12,8 @@ import {
 import { useFlash } from '../../components/flash-messages.tsx';
 import { LoadFailed, Loading } from '../../components/loading.tsx';
 import { PageCard } from '../../components/page-card.tsx';
-import { translate } from '../../i18n/translate.tsx';
+import type { MessageId } from '../../i18n/catalogues.ts';
+import { translate, useT } from '../../i18n/translate.tsx';
 import { failureText, messages } from '../../lib/messages.ts';
 import { useSession } from '../../lib/session.ts';
 import { useSettings } from '../../lib/settings-service.ts';
@@ -22,10 +23,10 @@ import { SecurityPanel } from './security-panel.tsx';
 import { useChangeSettings } from './settings-api.ts';
 import { TwoFactorRequired } from './two-factor-required.tsx';
 
-const SETTING_LABELS: Record<keyof Settings, string> = {
-  allowRegistrations: 'Allow Registration',
-  disableBalanceOnAdd: 'Disable Balance On Add',
-  disableBalanceOnEdit: 'Disable Balance On Edit',
+const SETTING_LABELS: Record<keyof Settings, MessageId> = {
+  allowRegistrations: 'settings.allowRegistrations',
+  disableBalanceOnAdd: 'settings.disableBalanceOnAdd',
+  disableBalanceOnEdit: 'settings.disableBalanceOnEdit',
 };
 
 /**
@@ -45,6 +46,7 @@ export function SettingsPage({ gettingPaid }: { gettingPaid?: ReactNode } = {}) 
 
 /** `gettingPaid`: the operator's own collection settings, from another feature (pages/). */
 function PanelSettings({ gettingPaid }: { gettingPaid: ReactNode }) {
+  const t = useT();
   const settings = useSettings();
   const session = useSession();
   const isAdministrator = session.data?.role === 'admin';
@@ -68,24 +70,32 @@ function PanelSettings({ gettingPaid }: { gettingPaid: ReactNode }) {
       form.reset(saved);
       flash.success(translate(messages.settingsSaved.id), messages.settingsSaved.seconds);
     } catch (error) {
-      flash.failure(failureText('Settings were not saved', error), messages.failureSeconds);
+      flash.failure(failureText(translate('settings.saveFailed'), error), messages.failureSeconds);
     }
   });
 
   if (settings.isError && !settings.data) {
     return (
-      <LoadFailed what="the settings" error={settings.error} onRetry={() => settings.refetch()} />
+      <LoadFailed
+        what={t('settings.load')}
+        error={settings.error}
+        onRetry={() => settings.refetch()}
+      />
     );
   }
   if (!settings.data) return <Loading />;
 
   return (
     <>
-      <PageCard title="Edit Settings" backTo={paths.dashboard} backLabel="Back to Dashboard">
-        <Form noValidate onSubmit={onSubmit} aria-label="Edit Settings">
+      <PageCard
+        title={t('settings.title')}
+        backTo={paths.dashboard}
+        backLabel={t('settings.backToDashboard')}
+      >
+        <Form noValidate onSubmit={onSubmit} aria-label={t('settings.title')}>
           {isAdministrator ? null : (
             <p className="text-body-secondary" id="settings-read-only">
-              These settings apply to the whole panel. Only an administrator can change them.
+              {t('settings.readOnly')}
             </p>
           )}
           <fieldset
@@ -98,21 +108,21 @@ function PanelSettings({ gettingPaid }: { gettingPaid: ReactNode }) {
                 id={`setting-${name}`}
                 type="checkbox"
                 className="mb-3"
-                label={SETTING_LABELS[name]}
+                label={t(SETTING_LABELS[name])}
                 {...form.register(name)}
               />
             ))}
           </fieldset>
           {isAdministrator ? (
             <Button type="submit" variant="primary" disabled={form.formState.isSubmitting}>
-              Submit
+              {t('settings.submit')}
             </Button>
           ) : null}
         </Form>
       </PageCard>
       {gettingPaid}
       {isAdministrator ? <SecurityPanel /> : null}
-      {session.data ? <AccountPanel email={session.data.email} /> : null}
+      {session.data ? <AccountPanel user={session.data} /> : null}
       {isAdministrator && session.data ? (
         <OperatorsPanel currentOperatorId={session.data.id} currentEmail={session.data.email} />
       ) : null}

@@ -11,6 +11,9 @@ import {
   twoFactorConfirmSchema,
 } from '../../../shared/two-factor-schema.ts';
 import { FormField } from '../../components/form-field.tsx';
+import { errorText } from '../../i18n/errors.ts';
+import { useT } from '../../i18n/translate.tsx';
+import { fieldText } from '../../lib/account-messages.ts';
 import { ApiError } from '../../lib/api-client.ts';
 import { copyText } from '../../lib/clipboard.ts';
 import { applyServerErrors } from '../../lib/form-errors.ts';
@@ -37,6 +40,7 @@ const BACKUP_CODES_FILE = 'client-panel-backup-codes.txt';
 
 /** Backup codes, shown once: to copy, download or write down. */
 function BackupCodes({ codes, step = '' }: { codes: readonly string[]; step?: string }) {
+  const t = useT();
   const listId = useId();
   const [copied, setCopied] = useState<'copied' | 'failed' | null>(null);
   const text = `${codes.join('\n')}\n`;
@@ -47,10 +51,7 @@ function BackupCodes({ codes, step = '' }: { codes: readonly string[]; step?: st
 
   return (
     <>
-      <p id={listId}>
-        {step}Backup codes: each signs you in once without the app, should you lose your phone. Keep
-        them somewhere safe, such as a password manager or on paper: they are not shown again.
-      </p>
+      <p id={listId}>{t('settings.codes.about', { step })}</p>
       <ul className="list-unstyled row row-cols-1 row-cols-sm-2 mb-2" aria-labelledby={listId}>
         {codes.map((code) => (
           <li key={code} className="col">
@@ -60,19 +61,19 @@ function BackupCodes({ codes, step = '' }: { codes: readonly string[]; step?: st
       </ul>
       <div className="d-flex flex-wrap gap-2">
         <Button size="sm" variant="outline-secondary" onClick={() => void copy()}>
-          Copy the codes
+          {t('settings.codes.copy')}
         </Button>
         <a
           className="btn btn-sm btn-outline-secondary"
           href={`data:text/plain;charset=utf-8,${encodeURIComponent(text)}`}
           download={BACKUP_CODES_FILE}
         >
-          Download the codes
+          {t('settings.codes.download')}
         </a>
       </div>
       <p className="mt-2 mb-0" aria-live="polite">
-        {copied === 'copied' ? 'Codes copied.' : null}
-        {copied === 'failed' ? 'They could not be copied here: download or write them down.' : null}
+        {copied === 'copied' ? t('settings.codes.copied') : null}
+        {copied === 'failed' ? t('settings.codes.notCopied') : null}
       </p>
     </>
   );
@@ -80,6 +81,7 @@ function BackupCodes({ codes, step = '' }: { codes: readonly string[]; step?: st
 
 /** The secret as the app takes it: a QR code of its otpauth:// URI, drawn here as an SVG. */
 function QrCode({ uri }: { uri: string }) {
+  const t = useT();
   // A quiet zone of 4 modules, as the standard asks, for cameras to find the code.
   const src = useMemo(
     () => `data:image/svg+xml;charset=utf-8,${encodeURIComponent(renderSVG(uri, { border: 4 }))}`,
@@ -88,7 +90,7 @@ function QrCode({ uri }: { uri: string }) {
   return (
     <img
       src={src}
-      alt="QR code for your authenticator app"
+      alt={t('settings.two-factor.qrCode')}
       width={200}
       height={200}
       className="d-block mx-auto mb-3"
@@ -108,6 +110,7 @@ function ConfirmStep({
   onCancel(): void;
   onConfirmed(): void;
 }) {
+  const t = useT();
   const confirm = useConfirmTwoFactor();
   const [failure, setFailure] = useState<string | null>(null);
   const form = useForm<TwoFactorConfirmInput>({
@@ -122,24 +125,21 @@ function ConfirmStep({
       await confirm.mutateAsync(values);
       onConfirmed();
     } catch (error) {
-      const message = applyServerErrors(error, form.setError, ['code']);
-      if (!(error instanceof ApiError && error.fieldErrors.code)) setFailure(message);
+      applyServerErrors(error, form.setError, ['code']);
+      if (!(error instanceof ApiError && error.fieldErrors.code)) setFailure(errorText(error));
     }
   });
 
   return (
     <Form noValidate onSubmit={submit} aria-labelledby={titleId}>
-      <Modal.Header closeButton={!isSubmitting}>
-        <StepTitle id={titleId}>Turn on two-factor sign-in</StepTitle>
+      <Modal.Header closeButton={!isSubmitting} closeLabel={t('settings.close')}>
+        <StepTitle id={titleId}>{t('settings.two-factor.turnOn')}</StepTitle>
       </Modal.Header>
       <Modal.Body>
-        <p>
-          1. Scan this QR code with an authenticator app on your phone (such as Google
-          Authenticator, Microsoft Authenticator or 1Password):
-        </p>
+        <p>{t('settings.two-factor.scan')}</p>
         <QrCode uri={setup.uri} />
         <Form.Group className="mb-3" controlId="two-factor-secret">
-          <Form.Label>Or type this key into the app</Form.Label>
+          <Form.Label>{t('settings.two-factor.typeKey')}</Form.Label>
           <Form.Control
             readOnly
             value={setup.secret}
@@ -148,23 +148,23 @@ function ConfirmStep({
         </Form.Group>
         <BackupCodes codes={setup.backupCodes} step="2. " />
         <hr />
-        <p>3. Enter the code the app shows now: two-factor sign-in is on once it matches.</p>
+        <p>{t('settings.two-factor.enterCode')}</p>
         <FormField
           id="two-factor-confirm-code"
-          label="Code from the app"
+          label={t('settings.two-factor.codeLabel')}
           autoComplete="one-time-code"
           inputMode="numeric"
           registration={form.register('code')}
-          error={errors.code?.message}
+          error={fieldText(errors.code?.message)}
         />
         <Failure text={failure} />
       </Modal.Body>
       <Modal.Footer>
         <Button variant="secondary" onClick={onCancel} disabled={isSubmitting}>
-          Cancel
+          {t('settings.cancel')}
         </Button>
         <Button type="submit" variant="primary" disabled={isSubmitting}>
-          Turn on
+          {t('settings.two-factor.confirm')}
         </Button>
       </Modal.Footer>
     </Form>
@@ -176,6 +176,7 @@ function ConfirmStep({
  * codes, then a code from the app. Cancelled before the code, nothing changes.
  */
 export function SetupDialog({ onTurnedOn, ...dialog }: DialogProps & { onTurnedOn(): void }) {
+  const t = useT();
   const titleId = useId();
   const begin = useBeginTwoFactorSetup();
   const [setup, setSetup] = useState<TwoFactorSetup | null>(null);
@@ -208,16 +209,13 @@ export function SetupDialog({ onTurnedOn, ...dialog }: DialogProps & { onTurnedO
         <PasswordStep
           id="two-factor-setup-password"
           titleId={titleId}
-          title="Turn on two-factor sign-in"
+          title={t('settings.two-factor.turnOn')}
           email={dialog.email}
-          submitLabel="Continue"
+          submitLabel={t('settings.two-factor.continue')}
           onCancel={dialog.onCancel}
           onSubmit={async (input) => setSetup(await begin.mutateAsync(input))}
         >
-          <p>
-            Your password first. Then you add the panel to an authenticator app on your phone, keep
-            a set of backup codes, and enter a code from the app to turn it on.
-          </p>
+          <p>{t('settings.two-factor.setupIntro')}</p>
         </PasswordStep>
       )}
     </GuardedModal>
@@ -226,6 +224,7 @@ export function SetupDialog({ onTurnedOn, ...dialog }: DialogProps & { onTurnedO
 
 /** New backup codes, with the password: the old ones stop working, the new ones are shown once. */
 export function NewBackupCodesDialog(dialog: DialogProps) {
+  const t = useT();
   const titleId = useId();
   const newCodes = useNewBackupCodes();
   const [codes, setCodes] = useState<string[] | null>(null);
@@ -246,15 +245,15 @@ export function NewBackupCodesDialog(dialog: DialogProps) {
     >
       {codes ? (
         <>
-          <Modal.Header closeButton>
-            <StepTitle id={titleId}>Your new backup codes</StepTitle>
+          <Modal.Header closeButton closeLabel={t('settings.close')}>
+            <StepTitle id={titleId}>{t('settings.codes.newTitle')}</StepTitle>
           </Modal.Header>
           <Modal.Body>
             <BackupCodes codes={codes} />
           </Modal.Body>
           <Modal.Footer>
             <Button variant="primary" onClick={dialog.onCancel}>
-              Done
+              {t('settings.done')}
             </Button>
           </Modal.Footer>
         </>
@@ -262,13 +261,13 @@ export function NewBackupCodesDialog(dialog: DialogProps) {
         <PasswordStep
           id="two-factor-codes-password"
           titleId={titleId}
-          title="New backup codes?"
+          title={t('settings.codes.askTitle')}
           email={dialog.email}
-          submitLabel="Make new backup codes"
+          submitLabel={t('settings.codes.make')}
           onCancel={dialog.onCancel}
           onSubmit={async (input) => setCodes((await newCodes.mutateAsync(input)).backupCodes)}
         >
-          <p>You get ten new backup codes, and every one you have now stops working.</p>
+          <p>{t('settings.codes.makeIntro')}</p>
         </PasswordStep>
       )}
     </GuardedModal>
@@ -277,6 +276,7 @@ export function NewBackupCodesDialog(dialog: DialogProps) {
 
 /** Turning two-factor sign-in off, with the password. */
 export function TurnOffDialog({ onTurnedOff, ...dialog }: DialogProps & { onTurnedOff(): void }) {
+  const t = useT();
   const titleId = useId();
   const disable = useDisableTwoFactor();
   return (
@@ -291,9 +291,9 @@ export function TurnOffDialog({ onTurnedOff, ...dialog }: DialogProps & { onTurn
       <PasswordStep
         id="two-factor-off-password"
         titleId={titleId}
-        title="Turn off two-factor sign-in?"
+        title={t('settings.two-factor.turnOffTitle')}
         email={dialog.email}
-        submitLabel="Turn off"
+        submitLabel={t('settings.two-factor.turnOffSubmit')}
         danger
         onCancel={dialog.onCancel}
         onSubmit={async (input) => {
@@ -301,10 +301,7 @@ export function TurnOffDialog({ onTurnedOff, ...dialog }: DialogProps & { onTurn
           onTurnedOff();
         }}
       >
-        <p>
-          Signing in then asks for your password alone, and your backup codes stop working. You can
-          turn it on again at any time, with a new secret for the app.
-        </p>
+        <p>{t('settings.two-factor.turnOffIntro')}</p>
       </PasswordStep>
     </GuardedModal>
   );

@@ -2,6 +2,7 @@ import { useId, useRef } from 'react';
 import Button from 'react-bootstrap/Button';
 import { useFlash } from '../../components/flash-messages.tsx';
 import { LoadFailed } from '../../components/loading.tsx';
+import { translate, useT } from '../../i18n/translate.tsx';
 import { ACCOUNT_MESSAGE_SECONDS } from '../../lib/account-messages.ts';
 import { useDialogFor } from '../../lib/use-dialog-for.ts';
 import { useTwoFactorStatus } from './two-factor-api.ts';
@@ -9,17 +10,12 @@ import { NewBackupCodesDialog, SetupDialog, TurnOffDialog } from './two-factor-d
 
 type TwoFactorDialog = 'setup' | 'codes' | 'off';
 
-function backupCodesLeftText(left: number): string {
-  if (left === 0) return 'You have no backup codes left: make new ones.';
-  if (left === 1) return 'You have 1 backup code left.';
-  return `You have ${left} backup codes left.`;
-}
-
 /**
  * The operator's own two-factor sign-in (TOTP): turned on with an authenticator app, then
  * off again, and new backup codes, each with the current password.
  */
 export function TwoFactorPanel({ email }: { email: string }) {
+  const t = useT();
   const status = useTwoFactorStatus();
   const flash = useFlash();
   const headingId = useId();
@@ -36,10 +32,7 @@ export function TwoFactorPanel({ email }: { email: string }) {
       () => newCodes.current,
       () => heading.current,
     );
-    flash.success(
-      'Two-factor sign-in is on: signing in asks for a code from your app',
-      ACCOUNT_MESSAGE_SECONDS,
-    );
+    flash.success(translate('settings.two-factor.turnedOn'), ACCOUNT_MESSAGE_SECONDS);
   }
 
   function turnedOff() {
@@ -47,7 +40,7 @@ export function TwoFactorPanel({ email }: { email: string }) {
       () => turnOn.current,
       () => heading.current,
     );
-    flash.success('Two-factor sign-in is off', ACCOUNT_MESSAGE_SECONDS);
+    flash.success(translate('settings.two-factor.turnedOff'), ACCOUNT_MESSAGE_SECONDS);
   }
 
   const dialogProps = {
@@ -61,40 +54,37 @@ export function TwoFactorPanel({ email }: { email: string }) {
     <section aria-labelledby={headingId} className="mb-4">
       {/* Focused (to be read from, not a control) if a dialog's outcome left no button to. */}
       <h3 className="h6" id={headingId} ref={heading} tabIndex={-1}>
-        Two-factor sign-in
+        {t('settings.two-factor.heading')}
       </h3>
       {/* A plain line, not a status region: the flash messages are the page's one status region. */}
-      {status.isPending ? <p className="text-body-secondary">Loading…</p> : null}
+      {status.isPending ? <p className="text-body-secondary">{t('settings.loading')}</p> : null}
       {status.isError ? (
         <LoadFailed
-          what="your two-factor sign-in"
+          what={t('settings.two-factor.load')}
           error={status.error}
           onRetry={() => void status.refetch()}
         />
       ) : null}
       {status.data && !status.data.enabled ? (
         <>
-          <p className="text-body-secondary">
-            Off. With two-factor sign-in on, signing in asks for a code from an authenticator app on
-            your phone after your password: someone who learns your password still cannot sign in.
-          </p>
+          <p className="text-body-secondary">{t('settings.two-factor.off')}</p>
           <Button ref={turnOn} variant="primary" onClick={() => dialog.ask('setup')}>
-            Turn on two-factor sign-in
+            {t('settings.two-factor.turnOn')}
           </Button>
         </>
       ) : null}
       {status.data?.enabled ? (
         <>
           <p className="text-body-secondary">
-            On: signing in asks for a code from your authenticator app after your password.{' '}
-            {backupCodesLeftText(status.data.backupCodesLeft)}
+            {t('settings.two-factor.on')}{' '}
+            {t('settings.two-factor.codesLeft', { count: status.data.backupCodesLeft })}
           </p>
           <div className="d-flex flex-wrap gap-2">
             <Button ref={newCodes} variant="outline-secondary" onClick={() => dialog.ask('codes')}>
-              New backup codes
+              {t('settings.two-factor.newCodes')}
             </Button>
             <Button variant="outline-danger" onClick={() => dialog.ask('off')}>
-              Turn off two-factor sign-in
+              {t('settings.two-factor.turnOff')}
             </Button>
           </div>
         </>

@@ -2,24 +2,22 @@ import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import { useNavigate } from 'react-router';
 import { paths } from '../../../shared/paths.ts';
-import { TWO_FACTOR_SETUP_REQUIRED_MESSAGE } from '../../../shared/two-factor-schema.ts';
 import { useFlash } from '../../components/flash-messages.tsx';
 import { usePageTitle } from '../../components/page-title.ts';
-import { translate } from '../../i18n/translate.tsx';
+import { translate, useT } from '../../i18n/translate.tsx';
 import { ACCOUNT_MESSAGE_SECONDS } from '../../lib/account-messages.ts';
 import { session, useSignOut } from '../../lib/session.ts';
 import { FAILURE_SECONDS, failureText, loggedOut } from '../../lib/shell-messages.ts';
 import { useDialogFor } from '../../lib/use-dialog-for.ts';
 import { SetupDialog } from './two-factor-dialogs.tsx';
 
-const TITLE = 'Turn on two-factor sign-in';
-
 /**
  * All that an operator is offered while the administrator requires two-factor sign-in and
  * theirs is off (every other call of theirs is refused): turning it on, or signing out.
  */
 export function TwoFactorRequired({ email }: { email: string }) {
-  usePageTitle(TITLE);
+  const t = useT();
+  usePageTitle(t('settings.two-factor.turnOn'));
   const signOut = useSignOut();
   const flash = useFlash();
   const navigate = useNavigate();
@@ -29,10 +27,7 @@ export function TwoFactorRequired({ email }: { email: string }) {
     dialog.close();
     // Read again, the session no longer holds them to the setup: the guards let them in.
     await session.reload();
-    flash.success(
-      'Two-factor sign-in is on: signing in asks for a code from your app',
-      ACCOUNT_MESSAGE_SECONDS,
-    );
+    flash.success(translate('settings.two-factor.turnedOn'), ACCOUNT_MESSAGE_SECONDS);
     navigate(paths.dashboard);
   }
 
@@ -42,30 +37,26 @@ export function TwoFactorRequired({ email }: { email: string }) {
       flash.success(translate(loggedOut.id), loggedOut.seconds);
       navigate(paths.login);
     } catch (error) {
-      flash.failure(failureText('Logout failed', error), FAILURE_SECONDS);
+      flash.failure(failureText(translate('auth.logoutFailed'), error), FAILURE_SECONDS);
     }
   }
 
   return (
     <Card className="mx-auto auth-card">
       <Card.Body>
-        <h1 className="h3 text-center mb-4">{TITLE}</h1>
-        <p>{TWO_FACTOR_SETUP_REQUIRED_MESSAGE}.</p>
-        <p className="text-body-secondary">
-          Signing in then asks for a code from an authenticator app on your phone after your
-          password: someone who learns your password still cannot sign in. Until it is on, nothing
-          else of the panel is open to you.
-        </p>
+        <h1 className="h3 text-center mb-4">{t('settings.two-factor.turnOn')}</h1>
+        <p>{t('settings.required.why')}</p>
+        <p className="text-body-secondary">{t('settings.required.what')}</p>
         <div className="d-grid gap-2">
           <Button variant="primary" onClick={() => dialog.ask('setup')}>
-            {TITLE}
+            {t('settings.two-factor.turnOn')}
           </Button>
           <Button
             variant="outline-secondary"
             disabled={signOut.isPending}
             onClick={() => void logout()}
           >
-            Sign out
+            {t('settings.signOut')}
           </Button>
         </div>
       </Card.Body>
