@@ -20,7 +20,7 @@ const BUDGETS = {
 // needs both parts. The budget holds in the language whose catalogues weigh most.
 const CATALOGUE_AREAS = {
   public: ['shell', 'auth', 'validation', 'errors'],
-  app: ['shell', 'auth', 'validation', 'errors', 'clients', 'ledger', 'collect', 'settings'],
+  app: ['shell', 'auth', 'validation', 'errors', 'clients', 'ledger', 'collect'],
 };
 const LANGUAGES = ['en', 'hi'];
 

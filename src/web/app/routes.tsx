@@ -2,6 +2,7 @@ import { type ComponentType, lazy, useState } from 'react';
 import { type RouteObject, useLocation, useRoutes } from 'react-router';
 import { pages } from '../../shared/paths.ts';
 import { FlashProvider } from '../components/flash-messages.tsx';
+import { loadCatalogues } from '../i18n/language.ts';
 import { RedrawOnLanguageChange } from '../i18n/language-provider.tsx';
 import { AppLayout } from './app-layout.tsx';
 import { ErrorBoundary } from './error-boundary.tsx';
@@ -35,7 +36,10 @@ const page = {
   // One chunk for the pages made to print: the same import writes shorter in this shell.
   ageingPrint: () => import('../pages/statement-page.tsx').then((m) => m.AgeingPrintPage),
   collect: () => import('../pages/collect-page.tsx').then((m) => m.CollectPage),
-  settings: () => import('../pages/settings-page.tsx').then((m) => m.SettingsPage),
+  settings: () =>
+    Promise.all([import('../pages/settings-page.tsx'), loadCatalogues('settings')]).then(
+      ([m]) => m.SettingsPage,
+    ),
 } satisfies Record<string, PageLoader>;
 
 const lazyPage = (load: PageLoader) => lazy(() => load().then((Page) => ({ default: Page })));

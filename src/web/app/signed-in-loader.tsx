@@ -1,6 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { type ComponentType, lazy } from 'react';
-import { loadAppCatalogues } from '../i18n/language.ts';
+import { loadCatalogues } from '../i18n/language.ts';
 
 /** The signed-in part of the app (signed-in.tsx) once loaded, with the app's query cache. */
 export interface SignedInPart {
@@ -22,7 +22,7 @@ export function signedInLoader(): SignedInLoader {
   const loader: SignedInLoader = {
     current: undefined,
     load: () =>
-      (loading ??= Promise.all([import('./signed-in.tsx'), loadAppCatalogues()]).then(
+      (loading ??= Promise.all([import('./signed-in.tsx'), loadCatalogues('app')]).then(
         ([module]) => {
           loader.current = { client: module.createQueryClient(), module };
           return loader.current;

@@ -5,14 +5,17 @@ import type { Language } from '../../shared/languages.ts';
  * Every catalogue the web app loads, by language and area. An area is one JSON file per
  * language (src/web/locales/<lang>/<area>.json, or src/shared/locales for the texts the server
  * uses too), compiled for Lingui at build time (scripts/catalogue-plugin.mjs). The areas a page
- * before sign-in needs are the `public` part; the rest load with the signed-in part, so that
- * /login downloads only its own words, and only in the chosen language.
+ * before sign-in needs are the `public` part; the `app` part loads with the signed-in part and
+ * `settings` with the settings page, so that each page downloads its own words, and only in the
+ * chosen language.
  */
 type Load = () => Promise<{ default: Messages }>;
 
 export const PARTS = {
   public: ['shell', 'auth', 'validation', 'errors'],
-  app: ['clients', 'ledger', 'collect', 'settings'],
+  app: ['clients', 'ledger', 'collect'],
+  // Only the settings page says these: they load with it, not with every signed-in page.
+  settings: ['settings'],
 } as const;
 export type Part = keyof typeof PARTS;
 export type Area = (typeof PARTS)[Part][number];

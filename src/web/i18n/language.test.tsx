@@ -50,3 +50,17 @@ test('a language the account cannot save is said, in the language chosen', async
   await userEvent.selectOptions(await screen.findByRole('combobox', { name: 'Language' }), 'hi');
   expect(await screen.findByText(/भाषा सहेजी नहीं जा सकी/)).toBeInTheDocument();
 });
+
+test('an account that already has a language can choose the other one (it is not put back)', async () => {
+  mockApi({
+    session: { user: { ...signedIn.user, language: 'en' } },
+    routes: { 'PUT /api/account/preferences': () => ({ status: 200, body: { language: 'hi' } }) },
+  });
+  renderApp('/not-a-page');
+  await userEvent.selectOptions(await screen.findByRole('combobox', { name: 'Language' }), 'hi');
+  expect(await screen.findByRole('button', { name: 'लॉग आउट' })).toBeInTheDocument();
+  // Long enough for the redrawn layout to have applied anything it would.
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  expect(document.documentElement.lang).toBe('hi');
+  expect(screen.getByRole('button', { name: 'लॉग आउट' })).toBeInTheDocument();
+});

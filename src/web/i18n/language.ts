@@ -62,10 +62,14 @@ export async function startLanguage(language = initialLanguage()): Promise<void>
   show(language);
 }
 
-/** The signed-in pages' words: asked for beside their code (signed-in-loader.tsx). */
-export async function loadAppCatalogues(): Promise<void> {
-  needed.add('app');
-  await loadPart(current, 'app');
+/**
+ * A part's words in the language shown (the signed-in pages' beside their code,
+ * signed-in-loader.tsx; the settings page's with it, routes.tsx); a later change of language
+ * loads them in the new one too.
+ */
+export async function loadCatalogues(part: Part): Promise<void> {
+  needed.add(part);
+  await loadPart(current, part);
 }
 
 /**

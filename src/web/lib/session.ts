@@ -1,10 +1,6 @@
 import { useState } from 'react';
 import * as z from 'zod/mini';
-import {
-  type OperatorSummary,
-  type SessionAnswer,
-  sessionAnswerSchema,
-} from '../../shared/operator-schema.ts';
+import { type SessionAnswer, sessionAnswerSchema } from '../../shared/operator-schema.ts';
 import { apiPaths } from '../../shared/paths.ts';
 import { ApiError, api } from './api-client.ts';
 import { createResource, useResource } from './resource.ts';
@@ -13,7 +9,7 @@ import { createResource, useResource } from './resource.ts';
  * The signed-in operator: id, e-mail and role, and `twoFactorSetupRequired` while the
  * administrator requires two-factor sign-in and theirs is off (only its setup is open to them).
  */
-export type SessionUser = OperatorSummary & Pick<SessionAnswer, 'twoFactorSetupRequired'>;
+export type SessionUser = SessionAnswer['user'] & Pick<SessionAnswer, 'twoFactorSetupRequired'>;
 
 /** The session answer as the app keeps it: the operator, with the flag beside them. */
 export function sessionUserOf(answer: SessionAnswer): SessionUser {
