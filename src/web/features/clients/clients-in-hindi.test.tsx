@@ -89,10 +89,15 @@ function api(list: ClientList, extra: ApiRoutes = {}) {
 }
 
 describe('the clients in Hindi', () => {
-  test('the list: headings, filters, counts with plurals in Indian grouping, dates and marks', async () => {
+  test('the list, switched to Hindi: headings, filters, counts with plurals in Indian grouping, dates and marks', async () => {
     api({ items: [asha, ravi, meera], total: 123456, totalOwed: '9876543.00' });
     renderApp('/clients?balance=owing');
     await screen.findByRole('table', { name: 'Clients' });
+    // Counts keep the Indian grouping in English too.
+    expect(await screen.findByTestId('overall-owed')).toHaveTextContent(
+      'of ₹98,76,543.00 owed across all 1,23,456 clients',
+    );
+    expect(screen.getByText('1–3 of 1,23,456')).toBeVisible();
     await userEvent.selectOptions(screen.getByRole('combobox', { name: 'Language' }), 'hi');
 
     expect(await screen.findByRole('heading', { name: 'ग्राहक' })).toBeVisible();

@@ -12,6 +12,7 @@ import { LoadFailed, Loading } from '../../components/loading.tsx';
 import { Money } from '../../components/money.tsx';
 import type { MessageId } from '../../i18n/catalogues.ts';
 import { T, useT } from '../../i18n/translate.tsx';
+import { formatCount } from '../../lib/counts.ts';
 import { BulkActions } from './bulk-actions.tsx';
 import { exportUrl, useClientList } from './clients-api.ts';
 import { ClientCards, ClientsTable } from './clients-table.tsx';
@@ -177,7 +178,9 @@ export function ClientsList({
             <p className="small text-body-secondary mb-0" data-testid="overall-owed">
               <T
                 id="clients.list.overall"
-                values={{ count: overall.data.total }}
+                // The count as `total` too: formatted here, it keeps the Indian grouping in
+                // English ("1,23,456"), which `#` would write the American way.
+                values={{ count: overall.data.total, total: formatCount(overall.data.total) }}
                 components={{ 0: <Money amount={overall.data.totalOwed} /> }}
               />
             </p>
