@@ -38,6 +38,7 @@ void startLanguage()
     message.className = 'container mt-4 alert alert-danger';
     message.setAttribute('role', 'alert');
     message.textContent =
+      // i18n-exempt: no catalogue could be loaded, so both languages are written here
       'The page could not be loaded: check the connection, then reload. · पेज लोड नहीं हो सका: कनेक्शन जाँचें, फिर पेज दोबारा खोलें।';
     root.replaceChildren(message);
   });

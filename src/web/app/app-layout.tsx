@@ -4,7 +4,7 @@ import { paths } from '../../shared/paths.ts';
 import { FlashMessages, useFlash } from '../components/flash-messages.tsx';
 import { Loading } from '../components/loading.tsx';
 import { Navbar } from '../components/navbar.tsx';
-import { translate } from '../i18n/translate.tsx';
+import { translate, useT } from '../i18n/translate.tsx';
 import { useLanguageChoice } from '../i18n/use-language-choice.ts';
 import { useSession, useSignOut } from '../lib/session.ts';
 import { useSettings } from '../lib/settings-service.ts';
@@ -65,6 +65,7 @@ function useForgetOnChange(signedIn: SignedInLoader, operatorId: string | null |
 }
 
 export function AppLayout({ signedIn }: { signedIn: SignedInLoader }) {
+  const t = useT();
   const session = useSession();
   const settings = useSettings();
   const { signOut } = useSignOut();
@@ -83,7 +84,7 @@ export function AppLayout({ signedIn }: { signedIn: SignedInLoader }) {
       flash.success(translate(loggedOut.id), loggedOut.seconds);
       navigate(paths.login);
     } catch (error) {
-      flash.failure(failureText('Logout failed', error), FAILURE_SECONDS);
+      flash.failure(failureText(translate('shell.logoutFailed'), error), FAILURE_SECONDS);
     }
   }
 
@@ -93,7 +94,7 @@ export function AppLayout({ signedIn }: { signedIn: SignedInLoader }) {
   return (
     <>
       <a href="#main" className="skip-link">
-        Skip to main content
+        {t('shell.skipLink')}
       </a>
       <Navbar
         email={user?.email ?? null}

@@ -1,17 +1,23 @@
 import { Navigate, Outlet, useLocation } from 'react-router';
 import { paths } from '../../shared/paths.ts';
 import { LoadFailed, Loading } from '../components/loading.tsx';
+import { useT } from '../i18n/translate.tsx';
 import { useSession } from '../lib/session.ts';
 import { useSettings } from '../lib/settings-service.ts';
 
 /** Guarded routes send a signed-out visitor to /login. */
 export function RequireSignedIn() {
+  const t = useT();
   const session = useSession();
   const location = useLocation();
   if (session.isPending) return <Loading />;
   if (session.isError) {
     return (
-      <LoadFailed what="your session" error={session.error} onRetry={() => session.refetch()} />
+      <LoadFailed
+        what={t('shell.load.session')}
+        error={session.error}
+        onRetry={() => session.refetch()}
+      />
     );
   }
   if (!session.data)
@@ -32,13 +38,18 @@ export function RequireSignedOut() {
 
 /** /register exists only while registrations are allowed. */
 export function RequireRegistrationsOpen() {
+  const t = useT();
   const settings = useSettings();
   const session = useSession();
   if (session.data) return <Navigate to={paths.dashboard} replace />;
   if (!settings.data) {
     if (settings.isError) {
       return (
-        <LoadFailed what="the settings" error={settings.error} onRetry={() => settings.refetch()} />
+        <LoadFailed
+          what={t('shell.load.settings')}
+          error={settings.error}
+          onRetry={() => settings.refetch()}
+        />
       );
     }
     return <Loading />;

@@ -1,6 +1,7 @@
 import { type ReactNode, useId } from 'react';
 import Button from 'react-bootstrap/Button';
 import Modal from 'react-bootstrap/Modal';
+import { useT } from '../i18n/translate.tsx';
 
 /** "Are you sure?" before something that cannot be taken back: what happens, then Cancel or go. */
 export function ConfirmDialog({
@@ -26,6 +27,7 @@ export function ConfirmDialog({
   restoreFocus?: boolean;
   children: ReactNode;
 }) {
+  const t = useT();
   const titleId = useId();
   return (
     <Modal
@@ -42,7 +44,7 @@ export function ConfirmDialog({
       <Modal.Body>{children}</Modal.Body>
       <Modal.Footer>
         <Button variant="secondary" onClick={onCancel}>
-          Cancel
+          {t('shell.cancel')}
         </Button>
         <Button variant="danger" onClick={onConfirm} disabled={busy}>
           {confirmLabel}

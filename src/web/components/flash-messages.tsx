@@ -7,10 +7,11 @@ import {
   useRef,
   useState,
 } from 'react';
+import { useT } from '../i18n/translate.tsx';
 
 export type FlashVariant = 'success' | 'danger';
 
-/** A button in the message, such as "Undo"; using it closes the message. */
+/** A button in the message, such as "Undo" (its text in the chosen language); using it closes the message. */
 export interface FlashAction {
   label: string;
   run(): void;
@@ -81,6 +82,7 @@ export function useFlash(): Flash {
 }
 
 function Message({ message, onClose }: { message: FlashMessage; onClose(): void }) {
+  const t = useT();
   return (
     <div className={`alert alert-${message.variant} alert-dismissible mb-2`}>
       {message.text}
@@ -96,7 +98,7 @@ function Message({ message, onClose }: { message: FlashMessage; onClose(): void 
           {message.action.label}
         </button>
       ) : null}
-      <button type="button" className="btn-close" aria-label="Close" onClick={onClose} />
+      <button type="button" className="btn-close" aria-label={t('shell.close')} onClick={onClose} />
     </div>
   );
 }

@@ -1,11 +1,14 @@
 import type { ReactNode } from 'react';
+import { fieldMessageText } from '../lib/form-errors.ts';
 import type { FieldRegistration } from '../lib/use-schema-form.ts';
 
 interface FormFieldProps {
   id: string;
+  /** In the chosen language, as `help`. */
   label: string;
   /** From the form: react-hook-form's `register(name)`, or useSchemaForm's. */
   registration: FieldRegistration;
+  /** The form's message (shown in the chosen language: fieldMessageText). */
   error?: string | undefined;
   type?: string;
   autoComplete?: string;
@@ -17,7 +20,7 @@ interface FormFieldProps {
 }
 
 /**
- * A labelled input whose own message sits under it when it is invalid. Bootstrap's classes
+ * A labelled input whose own message sits under it, in the chosen language, when it is invalid. Bootstrap's classes
  * rather than react-bootstrap's Form: the sign-in page has it (decision 0013).
  */
 export function FormField({
@@ -56,7 +59,7 @@ export function FormField({
         </small>
       ) : null}
       <div className="invalid-feedback" id={errorId}>
-        {error}
+        {fieldMessageText(error)}
       </div>
     </div>
   );

@@ -1,10 +1,41 @@
 import { Component, type ComponentType, lazy, type ReactNode, Suspense, useState } from 'react';
+import type { MessageId } from '../i18n/catalogues.ts';
+import { errorText } from '../i18n/errors.ts';
+import { useT } from '../i18n/translate.tsx';
 
 interface LoadBoundaryProps {
+  /** The dialog's name in English, for the log. */
   what: string;
+  /** Its name in the chosen language, for the page. */
+  name: MessageId | undefined;
   onRetry(): void;
   onClose(): void;
   children: ReactNode;
+}
+
+function DialogLoadFailed({
+  what,
+  name,
+  error,
+  onRetry,
+  onClose,
+}: Omit<LoadBoundaryProps, 'children'> & { error: unknown }) {
+  const t = useT();
+  return (
+    <div role="alert" className="alert alert-danger mt-2 mb-2">
+      <p className="mb-2">
+        {t('shell.dialogFailed', { what: name ? t(name) : what, why: errorText(error) })}
+      </p>
+      <div className="d-flex gap-2">
+        <button type="button" className="btn btn-outline-danger btn-sm" onClick={onRetry}>
+          {t('shell.tryAgain')}
+        </button>
+        <button type="button" className="btn btn-outline-secondary btn-sm" onClick={onClose}>
+          {t('shell.close')}
+        </button>
+      </div>
+    </div>
+  );
 }
 
 /**
@@ -26,42 +57,20 @@ class DialogLoadBoundary extends Component<LoadBoundaryProps, { error: unknown }
 
   override render() {
     if (this.state.error === undefined) return this.props.children;
-    const detail = this.state.error instanceof Error ? `: ${this.state.error.message}` : '';
-    return (
-      <div role="alert" className="alert alert-danger mt-2 mb-2">
-        <p className="mb-2">
-          Could not open the {this.props.what}
-          {detail}
-        </p>
-        <div className="d-flex gap-2">
-          <button
-            type="button"
-            className="btn btn-outline-danger btn-sm"
-            onClick={this.props.onRetry}
-          >
-            Try again
-          </button>
-          <button
-            type="button"
-            className="btn btn-outline-secondary btn-sm"
-            onClick={this.props.onClose}
-          >
-            Close
-          </button>
-        </div>
-      </div>
-    );
+    const { children: _children, ...props } = this.props;
+    return <DialogLoadFailed {...props} error={this.state.error} />;
   }
 }
 
 /**
  * A dialog loaded with React.lazy when first opened, inside a boundary of its own. React.lazy
  * remembers a failed load for good, so "Try again" makes a new lazy component that loads the
- * module afresh.
+ * module afresh. `what` names the dialog in the log; `name`, on the page (its message id).
  */
 export function lazyDialog<Props extends { onClose(): void }>(
   what: string,
   load: () => Promise<ComponentType<Props>>,
+  name?: MessageId,
 ): ComponentType<Props> {
   const fresh = () => lazy(() => load().then((Dialog) => ({ default: Dialog })));
   let Loaded = fresh();
@@ -71,6 +80,7 @@ export function lazyDialog<Props extends { onClose(): void }>(
       <DialogLoadBoundary
         key={attempt}
         what={what}
+        name={name}
         onRetry={() => {
           Loaded = fresh();
           setAttempt((n) => n + 1);

@@ -1,10 +1,14 @@
+import { errorText } from '../i18n/errors.ts';
+import { useT } from '../i18n/translate.tsx';
+
 // Bootstrap's classes rather than react-bootstrap's components: the guards show these before
 // the sign-in page (decision 0013).
 
 export function Loading() {
+  const t = useT();
   return (
     <p role="status" className="text-muted">
-      Loading...
+      {t('shell.loading')}
     </p>
   );
 }
@@ -15,17 +19,17 @@ export function LoadFailed({
   error,
   onRetry,
 }: {
+  /** What did not load, in the chosen language ("the settings"). */
   what: string;
   error: Error;
   onRetry(): void;
 }) {
+  const t = useT();
   return (
     <div role="alert" className="alert alert-danger">
-      <p className="mb-2">
-        Could not load {what}: {error.message}
-      </p>
+      <p className="mb-2">{t('shell.loadFailed', { what, why: errorText(error) })}</p>
       <button type="button" className="btn btn-outline-danger btn-sm" onClick={onRetry}>
-        Try again
+        {t('shell.tryAgain')}
       </button>
     </div>
   );

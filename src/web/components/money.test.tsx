@@ -1,5 +1,6 @@
-import { render, screen } from '@testing-library/react';
+import { screen } from '@testing-library/react';
 import { expect, test } from 'vitest';
+import { renderWithTexts } from '../test-utils.tsx';
 import { Balance, Money } from './money.tsx';
 
 test.each([
@@ -8,7 +9,7 @@ test.each([
   ['-20.00', '-₹20.00'],
   ['119999999999.88', '₹1,19,99,99,99,999.88'],
 ])('%s is shown as %s', (amount, text) => {
-  render(<Money amount={amount} />);
+  renderWithTexts(<Money amount={amount} />);
   expect(screen.getByText(text)).toBeVisible();
 });
 
@@ -17,6 +18,6 @@ test.each([
   ['0.00', '₹0.00', 'balance-clear'],
   ['-500.00', '₹500.00 in credit', 'balance-clear'],
 ])('a balance of %s reads "%s" (%s)', (amount, text, colour) => {
-  render(<Balance amount={amount} />);
+  renderWithTexts(<Balance amount={amount} />);
   expect(screen.getByText(text)).toHaveClass(colour);
 });

@@ -1,4 +1,5 @@
 import { formatInr, paiseFromAmount } from '../../shared/money.ts';
+import { translate } from '../i18n/translate.tsx';
 
 /** An API amount ("1234.50") shown in rupees with Indian grouping. */
 export function Money({ amount, className }: { amount: string; className?: string }) {
@@ -7,11 +8,14 @@ export function Money({ amount, className }: { amount: string; className?: strin
 
 /**
  * A balance as people read it: what a client owes in red; an advance as "₹500.00 in
- * credit", in green, never "-₹500.00"; nothing owed in green.
+ * credit" ("₹500.00 अग्रिम"), in green, never "-₹500.00"; nothing owed in green. In the chosen
+ * language: call it while drawing.
  */
 export function balanceText(amount: string): string {
   const paise = paiseFromAmount(amount);
-  return paise < 0n ? `${formatInr(-paise)} in credit` : formatInr(paise);
+  return paise < 0n
+    ? translate('shell.money.credit', { amount: formatInr(-paise) })
+    : formatInr(paise);
 }
 
 export function Balance({ amount, className = '' }: { amount: string; className?: string }) {

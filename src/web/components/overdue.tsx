@@ -1,12 +1,16 @@
 import type { Client } from '../../shared/client-schema.ts';
 import { daysBetween } from '../../shared/ledger-schema.ts';
 import { formatInr, paiseFromAmount } from '../../shared/money.ts';
+import { translate } from '../i18n/translate.tsx';
 import { usePanelToday } from '../lib/panel-today.ts';
 
-/** "74 days" past a due date, counted to the panel's today (at least one: it is overdue). */
+/**
+ * "74 days" ("74 दिन") past a due date, counted to the panel's today (at least one: it is
+ * overdue), in the chosen language: call it while drawing.
+ */
 export function overdueDaysText(since: string, today: string): string {
   const days = Math.max(1, daysBetween(since, today));
-  return `${days} ${days === 1 ? 'day' : 'days'}`;
+  return translate('shell.overdue.days', { days });
 }
 
 export function isOverdue(client: Client): client is Client & { overdueSince: string } {

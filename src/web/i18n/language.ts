@@ -1,5 +1,10 @@
 import { setupI18n } from '@lingui/core';
-import { DEFAULT_LANGUAGE, isLanguage, type Language } from '../../shared/languages.ts';
+import {
+  DEFAULT_LANGUAGE,
+  INTL_LOCALES,
+  isLanguage,
+  type Language,
+} from '../../shared/languages.ts';
 import { catalogues, PARTS, type Part } from './catalogues.ts';
 
 /** The one Lingui instance: what every text on every page is looked up in. */
@@ -50,7 +55,8 @@ export function initialLanguage(): Language {
 }
 
 function show(language: Language): void {
-  i18n.activate(language);
+  // Formatted with the Indian locale ("1,23,456"), not the bare language ("123,456").
+  i18n.activate(language, [INTL_LOCALES[language]]);
   current = language;
   document.documentElement.lang = language;
   for (const listener of listeners) listener();

@@ -32,14 +32,24 @@ export function worthRetrying(failures: number, error: unknown): boolean {
   return !(error instanceof ApiError && error.status >= 400 && error.status < 500) && failures < 2;
 }
 
+/*
+ * The English `message` of the failures the app names itself (codes `network`,
+ * `unexpected-answer`, `rate-limited`, `server`, `request-failed`): the pages show the
+ * catalogue's text for the code instead (errorText, src/shared/locales/<lang>/errors.json).
+ */
 export const NETWORK_ERROR_MESSAGE =
+  // i18n-exempt: English message of the code `network`; pages show errorText
   'Could not reach the server. Check your connection and try again.';
 export const UNEXPECTED_ANSWER_MESSAGE =
+  // i18n-exempt: English message of the code `unexpected-answer`; pages show errorText
   'The server sent an answer this page does not understand. Reload the page and try again.';
 
 function describeFailure(status: number): string {
+  // i18n-exempt: English message of the code `rate-limited`; pages show errorText
   if (status === 429) return 'Too many attempts. Please wait and try again.';
+  // i18n-exempt: English message of the code `server`; pages show errorText
   if (status >= 500) return 'The server failed to answer. Please try again.';
+  // i18n-exempt: English message of the code `request-failed`; pages show errorText
   return `The request failed (HTTP ${status})`;
 }
 
@@ -101,13 +111,22 @@ export function answerOf<T>(status: number, text: string, schema: z.ZodMiniType<
   return checked.data;
 }
 
+// Methods rather than generic arrow functions (`<T>(…) =>`), which the catalogue check, reading
+// every file as TSX, would take for markup.
 export const api = {
-  get: <T>(path: string, schema: z.ZodMiniType<T>) => apiRequest('GET', path, schema),
-  post: <T>(path: string, schema: z.ZodMiniType<T>, body: unknown = {}) =>
-    apiRequest('POST', path, schema, body),
-  put: <T>(path: string, schema: z.ZodMiniType<T>, body: unknown) =>
-    apiRequest('PUT', path, schema, body),
-  patch: <T>(path: string, schema: z.ZodMiniType<T>, body: unknown) =>
-    apiRequest('PATCH', path, schema, body),
-  delete: <T>(path: string, schema: z.ZodMiniType<T>) => apiRequest('DELETE', path, schema),
+  get<T>(path: string, schema: z.ZodMiniType<T>) {
+    return apiRequest('GET', path, schema);
+  },
+  post<T>(path: string, schema: z.ZodMiniType<T>, body: unknown = {}) {
+    return apiRequest('POST', path, schema, body);
+  },
+  put<T>(path: string, schema: z.ZodMiniType<T>, body: unknown) {
+    return apiRequest('PUT', path, schema, body);
+  },
+  patch<T>(path: string, schema: z.ZodMiniType<T>, body: unknown) {
+    return apiRequest('PATCH', path, schema, body);
+  },
+  delete<T>(path: string, schema: z.ZodMiniType<T>) {
+    return apiRequest('DELETE', path, schema);
+  },
 };

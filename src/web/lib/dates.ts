@@ -7,9 +7,12 @@ export function todayHere(now = new Date()): string {
   return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
 }
 
-/** One formatter per language and kind, made when first needed (making one is slow). */
-function memo(make: (language: Language) => Intl.DateTimeFormat) {
-  const made = new Map<Language, Intl.DateTimeFormat>();
+/**
+ * One formatter per language and kind, made when first needed (making one is slow); the
+ * chosen language's when called.
+ */
+export function perLanguage<Format>(make: (language: Language) => Format): () => Format {
+  const made = new Map<Language, Format>();
   return () => {
     const language = currentLanguage();
     let format = made.get(language);
@@ -23,7 +26,7 @@ function memo(make: (language: Language) => Intl.DateTimeFormat) {
 
 // Hindi names the month in full ("25 नवंबर 2026"): its short forms ("नव॰") read as
 // abbreviations few people use; English keeps the app's "5 Mar 2026".
-const dayFormat = memo(
+const dayFormat = perLanguage(
   (language) =>
     new Intl.DateTimeFormat(INTL_LOCALES[language], {
       day: 'numeric',
@@ -38,7 +41,7 @@ export function formatDay(on: string): string {
   return dayFormat().format(new Date(`${on}T00:00:00Z`));
 }
 
-const timeFormat = memo((language) =>
+const timeFormat = perLanguage((language) =>
   language === 'hi'
     ? new Intl.DateTimeFormat(INTL_LOCALES.hi, {
         day: 'numeric',

@@ -1,3 +1,5 @@
+import { validationCodeOf } from '../../shared/validation-messages.ts';
+import { errorText, fieldErrorText } from '../i18n/errors.ts';
 import { ApiError } from './api-client.ts';
 
 /**
@@ -9,7 +11,10 @@ type SetFieldError<Field extends string> = (
   error: { type: 'server'; message: string },
 ) => void;
 
-/** Puts the server's per-field messages under the matching inputs; returns the overall message. */
+/**
+ * Puts the server's per-field messages under the matching inputs, in the chosen language (from
+ * their `fieldCodes`); returns the overall message, likewise.
+ */
 export function applyServerErrors<Field extends string>(
   error: unknown,
   setError: SetFieldError<Field>,
@@ -18,9 +23,22 @@ export function applyServerErrors<Field extends string>(
   if (error instanceof ApiError) {
     for (const field of fields) {
       const message = error.fieldErrors[field];
-      if (message) setError(field, { type: 'server', message });
+      if (message) {
+        setError(field, {
+          type: 'server',
+          message: fieldErrorText(message, error.fieldCodes[field]),
+        });
+      }
     }
-    return error.message;
   }
-  return error instanceof Error ? error.message : 'Something went wrong';
+  return errorText(error);
+}
+
+/**
+ * A field's message as the form found it (the shared schema's English text, checked in the
+ * browser) in the chosen language; a text already translated (the server's, through
+ * applyServerErrors) stays as it is.
+ */
+export function fieldMessageText(message: string | undefined): string | undefined {
+  return message === undefined ? undefined : fieldErrorText(message, validationCodeOf(message));
 }

@@ -13,13 +13,13 @@ import { useForm } from 'react-hook-form';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import type * as z from 'zod/mini';
 import { balanceUpdateSchema } from '../../shared/balance-schema.ts';
-import { CLIENT_CONFLICT_MESSAGE, type Client } from '../../shared/client-schema.ts';
-import { paiseFromAmount } from '../../shared/money.ts';
+import type { Client } from '../../shared/client-schema.ts';
+import { formatInr, paiseFromAmount } from '../../shared/money.ts';
 import { paths } from '../../shared/paths.ts';
 import { ConfirmDialog } from '../components/confirm-dialog.tsx';
 import { useFlash } from '../components/flash-messages.tsx';
 import { lazyDialog } from '../components/lazy-dialog.tsx';
-import { Balance, balanceText } from '../components/money.tsx';
+import { Balance } from '../components/money.tsx';
 import { usePageTitle } from '../components/page-title.ts';
 import { ClientPhone } from '../features/clients/client-phone.tsx';
 import {
@@ -27,6 +27,7 @@ import {
   useDeleteClient,
   useUpdateClient,
 } from '../features/clients/clients-api.ts';
+import { dayOrNever } from '../features/clients/clients-table.tsx';
 import { conflictingClient } from '../features/clients/conflict.ts';
 import { lastListPlace } from '../features/clients/list-place.ts';
 import { WithClient } from '../features/clients/with-client.tsx';
@@ -37,10 +38,9 @@ import { RemindersHistory } from '../features/collect/reminders-history.tsx';
 import { EntryForm } from '../features/ledger/entry-form.tsx';
 import { LedgerHistory } from '../features/ledger/ledger-history.tsx';
 import { OverdueSince } from '../features/ledger/overdue-since.tsx';
-import { translate } from '../i18n/translate.tsx';
-import { formatDay } from '../lib/dates.ts';
+import { T, translate, useT } from '../i18n/translate.tsx';
 import type { DetailsPageState, EntryFormKind } from '../lib/details-page-state.ts';
-import { applyServerErrors } from '../lib/form-errors.ts';
+import { applyServerErrors, fieldMessageText } from '../lib/form-errors.ts';
 import { failureText, messages } from '../lib/messages.ts';
 
 function PencilIcon() {
@@ -52,14 +52,17 @@ function PencilIcon() {
 }
 
 // Sharing is now and then: the dialog (and the modal code under it) loads when opened.
-const ShareDialog = lazyDialog('share dialog', () =>
-  import('../features/collect/share-dialog.tsx').then((m) => m.ShareDialog),
+const ShareDialog = lazyDialog(
+  'share dialog',
+  () => import('../features/collect/share-dialog.tsx').then((m) => m.ShareDialog),
+  'clients.details.shareDialog',
 );
 
 type BalanceInput = z.input<typeof balanceUpdateSchema>;
 type BalanceOutput = z.output<typeof balanceUpdateSchema>;
 
 function BalanceForm({ client, onDone }: { client: Client; onDone(): void }) {
+  const t = useT();
   const updateClient = useUpdateClient(client.id);
   const flash = useFlash();
   const form = useForm<BalanceInput, unknown, BalanceOutput>({
@@ -67,8 +70,8 @@ function BalanceForm({ client, onDone }: { client: Client; onDone(): void }) {
     reValidateMode: 'onChange',
     defaultValues: { balance: client.balance, balanceNote: '' },
   });
-  const error = form.formState.errors.balance?.message;
-  const noteError = form.formState.errors.balanceNote?.message;
+  const error = fieldMessageText(form.formState.errors.balance?.message);
+  const noteError = fieldMessageText(form.formState.errors.balanceNote?.message);
 
   const submit = form.handleSubmit(async ({ balance, balanceNote }) => {
     try {
@@ -83,18 +86,21 @@ function BalanceForm({ client, onDone }: { client: Client; onDone(): void }) {
       const latest = conflictingClient(failure);
       if (latest) {
         form.reset({ balance: latest.balance });
-        flash.failure(CLIENT_CONFLICT_MESSAGE, messages.failureSeconds);
+        flash.failure(translate('clients.conflict'), messages.failureSeconds);
         return;
       }
       applyServerErrors(failure, form.setError, ['balance', 'balanceNote']);
-      flash.failure(failureText('The balance was not updated', failure), messages.failureSeconds);
+      flash.failure(
+        failureText(translate('clients.balance.failed'), failure),
+        messages.failureSeconds,
+      );
     }
   });
 
   return (
-    <Form noValidate onSubmit={submit} aria-label="Update balance" className="mt-2">
+    <Form noValidate onSubmit={submit} aria-label={t('clients.balance.form')} className="mt-2">
       <Form.Label htmlFor="balance-input" className="visually-hidden">
-        New balance
+        {t('clients.balance.new')}
       </Form.Label>
       <InputGroup hasValidation>
         <Form.Control
@@ -107,14 +113,14 @@ function BalanceForm({ client, onDone }: { client: Client; onDone(): void }) {
           {...form.register('balance')}
         />
         <Button type="submit" variant="outline-dark" disabled={form.formState.isSubmitting}>
-          Update
+          {t('clients.balance.update')}
         </Button>
         <Form.Control.Feedback type="invalid" id="balance-input-error">
           {error}
         </Form.Control.Feedback>
       </InputGroup>
       <Form.Group controlId="balance-note-input" className="mt-2">
-        <Form.Label className="small mb-1">Reason for the change (optional)</Form.Label>
+        <Form.Label className="small mb-1">{t('clients.balance.reason')}</Form.Label>
         <Form.Control
           size="sm"
           autoComplete="off"
@@ -144,31 +150,37 @@ function ClientDeleteDialog({
   onConfirm(): void;
   busy: boolean;
 }) {
+  const t = useT();
   const paise = paiseFromAmount(client.balance);
   const standing =
     paise > 0n
-      ? `who owes ${balanceText(client.balance)}`
+      ? 'clients.delete.owes'
       : paise < 0n
-        ? `who is ${balanceText(client.balance)}`
-        : 'who owes nothing';
+        ? 'clients.delete.credit'
+        : 'clients.delete.nothing';
   return (
     <ConfirmDialog
       show={show}
       busy={busy}
-      title="Are you sure ?"
-      confirmLabel="Delete"
+      title={t('clients.delete.title')}
+      confirmLabel={t('clients.delete')}
       onCancel={onCancel}
       onConfirm={onConfirm}
     >
-      <strong>
-        {client.fname} {client.lname}
-      </strong>
-      , {standing}, will be removed with their balance.
+      <T
+        id={standing}
+        values={{
+          name: `${client.fname} ${client.lname}`,
+          amount: formatInr(paise < 0n ? -paise : paise),
+        }}
+        components={{ 0: <strong /> }}
+      />
     </ConfirmDialog>
   );
 }
 
 function ClientDetails({ client }: { client: Client }) {
+  const t = useT();
   const location = useLocation();
   const [showBalanceForm, setShowBalanceForm] = useState(false);
   const [entryKind, setEntryKind] = useState<EntryFormKind | null>(
@@ -188,14 +200,14 @@ function ClientDetails({ client }: { client: Client }) {
       setConfirmingDelete(false);
       const { id } = client;
       flash.success(translate(messages.clientDeleted.id), messages.clientDeleted.seconds, {
-        label: 'Undo',
+        label: translate('clients.undo'),
         run: () => {
           restoreDeletedClient(queryClient, id).then(
             () =>
               flash.success(translate(messages.clientRestored.id), messages.clientRestored.seconds),
             (error: unknown) =>
               flash.failure(
-                failureText('The client was not restored', error),
+                failureText(translate('clients.restore.failed'), error),
                 messages.failureSeconds,
               ),
           );
@@ -204,7 +216,10 @@ function ClientDetails({ client }: { client: Client }) {
       navigate(lastListPlace());
     } catch (error) {
       setConfirmingDelete(false);
-      flash.failure(failureText('The client was not removed', error), messages.failureSeconds);
+      flash.failure(
+        failureText(translate('clients.delete.failed'), error),
+        messages.failureSeconds,
+      );
     }
   }
 
@@ -213,16 +228,16 @@ function ClientDetails({ client }: { client: Client }) {
       <Row className="mb-2">
         <Col xs={6}>
           <Link to={lastListPlace()} className="btn btn-link ps-0">
-            Back to Dashboard
+            {t('shell.backToDashboard')}
           </Link>
         </Col>
         <Col xs={6} className="text-end">
           <ButtonGroup>
             <Link to={paths.editClient(client.id)} className="btn btn-secondary">
-              Edit
+              {t('clients.details.edit')}
             </Link>
             <Button variant="danger" onClick={() => setConfirmingDelete(true)}>
-              Delete
+              {t('clients.delete')}
             </Button>
           </ButtonGroup>
         </Col>
@@ -235,17 +250,18 @@ function ClientDetails({ client }: { client: Client }) {
           <Row>
             <Col md={8} sm={6}>
               <h2 className="h5">
-                Client Id: <span className="text-body-secondary font-monospace">{client.id}</span>
+                {t('clients.details.id')}{' '}
+                <span className="text-body-secondary font-monospace">{client.id}</span>
               </h2>
             </Col>
             <Col md={4} sm={6} className="text-md-end">
               <h2 className="h4">
-                Balance: <Balance amount={client.balance} />{' '}
+                {t('clients.details.balance')} <Balance amount={client.balance} />{' '}
                 <Button
                   variant="link"
                   size="sm"
                   className="p-0 align-baseline"
-                  aria-label="Edit balance"
+                  aria-label={t('clients.details.editBalance')}
                   aria-expanded={showBalanceForm}
                   onClick={() => setShowBalanceForm((shown) => !shown)}
                 >
@@ -267,7 +283,7 @@ function ClientDetails({ client }: { client: Client }) {
                   aria-expanded={entryKind === 'payment'}
                   onClick={() => setEntryKind('payment')}
                 >
-                  Record payment
+                  {t('clients.details.recordPayment')}
                 </Button>
                 <Button
                   variant="outline-danger"
@@ -275,10 +291,10 @@ function ClientDetails({ client }: { client: Client }) {
                   aria-expanded={entryKind === 'charge'}
                   onClick={() => setEntryKind('charge')}
                 >
-                  Add charge
+                  {t('clients.details.addCharge')}
                 </Button>
                 <Button variant="outline-primary" size="sm" onClick={() => setSharing(true)}>
-                  Share statement
+                  {t('clients.details.share')}
                 </Button>
                 <RemindButton client={client} size="sm" />
               </div>
@@ -294,12 +310,12 @@ function ClientDetails({ client }: { client: Client }) {
           ) : null}
           <hr />
           <ListGroup>
-            <ListGroup.Item>Contact Email: {client.email}</ListGroup.Item>
+            <ListGroup.Item>{t('clients.details.email', { email: client.email })}</ListGroup.Item>
             <ListGroup.Item>
-              Contact Phone: <ClientPhone client={client} />
+              <T id="clients.details.phone" components={{ 0: <ClientPhone client={client} /> }} />
             </ListGroup.Item>
             <ListGroup.Item>
-              Last payment: {client.lastPaymentOn ? formatDay(client.lastPaymentOn) : 'never'}
+              {t('clients.card.lastPayment', { date: dayOrNever(client.lastPaymentOn) })}
             </ListGroup.Item>
           </ListGroup>
         </Card.Body>
@@ -309,10 +325,10 @@ function ClientDetails({ client }: { client: Client }) {
       <section aria-labelledby="history-heading" className="mt-4">
         <div className="d-flex flex-wrap justify-content-between align-items-baseline gap-2 mb-2">
           <h2 id="history-heading" className="h4 mb-0">
-            History
+            {t('clients.details.history')}
           </h2>
           <Link to={paths.clientStatement(client.id)} className="btn btn-outline-secondary btn-sm">
-            Statement
+            {t('clients.details.statement')}
           </Link>
         </div>
         <LedgerHistory clientId={client.id} />

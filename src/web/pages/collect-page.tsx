@@ -23,11 +23,15 @@ import { useMediaQuery } from '../lib/use-media-query.ts';
  * round as soon as the server says so, and the dialog (with the WhatsApp link still to tap)
  * must stay open after their row has gone. Each loads when first opened.
  */
-const RemindDialog = lazyDialog('reminder', () =>
-  import('../features/collect/remind-dialog.tsx').then((m) => m.RemindDialog),
+const RemindDialog = lazyDialog(
+  'reminder',
+  () => import('../features/collect/remind-dialog.tsx').then((m) => m.RemindDialog),
+  'collect.dialog.reminder',
 );
-const PromiseDialog = lazyDialog('promise', () =>
-  import('../features/collect/promise-dialog.tsx').then((m) => m.PromiseDialog),
+const PromiseDialog = lazyDialog(
+  'promise',
+  () => import('../features/collect/promise-dialog.tsx').then((m) => m.PromiseDialog),
+  'collect.dialog.promise',
 );
 
 type Dialog = { kind: 'remind' | 'promise'; client: Client };

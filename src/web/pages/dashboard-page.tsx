@@ -5,6 +5,7 @@ import { paths } from '../../shared/paths.ts';
 import { lazyDialog } from '../components/lazy-dialog.tsx';
 import { usePageTitle } from '../components/page-title.ts';
 import { ClientsList } from '../features/clients/clients-list.tsx';
+import { useT } from '../i18n/translate.tsx';
 import { listReminders } from './list-reminders.tsx';
 
 // The totals and their chart come after the list, in their own chunk: the list is what the
@@ -20,30 +21,36 @@ const CollectTodayLink = lazy(async () => ({
 
 // Import is used now and then, and brings its own screens: loaded when opened (if it cannot
 // load, the dashboard stays).
-const ImportDialog = lazyDialog('import', () =>
-  import('../features/clients/import-dialog.tsx').then((m) => m.ImportDialog),
+const ImportDialog = lazyDialog(
+  'import',
+  () => import('../features/clients/import-dialog.tsx').then((m) => m.ImportDialog),
+  'clients.import.dialog',
 );
 
 export function DashboardPage() {
-  usePageTitle('Dashboard');
+  const t = useT();
+  usePageTitle(t('shell.nav.dashboard'));
   const [importing, setImporting] = useState(false);
   return (
     // Bootstrap's grid classes, not react-bootstrap's Row and Col: the first load is budgeted.
     <div className="row">
       {/* First in the page, so "New" comes before the rows on a phone; beside them when wide. */}
-      <aside aria-label="Sidebar" className="col-12 col-md-2 order-md-last mb-3">
+      <aside
+        aria-label={t('clients.dashboard.sidebar')}
+        className="col-12 col-md-2 order-md-last mb-3"
+      >
         <Suspense fallback={null}>
           <CollectTodayLink />
         </Suspense>
         <Link to={paths.addClient} className="btn btn-success w-100 mt-md-2">
-          New
+          {t('clients.dashboard.new')}
         </Link>
         <Button
           variant="outline-secondary"
           className="w-100 mt-2"
           onClick={() => setImporting(true)}
         >
-          Import
+          {t('clients.dashboard.import')}
         </Button>
         {importing && <ImportDialog onClose={() => setImporting(false)} />}
       </aside>

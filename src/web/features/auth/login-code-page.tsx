@@ -7,7 +7,6 @@ import { FormField } from '../../components/form-field.tsx';
 import { usePageTitle } from '../../components/page-title.ts';
 import { errorText } from '../../i18n/errors.ts';
 import { translate, useT } from '../../i18n/translate.tsx';
-import { fieldText } from '../../lib/account-messages.ts';
 import { ApiError } from '../../lib/api-client.ts';
 import { applyServerErrors } from '../../lib/form-errors.ts';
 import { FAILURE_SECONDS } from '../../lib/shell-messages.ts';
@@ -60,7 +59,7 @@ export function LoginCodePage() {
             label={t('auth.code.label')}
             autoComplete="one-time-code"
             registration={form.register('code')}
-            error={fieldText(errors.code)}
+            error={errors.code}
             help={t('auth.code.help')}
           />
           {failure ? (

@@ -6,7 +6,6 @@ import { FormField } from '../../components/form-field.tsx';
 import { usePageTitle } from '../../components/page-title.ts';
 import { errorText } from '../../i18n/errors.ts';
 import { translate, useT } from '../../i18n/translate.tsx';
-import { fieldText } from '../../lib/account-messages.ts';
 import { applyServerErrors } from '../../lib/form-errors.ts';
 import { useSchemaForm } from '../../lib/use-schema-form.ts';
 import { authMessages } from './auth-messages.ts';
@@ -47,7 +46,7 @@ export function LoginPage() {
             type="email"
             autoComplete="email"
             registration={form.register('email')}
-            error={fieldText(errors.email)}
+            error={errors.email}
           />
           <FormField
             id="login-password"
@@ -55,7 +54,7 @@ export function LoginPage() {
             type="password"
             autoComplete="current-password"
             registration={form.register('password')}
-            error={fieldText(errors.password)}
+            error={errors.password}
           />
           <button type="submit" className="btn btn-primary w-100" disabled={isSubmitting}>
             {t('auth.login.submit')}

@@ -10,7 +10,6 @@ import { FormField } from '../../components/form-field.tsx';
 import { usePageTitle } from '../../components/page-title.ts';
 import { errorText } from '../../i18n/errors.ts';
 import { translate, useT } from '../../i18n/translate.tsx';
-import { fieldText } from '../../lib/account-messages.ts';
 import { applyServerErrors } from '../../lib/form-errors.ts';
 import { useSchemaForm } from '../../lib/use-schema-form.ts';
 import { authMessages } from './auth-messages.ts';
@@ -47,7 +46,7 @@ export function RegisterPage() {
             type="email"
             autoComplete="email"
             registration={form.register('email')}
-            error={fieldText(errors.email)}
+            error={errors.email}
           />
           <FormField
             id="register-password"
@@ -55,7 +54,7 @@ export function RegisterPage() {
             type="password"
             autoComplete="new-password"
             registration={form.register('password')}
-            error={fieldText(errors.password)}
+            error={errors.password}
             help={t('auth.password.rules', { min: PASSWORD_MIN_LENGTH, max: PASSWORD_MAX_LENGTH })}
           />
           <button type="submit" className="btn btn-primary w-100" disabled={isSubmitting}>

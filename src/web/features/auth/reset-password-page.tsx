@@ -18,7 +18,7 @@ import { LoadFailed, Loading } from '../../components/loading.tsx';
 import { usePageTitle } from '../../components/page-title.ts';
 import { errorText } from '../../i18n/errors.ts';
 import { T, translate, useT } from '../../i18n/translate.tsx';
-import { ACCOUNT_MESSAGE_SECONDS, fieldText } from '../../lib/account-messages.ts';
+import { ACCOUNT_MESSAGE_SECONDS } from '../../lib/account-messages.ts';
 import { ApiError, api } from '../../lib/api-client.ts';
 import { applyServerErrors } from '../../lib/form-errors.ts';
 import { type SessionUser, session, useSession, useSignOut } from '../../lib/session.ts';
@@ -197,7 +197,7 @@ export function ResetPasswordPage() {
             type="password"
             autoComplete="new-password"
             registration={form.register('password')}
-            error={fieldText(errors.password)}
+            error={errors.password}
             help={t('auth.password.rules', { min: PASSWORD_MIN_LENGTH, max: PASSWORD_MAX_LENGTH })}
           />
           <FormField
@@ -206,7 +206,7 @@ export function ResetPasswordPage() {
             type="password"
             autoComplete="new-password"
             registration={form.register('repeat')}
-            error={fieldText(errors.repeat)}
+            error={errors.repeat}
           />
           <button type="submit" className="btn btn-primary w-100" disabled={isSubmitting}>
             {t('auth.changePassword')}

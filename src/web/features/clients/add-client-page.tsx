@@ -4,7 +4,7 @@ import { paths } from '../../../shared/paths.ts';
 import { useFlash } from '../../components/flash-messages.tsx';
 import { PageCard } from '../../components/page-card.tsx';
 import { WithSettings } from '../../components/with-settings.tsx';
-import { translate } from '../../i18n/translate.tsx';
+import { translate, useT } from '../../i18n/translate.tsx';
 import type { DetailsPageState } from '../../lib/details-page-state.ts';
 import { failureText, messages } from '../../lib/messages.ts';
 import { ClientForm, type ClientFormOutput } from './client-form.tsx';
@@ -26,6 +26,7 @@ export function AddClientPage() {
 }
 
 function AddClientCard({ balanceDisabled }: { balanceDisabled: boolean }) {
+  const t = useT();
   const createClient = useCreateClient();
   const flash = useFlash();
   const navigate = useNavigate();
@@ -35,7 +36,7 @@ function AddClientCard({ balanceDisabled }: { balanceDisabled: boolean }) {
     try {
       client = await createClient.mutateAsync({ ...values, balance: values.balance ?? '0.00' });
     } catch (error) {
-      flash.failure(failureText('The client was not added', error), messages.failureSeconds);
+      flash.failure(failureText(translate('clients.add.failed'), error), messages.failureSeconds);
       throw error;
     }
     flash.success(translate(messages.clientAdded.id), messages.clientAdded.seconds);
@@ -49,13 +50,17 @@ function AddClientCard({ balanceDisabled }: { balanceDisabled: boolean }) {
   }
 
   return (
-    <PageCard title="Add Client" backTo={paths.dashboard} backLabel="Back to Dashboard">
+    <PageCard
+      title={t('clients.add.title')}
+      backTo={paths.dashboard}
+      backLabel={t('shell.backToDashboard')}
+    >
       <ClientForm
         idPrefix="add-client"
-        label="Add Client"
+        label={t('clients.add.title')}
         initialValues={EMPTY_CLIENT}
         balanceDisabled={balanceDisabled}
-        lockedBalanceHelp="What the client owes is recorded on their page: saving opens it with “Add charge” ready."
+        lockedBalanceHelp={t('clients.add.balanceOnPage')}
         onSubmit={save}
       />
     </PageCard>

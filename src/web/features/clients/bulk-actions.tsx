@@ -2,11 +2,14 @@ import { type ReactNode, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import type { Client } from '../../../shared/client-schema.ts';
 import { lazyDialog } from '../../components/lazy-dialog.tsx';
+import { useT } from '../../i18n/translate.tsx';
 
 // The delete (its dialog, the modal code under it, its requests and messages) is loaded when
 // asked for: the list shows without it; if it cannot load, the list stays.
-const BulkDeleteDialog = lazyDialog('delete dialog', () =>
-  import('./bulk-delete-dialog.tsx').then((m) => m.BulkDeleteDialog),
+const BulkDeleteDialog = lazyDialog(
+  'delete dialog',
+  () => import('./bulk-delete-dialog.tsx').then((m) => m.BulkDeleteDialog),
+  'clients.bulk.dialog',
 );
 
 /**
@@ -26,24 +29,25 @@ export function BulkActions({
   /** What another feature does with the picked rows (a page passes it in). */
   extra?: ReactNode;
 }) {
+  const t = useT();
   const [confirming, setConfirming] = useState(false);
   return (
     <div
-      {...(selected.length > 0 ? { role: 'group', 'aria-label': 'Selected clients' } : {})}
+      {...(selected.length > 0 ? { role: 'group', 'aria-label': t('clients.bulk.label') } : {})}
       className="bulk-actions d-none d-md-flex flex-wrap align-items-center gap-2 mb-2"
     >
       {selected.length > 0 ? (
         <>
-          <span aria-live="polite">{selected.length} selected</span>
+          <span aria-live="polite">{t('clients.bulk.count', { count: selected.length })}</span>
           <Button variant="outline-danger" size="sm" onClick={() => setConfirming(true)}>
-            Delete selected
+            {t('clients.bulk.delete')}
           </Button>
           <a className="btn btn-outline-secondary btn-sm" href={exportHref} download>
-            Export selected
+            {t('clients.bulk.export')}
           </a>
           {extra}
           <Button variant="link" size="sm" onClick={onClear}>
-            Clear selection
+            {t('clients.bulk.clear')}
           </Button>
         </>
       ) : null}

@@ -2,19 +2,18 @@ import { useQueryClient } from '@tanstack/react-query';
 import type { Client } from '../../../shared/client-schema.ts';
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { useFlash } from '../../components/flash-messages.tsx';
+import { T, translate, useT } from '../../i18n/translate.tsx';
 import { failureText, messages } from '../../lib/messages.ts';
 import { restoreDeletedClients, useDeleteClients } from './bulk-api.ts';
 
 const SHOWN_NAMES = 5;
 
-function clientCount(n: number): string {
-  return `${new Intl.NumberFormat('en-IN').format(n)} ${n === 1 ? 'client' : 'clients'}`;
-}
-
 function namesOf(clients: readonly Client[]): string {
   const names = clients.slice(0, SHOWN_NAMES).map((c) => `${c.fname} ${c.lname}`);
   const more = clients.length - names.length;
-  return more > 0 ? `${names.join(', ')} and ${more} more` : names.join(', ');
+  return more > 0
+    ? translate('clients.bulk.names', { names: names.join(', '), more })
+    : names.join(', ');
 }
 
 /**
@@ -30,6 +29,7 @@ export function BulkDeleteDialog({
   onClose(): void;
   onDeleted(): void;
 }) {
+  const t = useT();
   const deleteClients = useDeleteClients();
   const queryClient = useQueryClient();
   const flash = useFlash();
@@ -39,20 +39,23 @@ export function BulkDeleteDialog({
       (restored) => {
         if (restored.length > 0) {
           flash.success(
-            `${clientCount(restored.length)} restored`,
+            translate('clients.bulk.restored', { count: restored.length }),
             messages.clientsRestoredSeconds,
           );
         }
         const missing = ids.length - restored.length;
         if (missing > 0) {
           flash.failure(
-            `${clientCount(missing)} could not be restored: deleted clients are kept for 10 minutes`,
+            translate('clients.bulk.tooLate', { count: missing }),
             messages.failureSeconds,
           );
         }
       },
       (error: unknown) =>
-        flash.failure(failureText('The clients were not restored', error), messages.failureSeconds),
+        flash.failure(
+          failureText(translate('clients.bulk.notRestored'), error),
+          messages.failureSeconds,
+        ),
     );
   }
 
@@ -62,16 +65,20 @@ export function BulkDeleteDialog({
       onClose();
       onDeleted();
       if (deleted.length === 0) {
-        flash.failure('No client was deleted: they were gone already', messages.failureSeconds);
+        flash.failure(translate('clients.bulk.noneDeleted'), messages.failureSeconds);
         return;
       }
-      flash.success(`${clientCount(deleted.length)} deleted`, messages.clientsDeletedSeconds, {
-        label: 'Undo',
-        run: () => undo(deleted),
-      });
+      flash.success(
+        translate('clients.bulk.deleted', { count: deleted.length }),
+        messages.clientsDeletedSeconds,
+        { label: translate('clients.undo'), run: () => undo(deleted) },
+      );
     } catch (error) {
       onClose();
-      flash.failure(failureText('The clients were not deleted', error), messages.failureSeconds);
+      flash.failure(
+        failureText(translate('clients.bulk.notDeleted'), error),
+        messages.failureSeconds,
+      );
     }
   }
 
@@ -79,13 +86,16 @@ export function BulkDeleteDialog({
     <ConfirmDialog
       show
       busy={deleteClients.isPending}
-      title="Are you sure ?"
-      confirmLabel="Delete"
+      title={t('clients.delete.title')}
+      confirmLabel={t('clients.delete')}
       onCancel={onClose}
       onConfirm={() => void remove()}
     >
-      <strong>{clientCount(clients.length)}</strong> will be removed with their balances:{' '}
-      {namesOf(clients)}.
+      <T
+        id="clients.bulk.confirm"
+        values={{ count: clients.length, names: namesOf(clients) }}
+        components={{ 0: <strong /> }}
+      />
     </ConfirmDialog>
   );
 }

@@ -1,13 +1,14 @@
-import { render, screen } from '@testing-library/react';
+import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, test, vi } from 'vitest';
 import { PHONE_INVALID_MESSAGE } from '../../../shared/phone.ts';
+import { renderWithTexts } from '../../test-utils.tsx';
 import { ClientForm } from './client-form.tsx';
 
 const empty = { fname: '', lname: '', email: '', phone: '', balance: '0' };
 
 function renderForm(balanceDisabled: boolean, onSubmit = vi.fn(async () => {})) {
-  render(
+  renderWithTexts(
     <ClientForm
       idPrefix="t"
       label="Add Client"

@@ -7,6 +7,7 @@ import * as z from 'zod/mini';
 import { clientFieldsSchema } from '../../../shared/client-fields-schema.ts';
 import { formatPhone, parsePhone } from '../../../shared/phone.ts';
 import { FormField } from '../../components/form-field.tsx';
+import { useT } from '../../i18n/translate.tsx';
 import { applyServerErrors } from '../../lib/form-errors.ts';
 
 const FIELD_NAMES = ['fname', 'lname', 'email', 'phone', 'balance'] as const;
@@ -22,10 +23,11 @@ export type ClientFormOutput = Omit<z.output<typeof clientFieldsSchema>, 'balanc
 
 interface ClientFormProps {
   idPrefix: string;
+  /** The form's name, in the chosen language. */
   label: string;
   initialValues: ClientFormValues;
   balanceDisabled: boolean;
-  /** Says where the balance is entered while the form cannot take it. */
+  /** Says where the balance is entered while the form cannot take it (in the chosen language). */
   lockedBalanceHelp?: string;
   /** Resolves when saved; throws to keep what was typed and show the server's messages. */
   onSubmit(values: ClientFormOutput): Promise<void>;
@@ -43,11 +45,12 @@ export function ClientForm({
   label,
   initialValues,
   balanceDisabled,
-  lockedBalanceHelp = "The balance is locked by a setting. Change it from the client's page.",
+  lockedBalanceHelp,
   onSubmit,
   resetTo,
   checkPhoneOnOpen = false,
 }: ClientFormProps) {
+  const t = useT();
   const form = useForm<ClientFormValues, unknown, ClientFormOutput>({
     resolver: zodResolver(balanceDisabled ? fieldsWithoutBalance : clientFieldsSchema) as never,
     reValidateMode: 'onChange',
@@ -79,11 +82,16 @@ export function ClientForm({
 
   return (
     <Form noValidate onSubmit={submit} aria-label={label}>
-      <FormField label="First Name" autoComplete="off" {...field('fname')} />
-      <FormField label="Last Name" autoComplete="off" {...field('lname')} />
-      <FormField label="Email" type="email" autoComplete="off" {...field('email')} />
+      <FormField label={t('clients.field.fname')} autoComplete="off" {...field('fname')} />
+      <FormField label={t('clients.field.lname')} autoComplete="off" {...field('lname')} />
       <FormField
-        label="Phone"
+        label={t('clients.field.email')}
+        type="email"
+        autoComplete="off"
+        {...field('email')}
+      />
+      <FormField
+        label={t('clients.field.phone')}
         type="tel"
         inputMode="tel"
         autoComplete="off"
@@ -100,11 +108,11 @@ export function ClientForm({
             if (parsed.ok) form.setValue('phone', formatPhone(parsed.e164));
           },
         })}
-        help="Indian numbers as you like (98765 43210); others with + and the country code."
+        help={t('clients.form.phoneHelp')}
       />
       {balanceDisabled ? (
         <Form.Group className="mb-3" controlId={`${idPrefix}-balance`}>
-          <Form.Label>Balance</Form.Label>
+          <Form.Label>{t('clients.field.balance')}</Form.Label>
           <Form.Control
             type="text"
             value={String(form.watch('balance') ?? '')}
@@ -113,14 +121,19 @@ export function ClientForm({
             aria-describedby={`${idPrefix}-balance-help`}
           />
           <Form.Text id={`${idPrefix}-balance-help`} muted>
-            {lockedBalanceHelp}
+            {lockedBalanceHelp ?? t('clients.form.balanceLocked')}
           </Form.Text>
         </Form.Group>
       ) : (
-        <FormField label="Balance" inputMode="decimal" autoComplete="off" {...field('balance')} />
+        <FormField
+          label={t('clients.field.balance')}
+          inputMode="decimal"
+          autoComplete="off"
+          {...field('balance')}
+        />
       )}
       <Button type="submit" variant="primary" className="w-100" disabled={isSubmitting}>
-        Submit
+        {t('clients.form.submit')}
       </Button>
     </Form>
   );

@@ -10,6 +10,9 @@ import {
 } from '../../../shared/client-schema.ts';
 import { LoadFailed, Loading } from '../../components/loading.tsx';
 import { Money } from '../../components/money.tsx';
+import type { MessageId } from '../../i18n/catalogues.ts';
+import { T, useT } from '../../i18n/translate.tsx';
+import { formatCount } from '../../lib/counts.ts';
 import { BulkActions } from './bulk-actions.tsx';
 import { exportUrl, useClientList } from './clients-api.ts';
 import { ClientCards, ClientsTable } from './clients-table.tsx';
@@ -26,36 +29,56 @@ import { Pager, rangeText } from './pager.tsx';
 import { useRowSelection } from './row-selection.ts';
 import { SearchBox } from './search-box.tsx';
 
-const FILTER_LABELS: Record<BalanceFilter | 'all', string> = {
-  all: 'All clients',
-  owing: 'Owing',
-  credit: 'In credit',
-  settled: 'Settled',
+const FILTER_LABELS: Record<BalanceFilter | 'all', MessageId> = {
+  all: 'clients.filter.balance.all',
+  owing: 'clients.filter.balance.owing',
+  credit: 'clients.filter.balance.credit',
+  settled: 'clients.filter.balance.settled',
 };
 
-const OVERDUE_LABELS: Record<OverdueFilter | 'all', string> = {
-  all: 'Overdue or not',
-  any: 'Overdue',
-  '1-30': 'Overdue 1–30 days',
-  '31-60': 'Overdue 31–60 days',
-  '61-90': 'Overdue 61–90 days',
-  '90+': 'Overdue over 90 days',
+const OVERDUE_LABELS: Record<OverdueFilter | 'all', MessageId> = {
+  all: 'clients.filter.overdue.all',
+  any: 'clients.filter.overdue.any',
+  '1-30': 'clients.filter.overdue.1-30',
+  '31-60': 'clients.filter.overdue.31-60',
+  '61-90': 'clients.filter.overdue.61-90',
+  '90+': 'clients.filter.overdue.90plus',
 };
 
-const PROMISE_LABELS: Record<PromiseFilter | 'all', string> = {
-  all: 'Promised or not',
-  due: 'Promise due',
-  broken: 'Promise broken',
+const PROMISE_LABELS: Record<PromiseFilter | 'all', MessageId> = {
+  all: 'clients.filter.promise.all',
+  due: 'clients.filter.promise.due',
+  broken: 'clients.filter.promise.broken',
 };
 
-function emptyText(view: ListView): string {
-  if (view.q) return `No clients match "${view.q}"`;
-  if (view.notReminded) return `Every client was reminded in the last ${NOT_REMINDED_DAYS} days`;
-  if (view.overdue) return `No clients are ${OVERDUE_LABELS[view.overdue].toLowerCase()}`;
-  if (view.promise === 'due') return 'No client has a promise to pay due';
-  if (view.promise === 'broken') return 'No client has broken a promise to pay';
-  if (view.balance) return `No clients are ${FILTER_LABELS[view.balance].toLowerCase()}`;
-  return 'No users found';
+// What an empty list says under each filter: a sentence of its own in each language, not the
+// filter's name put into one.
+const EMPTY_BALANCE: Record<BalanceFilter, MessageId> = {
+  owing: 'clients.empty.balance.owing',
+  credit: 'clients.empty.balance.credit',
+  settled: 'clients.empty.balance.settled',
+};
+
+const EMPTY_OVERDUE: Record<OverdueFilter, MessageId> = {
+  any: 'clients.empty.overdue.any',
+  '1-30': 'clients.empty.overdue.1-30',
+  '31-60': 'clients.empty.overdue.31-60',
+  '61-90': 'clients.empty.overdue.61-90',
+  '90+': 'clients.empty.overdue.90plus',
+};
+
+const EMPTY_PROMISE: Record<PromiseFilter, MessageId> = {
+  due: 'clients.empty.promise.due',
+  broken: 'clients.empty.promise.broken',
+};
+
+function emptyText(t: ReturnType<typeof useT>, view: ListView): string {
+  if (view.q) return t('clients.empty.search', { q: view.q });
+  if (view.notReminded) return t('clients.empty.notReminded', { days: NOT_REMINDED_DAYS });
+  if (view.overdue) return t(EMPTY_OVERDUE[view.overdue]);
+  if (view.promise) return t(EMPTY_PROMISE[view.promise]);
+  if (view.balance) return t(EMPTY_BALANCE[view.balance]);
+  return t('clients.empty');
 }
 
 /** One of the list's filters: a labelled choice, "all" leaving it out of the URL. */
@@ -68,10 +91,11 @@ function FilterSelect<Value extends string>({
 }: {
   id: string;
   label: string;
-  labels: Record<Value | 'all', string>;
+  labels: Record<Value | 'all', MessageId>;
   value: Value | undefined;
   onChange(value: Value | undefined): void;
 }) {
+  const t = useT();
   return (
     <div>
       <label className="visually-hidden" htmlFor={id}>
@@ -86,9 +110,9 @@ function FilterSelect<Value extends string>({
           onChange(chosen === 'all' ? undefined : (chosen as Value));
         }}
       >
-        {Object.entries(labels).map(([option, text]) => (
+        {(Object.entries(labels) as [string, MessageId][]).map(([option, text]) => (
           <option key={option} value={option}>
-            {text}
+            {t(text)}
           </option>
         ))}
       </select>
@@ -112,6 +136,7 @@ export function ClientsList({
   /** Among what the picked rows can do: another feature's action, from the page. */
   selectedAction?: (selected: readonly Client[], clear: () => void) => ReactNode;
 }) {
+  const t = useT();
   const { view, change } = useListView();
   const location = useLocation();
   useEffect(() => {
@@ -142,17 +167,22 @@ export function ClientsList({
     <section aria-labelledby="clients-heading">
       <div className="d-flex flex-wrap justify-content-between align-items-baseline gap-2 mb-3">
         <h1 id="clients-heading" className="h2 mb-0" tabIndex={-1}>
-          Clients
+          {t('clients.title')}
         </h1>
         <div className="text-md-end">
           <p className="h5 text-body-secondary mb-0" data-testid="total-owed">
-            Total Owed :{' '}
+            {t('clients.list.totalOwed')}{' '}
             {data ? <Money amount={data.totalOwed} className="text-body fw-semibold" /> : '…'}
           </p>
           {narrowed && overall.data ? (
             <p className="small text-body-secondary mb-0" data-testid="overall-owed">
-              of <Money amount={overall.data.totalOwed} /> owed across all{' '}
-              {new Intl.NumberFormat('en-IN').format(overall.data.total)} clients
+              <T
+                id="clients.list.overall"
+                // The count as `total` too: formatted here, it keeps the Indian grouping in
+                // English ("1,23,456"), which `#` would write the American way.
+                values={{ count: overall.data.total, total: formatCount(overall.data.total) }}
+                components={{ 0: <Money amount={overall.data.totalOwed} /> }}
+              />
             </p>
           ) : null}
         </div>
@@ -164,21 +194,21 @@ export function ClientsList({
         <SearchBox value={view.q} onSearch={(q) => change({ q }, { replace: true })} />
         <FilterSelect
           id="client-filter"
-          label="Show"
+          label={t('clients.filter.balance')}
           labels={FILTER_LABELS}
           value={view.balance}
           onChange={(balance) => change({ balance })}
         />
         <FilterSelect
           id="client-overdue-filter"
-          label="Overdue for"
+          label={t('clients.filter.overdue')}
           labels={OVERDUE_LABELS}
           value={view.overdue}
           onChange={(overdue) => change({ overdue })}
         />
         <FilterSelect
           id="client-promise-filter"
-          label="Promise to pay"
+          label={t('clients.filter.promise')}
           labels={PROMISE_LABELS}
           value={view.promise}
           onChange={(promise) => change({ promise })}
@@ -195,7 +225,7 @@ export function ClientsList({
             )
           }
         >
-          Owing, longest unpaid first
+          {t('clients.list.longestUnpaid')}
         </Button>
         <Button
           variant="outline-secondary"
@@ -203,14 +233,14 @@ export function ClientsList({
           aria-pressed={view.notReminded}
           onClick={() => change({ notReminded: !view.notReminded })}
         >
-          Not reminded in {NOT_REMINDED_DAYS} days
+          {t('clients.list.notReminded', { days: NOT_REMINDED_DAYS })}
         </Button>
         <a className="btn btn-outline-secondary" href={exportUrl(params)} download>
-          Export CSV
+          {t('clients.list.export')}
         </a>
         <div>
           <label className="visually-hidden" htmlFor="client-page-size">
-            Clients per page
+            {t('clients.list.perPage')}
           </label>
           <select
             id="client-page-size"
@@ -220,7 +250,7 @@ export function ClientsList({
           >
             {PAGE_SIZES.map((size) => (
               <option key={size} value={size}>
-                {size} per page
+                {t('clients.list.perPageOption', { size })}
               </option>
             ))}
           </select>
@@ -230,12 +260,14 @@ export function ClientsList({
       {list.isPending ? <Loading /> : null}
       {list.isError ? (
         <LoadFailed
-          what={data ? 'the latest clients' : 'the clients'}
+          what={t(data ? 'clients.list.loadLatest' : 'clients.list.load')}
           error={list.error}
           onRetry={() => list.refetch()}
         />
       ) : null}
-      {data && data.total === 0 ? <p className="text-body-secondary">{emptyText(view)}</p> : null}
+      {data && data.total === 0 ? (
+        <p className="text-body-secondary">{emptyText(t, view)}</p>
+      ) : null}
       {data && data.items.length > 0 ? (
         <>
           <BulkActions
@@ -261,7 +293,7 @@ export function ClientsList({
           <ClientCards items={data.items} rowAction={rowAction} />
           <nav
             className="d-flex flex-wrap align-items-center justify-content-between gap-2"
-            aria-label="Client pages"
+            aria-label={t('clients.list.pages')}
           >
             <span aria-live="polite">
               {rangeText(view.page, view.size, data.items.length, data.total)}

@@ -5,6 +5,8 @@ import type { Client, ClientSortField } from '../../../shared/client-schema.ts';
 import { paths } from '../../../shared/paths.ts';
 import { Balance } from '../../components/money.tsx';
 import { OverdueAmount } from '../../components/overdue.tsx';
+import type { MessageId } from '../../i18n/catalogues.ts';
+import { T, translate, useT } from '../../i18n/translate.tsx';
 import { formatDay } from '../../lib/dates.ts';
 import { ClientPhone } from './client-phone.tsx';
 import type { RowSelection } from './row-selection.ts';
@@ -15,32 +17,29 @@ interface Sorting {
   onSort(sort: ClientSortField): void;
 }
 
-const COLUMNS: { field: ClientSortField; label: string; money?: boolean }[] = [
-  { field: 'fname', label: 'First Name' },
-  { field: 'lname', label: 'Last Name' },
-  { field: 'phone', label: 'Phone' },
-  { field: 'email', label: 'Email' },
-  { field: 'balance', label: 'Balance', money: true },
-  { field: 'overdue', label: 'Overdue', money: true },
-  { field: 'lastPaymentOn', label: 'Last payment' },
-  { field: 'lastRemindedOn', label: 'Last reminded' },
+const COLUMNS: { field: ClientSortField; label: MessageId; money?: boolean }[] = [
+  { field: 'fname', label: 'clients.field.fname' },
+  { field: 'lname', label: 'clients.field.lname' },
+  { field: 'phone', label: 'clients.field.phone' },
+  { field: 'email', label: 'clients.field.email' },
+  { field: 'balance', label: 'clients.field.balance', money: true },
+  { field: 'overdue', label: 'clients.column.overdue', money: true },
+  { field: 'lastPaymentOn', label: 'clients.column.lastPayment' },
+  { field: 'lastRemindedOn', label: 'clients.column.lastReminded' },
 ];
 
-function lastPaymentText(client: Client): string {
-  return client.lastPaymentOn ? formatDay(client.lastPaymentOn) : 'never';
-}
-
-function lastRemindedText(client: Client): string {
-  return client.lastRemindedOn ? formatDay(client.lastRemindedOn) : 'never';
+/** A day of the client's, or "never", in the chosen language (call it while drawing). */
+export function dayOrNever(on: string | null): string {
+  return on ? formatDay(on) : translate('clients.never');
 }
 
 /** "2 reported payments" waiting to be checked, beside the client's name. */
 function ClaimsBadge({ client }: { client: Client }) {
+  const t = useT();
   if (client.pendingClaims === 0) return null;
-  const n = client.pendingClaims;
   return (
     <span className="badge text-bg-warning ms-2">
-      {n} reported {n === 1 ? 'payment' : 'payments'}
+      {t('clients.claims', { count: client.pendingClaims })}
     </span>
   );
 }
@@ -52,17 +51,18 @@ function SortHeader({
   sorting,
 }: {
   field: ClientSortField;
-  label: string;
+  label: MessageId;
   money?: boolean | undefined;
   sorting: Sorting;
 }) {
+  const t = useT();
   const active = sorting.sort === field;
   const direction = active ? (sorting.dir === 'asc' ? 'ascending' : 'descending') : 'none';
   const arrow = active ? (sorting.dir === 'asc' ? '▲' : '▼') : '';
   return (
     <th scope="col" aria-sort={direction} className={money ? 'money-column' : undefined}>
       <button type="button" className="sort-button" onClick={() => sorting.onSort(field)}>
-        {label}
+        {t(label)}
         <span aria-hidden="true" className="ms-1">
           {arrow}
         </span>
@@ -73,12 +73,13 @@ function SortHeader({
 
 /** Picks every row of the page; shows "some" (indeterminate) while only some are picked. */
 function SelectAll({ items, selection }: { items: Client[]; selection: RowSelection }) {
+  const t = useT();
   const count = selection.selected.length;
   return (
     <input
       type="checkbox"
       className="form-check-input"
-      aria-label="Select all on this page"
+      aria-label={t('clients.table.selectAll')}
       checked={count > 0 && count === items.length}
       ref={(box) => {
         if (box) box.indeterminate = count > 0 && count < items.length;
@@ -104,9 +105,10 @@ export function ClientsTable({
   selection: RowSelection;
   rowAction?: ((client: Client) => ReactNode) | undefined;
 }) {
+  const t = useT();
   const navigate = useNavigate();
   return (
-    <Table striped hover aria-label="Clients" className="d-none d-md-table align-middle">
+    <Table striped hover aria-label={t('clients.title')} className="d-none d-md-table align-middle">
       <thead className="table-dark">
         <tr>
           <th scope="col" className="select-cell">
@@ -116,7 +118,7 @@ export function ClientsTable({
             <SortHeader key={column.field} {...column} sorting={sorting} />
           ))}
           <th scope="col">
-            <span className="visually-hidden">Details</span>
+            <span className="visually-hidden">{t('clients.column.details')}</span>
           </th>
         </tr>
       </thead>
@@ -136,7 +138,7 @@ export function ClientsTable({
               <input
                 type="checkbox"
                 className="form-check-input"
-                aria-label={`Select ${client.fname} ${client.lname}`}
+                aria-label={t('clients.table.select', { name: `${client.fname} ${client.lname}` })}
                 checked={selection.isSelected(client.id)}
                 onChange={() => selection.toggle(client.id)}
               />
@@ -158,16 +160,18 @@ export function ClientsTable({
             <td className="money-column text-nowrap">
               <OverdueAmount client={client} />
             </td>
-            <td className="text-nowrap">{lastPaymentText(client)}</td>
-            <td className="text-nowrap">{lastRemindedText(client)}</td>
+            <td className="text-nowrap">{dayOrNever(client.lastPaymentOn)}</td>
+            <td className="text-nowrap">{dayOrNever(client.lastRemindedOn)}</td>
             <td className="text-end text-nowrap">
               {rowAction ? <span className="me-2">{rowAction(client)}</span> : null}
               <Link
                 to={paths.clientDetails(client.id)}
                 className="btn btn-secondary btn-sm"
-                aria-label={`Details of ${client.fname} ${client.lname}`}
+                aria-label={t('clients.table.details', {
+                  name: `${client.fname} ${client.lname}`,
+                })}
               >
-                Details
+                {t('clients.column.details')}
               </Link>
             </td>
           </tr>
@@ -185,8 +189,9 @@ export function ClientCards({
   items: Client[];
   rowAction?: ((client: Client) => ReactNode) | undefined;
 }) {
+  const t = useT();
   return (
-    <ul className="list-group d-md-none mb-3" aria-label="Clients">
+    <ul className="list-group d-md-none mb-3" aria-label={t('clients.title')}>
       {items.map((client) => (
         <li key={client.id} className="list-group-item p-0 d-flex align-items-center">
           <Link
@@ -202,14 +207,17 @@ export function ClientCards({
                 <ClientPhone client={client} />
               </span>
               <span className="d-block small text-body-secondary">
-                Last payment: {lastPaymentText(client)}
+                {t('clients.card.lastPayment', { date: dayOrNever(client.lastPaymentOn) })}
               </span>
               <span className="d-block small text-body-secondary">
-                Last reminded: {lastRemindedText(client)}
+                {t('clients.card.lastReminded', { date: dayOrNever(client.lastRemindedOn) })}
               </span>
               {client.overdueSince ? (
                 <span className="d-block small">
-                  Overdue: <OverdueAmount client={client} />
+                  <T
+                    id="clients.card.overdue"
+                    components={{ 0: <OverdueAmount client={client} /> }}
+                  />
                 </span>
               ) : null}
             </span>

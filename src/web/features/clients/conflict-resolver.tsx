@@ -4,17 +4,19 @@ import Form from 'react-bootstrap/Form';
 import type { Client } from '../../../shared/client-schema.ts';
 import { formatInr, paiseFromAmount } from '../../../shared/money.ts';
 import { formatPhone } from '../../../shared/phone.ts';
+import type { MessageId } from '../../i18n/catalogues.ts';
+import { useT } from '../../i18n/translate.tsx';
 import type { ClientFormOutput } from './client-form.tsx';
 
 type Field = 'fname' | 'lname' | 'email' | 'phone' | 'balance';
 type Choice = 'mine' | 'current';
 
-const LABELS: Record<Field, string> = {
-  fname: 'First Name',
-  lname: 'Last Name',
-  email: 'Email',
-  phone: 'Phone',
-  balance: 'Balance',
+const LABELS: Record<Field, MessageId> = {
+  fname: 'clients.field.fname',
+  lname: 'clients.field.lname',
+  email: 'clients.field.email',
+  phone: 'clients.field.phone',
+  balance: 'clients.field.balance',
 };
 
 function shown(field: Field, value: string): string {
@@ -56,6 +58,7 @@ export function ConflictResolver({
   onSave,
   onTakeCurrent,
 }: ConflictResolverProps) {
+  const t = useT();
   const fields = conflictingFields(mine, current);
   const [choices, setChoices] = useState<Record<string, Choice>>(() =>
     Object.fromEntries(
@@ -74,17 +77,17 @@ export function ConflictResolver({
   return (
     <section className="alert alert-warning" aria-labelledby="conflict-heading">
       <h2 id="conflict-heading" className="h5">
-        Someone saved this client while you were editing
+        {t('clients.conflict.heading')}
       </h2>
-      <p>For each field that differs, keep what you typed or take what is saved now.</p>
+      <p>{t('clients.conflict.explain')}</p>
       {fields.map((field) => (
         <fieldset key={field} className="mb-2">
-          <legend className="h6 mb-1">{LABELS[field]}</legend>
+          <legend className="h6 mb-1">{t(LABELS[field])}</legend>
           <Form.Check
             type="radio"
             id={`conflict-${field}-mine`}
             name={`conflict-${field}`}
-            label={`Yours: ${shown(field, mine[field] ?? '')}`}
+            label={t('clients.conflict.mine', { value: shown(field, mine[field] ?? '') })}
             checked={choices[field] === 'mine'}
             onChange={() => setChoices({ ...choices, [field]: 'mine' })}
           />
@@ -92,7 +95,7 @@ export function ConflictResolver({
             type="radio"
             id={`conflict-${field}-current`}
             name={`conflict-${field}`}
-            label={`Current: ${shown(field, current[field])}`}
+            label={t('clients.conflict.current', { value: shown(field, current[field]) })}
             checked={choices[field] === 'current'}
             onChange={() => setChoices({ ...choices, [field]: 'current' })}
           />
@@ -100,10 +103,10 @@ export function ConflictResolver({
       ))}
       <div className="d-flex flex-wrap gap-2 mt-3">
         <Button variant="primary" disabled={busy} onClick={() => onSave(merged())}>
-          Save with these choices
+          {t('clients.conflict.save')}
         </Button>
         <Button variant="outline-secondary" disabled={busy} onClick={onTakeCurrent}>
-          Discard mine, show the current client
+          {t('clients.conflict.discard')}
         </Button>
       </div>
     </section>

@@ -1,11 +1,11 @@
 import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
-import { CLIENT_CONFLICT_MESSAGE, type Client } from '../../../shared/client-schema.ts';
+import type { Client } from '../../../shared/client-schema.ts';
 import { paths } from '../../../shared/paths.ts';
 import { useFlash } from '../../components/flash-messages.tsx';
 import { PageCard } from '../../components/page-card.tsx';
 import { WithSettings } from '../../components/with-settings.tsx';
-import { translate } from '../../i18n/translate.tsx';
+import { translate, useT } from '../../i18n/translate.tsx';
 import { failureText, messages } from '../../lib/messages.ts';
 import { ClientForm, type ClientFormOutput, type ClientFormValues } from './client-form.tsx';
 import { useUpdateClient } from './clients-api.ts';
@@ -38,6 +38,7 @@ export function EditClientPage() {
 }
 
 function EditClientCard({ client, balanceDisabled }: { client: Client; balanceDisabled: boolean }) {
+  const t = useT();
   const updateClient = useUpdateClient(client.id);
   const flash = useFlash();
   const navigate = useNavigate();
@@ -63,10 +64,10 @@ function EditClientCard({ client, balanceDisabled }: { client: Client; balanceDi
       if (current) {
         // What the operator typed stays; the choice between it and the current data is theirs.
         setConflict({ mine: values, current });
-        flash.failure(CLIENT_CONFLICT_MESSAGE, messages.failureSeconds);
+        flash.failure(translate('clients.conflict'), messages.failureSeconds);
         return;
       }
-      flash.failure(failureText('The client was not saved', error), messages.failureSeconds);
+      flash.failure(failureText(translate('clients.edit.failed'), error), messages.failureSeconds);
       throw error;
     }
     flash.success(translate(messages.clientEdited.id), messages.clientEdited.seconds);
@@ -74,7 +75,11 @@ function EditClientCard({ client, balanceDisabled }: { client: Client; balanceDi
   }
 
   return (
-    <PageCard title="Edit Client" backTo={paths.clientDetails(client.id)} backLabel="Back">
+    <PageCard
+      title={t('clients.edit.title')}
+      backTo={paths.clientDetails(client.id)}
+      backLabel={t('clients.edit.back')}
+    >
       {conflict ? (
         <ConflictResolver
           key={conflict.current.version}
@@ -95,7 +100,7 @@ function EditClientCard({ client, balanceDisabled }: { client: Client; balanceDi
       ) : null}
       <ClientForm
         idPrefix="edit-client"
-        label="Edit Client"
+        label={t('clients.edit.title')}
         initialValues={initialValues}
         balanceDisabled={balanceDisabled}
         onSubmit={(values) => save(values, conflict?.current.version ?? base.version)}

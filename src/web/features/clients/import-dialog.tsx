@@ -13,9 +13,15 @@ import {
   type ImportError,
   type ImportField,
   type ImportPreview,
+  REQUIRED_IMPORT_FIELDS,
 } from '../../../shared/client-csv-import.ts';
 import { useFlash } from '../../components/flash-messages.tsx';
+import type { MessageId } from '../../i18n/catalogues.ts';
+import { errorText } from '../../i18n/errors.ts';
+import { translate, useT } from '../../i18n/translate.tsx';
 import { ApiError } from '../../lib/api-client.ts';
+import { formatCount } from '../../lib/counts.ts';
+import { fieldMessageText } from '../../lib/form-errors.ts';
 import { messages } from '../../lib/messages.ts';
 import { refreshAfterChange } from '../../lib/query-keys.ts';
 import { importClients, previewImport } from './import-api.ts';
@@ -29,12 +35,17 @@ type Step =
   | { kind: 'preview'; preview: ImportPreview }
   | { kind: 'importing'; preview: ImportPreview; sent: number };
 
-function count(n: number, one: string, many = `${one}s`): string {
-  return `${n.toLocaleString('en-IN')} ${n === 1 ? one : many}`;
-}
+/** What each field is called on screen; the file's own headers stay IMPORT_FIELD_LABELS. */
+const FIELD_NAMES: Record<ImportField, MessageId> = {
+  fname: 'clients.field.fname',
+  lname: 'clients.field.lname',
+  email: 'clients.field.email',
+  phone: 'clients.field.phone',
+  balance: 'clients.field.balance',
+};
 
-function fieldLabel(field: string): string {
-  return (IMPORT_FIELD_LABELS as Record<string, string>)[field] ?? field;
+function isImportField(field: string): field is ImportField {
+  return (IMPORT_FIELDS as readonly string[]).includes(field);
 }
 
 /** The rows of a refused import, when the server listed them. */
@@ -45,6 +56,7 @@ function errorsOf(error: unknown): ImportError[] {
 }
 
 function UploadProgress({ sent, label }: { sent: number; label: string }) {
+  const t = useT();
   // Once the file has gone, the server checks or stores it: no figure to show, only motion.
   const done = sent >= 1;
   return (
@@ -54,37 +66,43 @@ function UploadProgress({ sent, label }: { sent: number; label: string }) {
       animated={done}
       striped={done}
       label={done ? label : `${Math.round(sent * 100)}%`}
-      aria-label={done ? label : 'Uploading the file'}
+      aria-label={done ? label : t('clients.import.uploading')}
     />
   );
 }
 
+/**
+ * The rows at fault, each with its problem in the chosen language: the shared schemas' field
+ * messages have their catalogue's text; the server's others (a column it could not find) show
+ * as it wrote them.
+ */
 function ErrorTable({ errors }: { errors: readonly ImportError[] }) {
+  const t = useT();
   if (errors.length === 0) return null;
   return (
     <>
       <Table size="sm" striped className="mb-1">
-        <caption className="caption-top">Rows to fix in the file</caption>
+        <caption className="caption-top">{t('clients.import.errors')}</caption>
         <thead>
           <tr>
-            <th scope="col">Row</th>
-            <th scope="col">Column</th>
-            <th scope="col">Problem</th>
+            <th scope="col">{t('clients.import.row')}</th>
+            <th scope="col">{t('clients.import.column')}</th>
+            <th scope="col">{t('clients.import.problem')}</th>
           </tr>
         </thead>
         <tbody>
           {errors.slice(0, SHOWN_ERRORS).map((error) => (
             <tr key={`${error.row}-${error.field}`}>
               <td>{error.row}</td>
-              <td>{fieldLabel(error.field)}</td>
-              <td>{error.message}</td>
+              <td>{isImportField(error.field) ? t(FIELD_NAMES[error.field]) : error.field}</td>
+              <td>{fieldMessageText(error.message)}</td>
             </tr>
           ))}
         </tbody>
       </Table>
       {errors.length > SHOWN_ERRORS && (
         <p className="small text-body-secondary">
-          and {count(errors.length - SHOWN_ERRORS, 'more problem')}
+          {t('clients.import.moreErrors', { count: errors.length - SHOWN_ERRORS })}
         </p>
       )}
     </>
@@ -98,10 +116,11 @@ function ColumnChoices({
   preview: ImportPreview;
   onChange(columns: (ImportField | null)[]): void;
 }) {
+  const t = useT();
   const current = preview.columns.map((column) => column.field);
   return (
     <fieldset className="mb-3">
-      <legend className="fs-6">Columns of the file</legend>
+      <legend className="fs-6">{t('clients.import.columns')}</legend>
       {preview.columns.map((column, index) => (
         <Form.Group
           // Columns are positional: their index is what they are.
@@ -111,7 +130,7 @@ function ColumnChoices({
           controlId={`import-column-${index}`}
         >
           <Form.Label className="mb-0 flex-grow-1 text-truncate">
-            {column.header || `Column ${index + 1}`}
+            {column.header || t('clients.import.columnNumber', { number: index + 1 })}
           </Form.Label>
           <Form.Select
             size="sm"
@@ -123,10 +142,10 @@ function ColumnChoices({
               onChange(next);
             }}
           >
-            <option value="">Leave out</option>
+            <option value="">{t('clients.import.leaveOut')}</option>
             {IMPORT_FIELDS.map((field) => (
               <option key={field} value={field}>
-                {IMPORT_FIELD_LABELS[field]}
+                {t(FIELD_NAMES[field])}
               </option>
             ))}
           </Form.Select>
@@ -141,6 +160,7 @@ function ColumnChoices({
  * happen and fixes the column names if needed, then every client is stored, or none.
  */
 export function ImportDialog({ onClose }: { onClose(): void }) {
+  const t = useT();
   const queryClient = useQueryClient();
   const flash = useFlash();
   const [file, setFile] = useState<File | null>(null);
@@ -153,7 +173,7 @@ export function ImportDialog({ onClose }: { onClose(): void }) {
     setFailure(null);
     if (chosen.size > IMPORT_MAX_BYTES) {
       setStep({ kind: 'choose' });
-      setFailure({ message: 'The file is over 10 MiB: split it and import each part', errors: [] });
+      setFailure({ message: translate('clients.import.tooBig'), errors: [] });
       return;
     }
     setStep({ kind: 'checking', sent: 0 });
@@ -164,7 +184,7 @@ export function ImportDialog({ onClose }: { onClose(): void }) {
       setStep({ kind: 'preview', preview });
     } catch (error) {
       setStep({ kind: 'choose' });
-      setFailure({ message: error instanceof Error ? error.message : String(error), errors: [] });
+      setFailure({ message: errorText(error), errors: [] });
     }
   }
 
@@ -184,16 +204,17 @@ export function ImportDialog({ onClose }: { onClose(): void }) {
         setStep({ kind: 'importing', preview, sent }),
       );
       refreshAfterChange(queryClient);
-      const skipped = result.skipped > 0 ? `, ${count(result.skipped, 'duplicate')} skipped` : '';
       flash.success(
-        `${count(result.created, 'client')} imported${skipped}`,
+        result.skipped > 0
+          ? translate('clients.import.doneSkipped', result)
+          : translate('clients.import.done', result),
         messages.clientsImportedSeconds,
       );
       onClose();
     } catch (error) {
       setStep({ kind: 'preview', preview });
       setFailure({
-        message: `Nothing was imported: ${error instanceof Error ? error.message : String(error)}`,
+        message: translate('clients.import.nothing', { why: errorText(error) }),
         errors: errorsOf(error),
       });
     }
@@ -211,11 +232,11 @@ export function ImportDialog({ onClose }: { onClose(): void }) {
   return (
     <Modal show onHide={busy ? () => {} : onClose} size="lg" aria-labelledby="import-title">
       <Modal.Header closeButton={!busy}>
-        <Modal.Title id="import-title">Import clients</Modal.Title>
+        <Modal.Title id="import-title">{t('clients.import.title')}</Modal.Title>
       </Modal.Header>
       <Modal.Body onDragOver={(event) => event.preventDefault()} onDrop={drop}>
         <Form.Group controlId="import-file" className="mb-2">
-          <Form.Label>CSV file</Form.Label>
+          <Form.Label>{t('clients.import.file')}</Form.Label>
           <Form.Control
             type="file"
             accept=".csv,text/csv"
@@ -224,15 +245,23 @@ export function ImportDialog({ onClose }: { onClose(): void }) {
             onChange={(event) => choose((event.target as HTMLInputElement).files?.[0])}
           />
           <Form.Text id="import-file-help">
-            Choose or drop a CSV (UTF-8, comma or semicolon separated; Excel's "CSV UTF-8" or a
-            Google Sheets download), at most 10 MiB and {IMPORT_MAX_ROWS.toLocaleString('en-IN')}{' '}
-            clients, with a header row: First Name, Last Name, Email, Phone and, if anything is
-            owed, Balance.
+            {t('clients.import.help', {
+              rows: formatCount(IMPORT_MAX_ROWS),
+              // The headers as the file has them, in English in every language.
+              required: REQUIRED_IMPORT_FIELDS.map((field) => IMPORT_FIELD_LABELS[field]).join(
+                ', ',
+              ),
+              balance: IMPORT_FIELD_LABELS.balance,
+            })}
           </Form.Text>
         </Form.Group>
 
-        {step.kind === 'checking' && <UploadProgress sent={step.sent} label="Checking the file…" />}
-        {step.kind === 'importing' && <UploadProgress sent={step.sent} label="Storing…" />}
+        {step.kind === 'checking' && (
+          <UploadProgress sent={step.sent} label={t('clients.import.checking')} />
+        )}
+        {step.kind === 'importing' && (
+          <UploadProgress sent={step.sent} label={t('clients.import.storing')} />
+        )}
 
         {failure && (
           // Plain markup: react-bootstrap's Alert here would split it out of the first page's chunk.
@@ -243,11 +272,20 @@ export function ImportDialog({ onClose }: { onClose(): void }) {
         {failure && <ErrorTable errors={failure.errors} />}
 
         {preview && (
-          <section aria-label="What the import will do" className="mt-3">
+          <section aria-label={t('clients.import.what')} className="mt-3">
             <p>
-              {count(preview.rows, 'row')} in {file?.name}: {count(preview.valid, 'client')} ready
-              to import
-              {preview.errors.length > 0 && `, ${count(preview.errors.length, 'problem')} to fix`}.
+              {preview.errors.length > 0
+                ? t('clients.import.summaryProblems', {
+                    rows: preview.rows,
+                    file: file?.name,
+                    valid: preview.valid,
+                    problems: preview.errors.length,
+                  })
+                : t('clients.import.summary', {
+                    rows: preview.rows,
+                    file: file?.name,
+                    valid: preview.valid,
+                  })}
             </p>
             <ColumnChoices
               preview={preview}
@@ -262,24 +300,25 @@ export function ImportDialog({ onClose }: { onClose(): void }) {
                 className="mb-3"
                 checked={skipDuplicates}
                 onChange={(event) => setSkipDuplicates(event.target.checked)}
-                label={`Skip the ${count(preview.duplicates.length, 'row')} with the e-mail or phone of a client you already have (rows ${preview.duplicates
-                  .slice(0, 10)
-                  .map((duplicate) => duplicate.row)
-                  .join(', ')}${preview.duplicates.length > 10 ? ', …' : ''})`}
+                label={t('clients.import.skipDuplicates', {
+                  count: preview.duplicates.length,
+                  rows: `${preview.duplicates
+                    .slice(0, 10)
+                    .map((duplicate) => duplicate.row)
+                    .join(', ')}${preview.duplicates.length > 10 ? ', …' : ''}`,
+                })}
               />
             )}
             {!failure && <ErrorTable errors={preview.errors} />}
             {preview.errors.length > 0 && (
-              <p className="text-danger-emphasis">
-                Fix these rows in the file and choose it again: an import stores every row or none.
-              </p>
+              <p className="text-danger-emphasis">{t('clients.import.fixRows')}</p>
             )}
           </section>
         )}
       </Modal.Body>
       <Modal.Footer>
         <Button variant="secondary" onClick={onClose} disabled={busy}>
-          Cancel
+          {t('shell.cancel')}
         </Button>
         <Button
           variant="primary"
@@ -287,8 +326,8 @@ export function ImportDialog({ onClose }: { onClose(): void }) {
           onClick={() => preview && void store(preview)}
         >
           {preview && preview.errors.length === 0
-            ? `Import ${count(toImport, 'client')}`
-            : 'Import'}
+            ? t('clients.import.buttonCount', { count: toImport })
+            : t('clients.import.button')}
         </Button>
       </Modal.Footer>
     </Modal>

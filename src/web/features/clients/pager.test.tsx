@@ -1,12 +1,13 @@
-import { render, screen, within } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { expect, test, vi } from 'vitest';
+import { renderWithTexts } from '../../test-utils.tsx';
 import { Pager } from './pager.tsx';
 
 test('the pager marks the current page, goes to the one clicked, and cannot go past either end', async () => {
   const onPage = vi.fn();
   vi.spyOn(window, 'scrollTo').mockImplementation(() => {});
-  const { rerender } = render(<Pager page={1} pages={9} onPage={onPage} />);
+  const { rerender } = renderWithTexts(<Pager page={1} pages={9} onPage={onPage} />);
   const pager = screen.getByRole('list');
   expect(within(pager).getByRole('button', { name: 'Page 1' })).toHaveAttribute(
     'aria-current',
@@ -32,6 +33,6 @@ test('the pager marks the current page, goes to the one clicked, and cannot go p
 });
 
 test('a single page needs no pager', () => {
-  render(<Pager page={1} pages={1} onPage={() => {}} />);
+  renderWithTexts(<Pager page={1} pages={1} onPage={() => {}} />);
   expect(screen.queryByRole('list')).toBeNull();
 });

@@ -1,12 +1,18 @@
 import type { ReactNode } from 'react';
+import { translate, useT } from '../../i18n/translate.tsx';
+import { formatCount } from '../../lib/counts.ts';
 
-const count = new Intl.NumberFormat('en-IN');
-
-/** "1–50 of 3,214", grouped like the money. */
+/**
+ * "1–50 of 3,214" ("3,214 में से 1–50"), grouped like the money: the rows shown of a page that
+ * has some, in the chosen language (call it while drawing).
+ */
 export function rangeText(page: number, size: number, shown: number, total: number): string {
-  if (total === 0) return '0 of 0';
   const first = (page - 1) * size + 1;
-  return `${count.format(first)}–${count.format(first + shown - 1)} of ${count.format(total)}`;
+  return translate('clients.pager.range', {
+    first: formatCount(first),
+    last: formatCount(first + shown - 1),
+    total: formatCount(total),
+  });
 }
 
 /** The page numbers around the current one, with the first and the last always in reach. */
@@ -60,6 +66,7 @@ export function Pager({
   pages: number;
   onPage(page: number): void;
 }) {
+  const t = useT();
   if (pages <= 1) return null;
   const go = (target: number) => () => {
     onPage(target);
@@ -69,26 +76,26 @@ export function Pager({
   const last = page === pages;
   return (
     <ul className="pagination mb-0 flex-wrap">
-      <PageButton label="First page" onClick={go(1)} disabled={first}>
+      <PageButton label={t('clients.pager.first')} onClick={go(1)} disabled={first}>
         <span aria-hidden="true">«</span>
       </PageButton>
-      <PageButton label="Previous page" onClick={go(page - 1)} disabled={first}>
+      <PageButton label={t('clients.pager.previous')} onClick={go(page - 1)} disabled={first}>
         <span aria-hidden="true">‹</span>
       </PageButton>
       {pageWindow(page, pages).map((number) => (
         <PageButton
           key={number}
-          label={`Page ${number}`}
+          label={t('clients.pager.page', { number })}
           onClick={go(number)}
           current={number === page}
         >
           {number}
         </PageButton>
       ))}
-      <PageButton label="Next page" onClick={go(page + 1)} disabled={last}>
+      <PageButton label={t('clients.pager.next')} onClick={go(page + 1)} disabled={last}>
         <span aria-hidden="true">›</span>
       </PageButton>
-      <PageButton label="Last page" onClick={go(pages)} disabled={last}>
+      <PageButton label={t('clients.pager.last')} onClick={go(pages)} disabled={last}>
         <span aria-hidden="true">»</span>
       </PageButton>
     </ul>

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import Form from 'react-bootstrap/Form';
+import { useT } from '../../i18n/translate.tsx';
 
 const DEBOUNCE_MS = 150;
 
@@ -8,6 +9,7 @@ const DEBOUNCE_MS = 150;
  * page puts the cursor here; Esc clears it.
  */
 export function SearchBox({ value, onSearch }: { value: string; onSearch(q: string): void }) {
+  const t = useT();
   const [text, setText] = useState(value);
   const input = useRef<HTMLInputElement>(null);
   const latest = useRef(onSearch);
@@ -39,11 +41,11 @@ export function SearchBox({ value, onSearch }: { value: string; onSearch(q: stri
 
   return (
     <Form.Group controlId="client-search" className="flex-grow-1">
-      <Form.Label className="visually-hidden">Search clients</Form.Label>
+      <Form.Label className="visually-hidden">{t('clients.search.label')}</Form.Label>
       <Form.Control
         ref={input}
         type="search"
-        placeholder="Search name, e-mail or phone  ( / )"
+        placeholder={t('clients.search.placeholder')}
         autoComplete="off"
         value={text}
         maxLength={200}

@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import type { Client } from '../../../shared/client-schema.ts';
 import { LoadFailed, Loading } from '../../components/loading.tsx';
+import { useT } from '../../i18n/translate.tsx';
 import { ApiError } from '../../lib/api-client.ts';
 import { ClientNotFound } from './client-not-found.tsx';
 import { useClient } from './clients-api.ts';
@@ -16,11 +17,18 @@ export function WithClient({
   id: string;
   children: (client: Client) => ReactNode;
 }) {
+  const t = useT();
   const client = useClient(id);
   if (client.isPending) return <Loading />;
   if (client.isError) {
     if (client.error instanceof ApiError && client.error.status === 404) return <ClientNotFound />;
-    return <LoadFailed what="the client" error={client.error} onRetry={() => client.refetch()} />;
+    return (
+      <LoadFailed
+        what={t('clients.load.client')}
+        error={client.error}
+        onRetry={() => client.refetch()}
+      />
+    );
   }
   if (client.data === null) return <ClientNotFound deletedElsewhere />;
   return children(client.data);

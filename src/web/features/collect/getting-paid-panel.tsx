@@ -19,14 +19,13 @@ import { useFlash } from '../../components/flash-messages.tsx';
 import { FormField } from '../../components/form-field.tsx';
 import { LoadFailed } from '../../components/loading.tsx';
 import { translate, useT } from '../../i18n/translate.tsx';
-import { applyServerErrors } from '../../lib/form-errors.ts';
+import { applyServerErrors, fieldMessageText } from '../../lib/form-errors.ts';
 import { failureText, messages } from '../../lib/messages.ts';
 import {
   useCollectionSettings,
   usePreviewClients,
   useSaveCollectionSettings,
 } from './collect-api.ts';
-import { fieldText } from './field-text.ts';
 
 const FIELDS = [
   'businessName',
@@ -138,7 +137,7 @@ function GettingPaidForm({ saved }: { saved: CollectionSettings }) {
   const field = (name: Exclude<(typeof FIELDS)[number], 'paymentTermsDays'>) => ({
     id: `getting-paid-${name}`,
     registration: form.register(name),
-    error: fieldText(errors[name]?.message),
+    error: fieldMessageText(errors[name]?.message),
   });
 
   return (
@@ -185,7 +184,7 @@ function GettingPaidForm({ saved }: { saved: CollectionSettings }) {
         autoComplete="off"
         help={t('collect.settings.termsHelp', { max: MAX_PAYMENT_TERMS_DAYS })}
         registration={form.register('paymentTermsDays', { valueAsNumber: true })}
-        error={fieldText(errors.paymentTermsDays?.message)}
+        error={errors.paymentTermsDays?.message}
       />
       <ReminderPreview values={{ ...DEFAULT_COLLECTION_SETTINGS, ...values }} />
       <Button type="submit" variant="primary" disabled={isSubmitting}>

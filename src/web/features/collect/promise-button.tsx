@@ -5,8 +5,10 @@ import { lazyDialog } from '../../components/lazy-dialog.tsx';
 import { useT } from '../../i18n/translate.tsx';
 
 // The dialog (the form and the modal code under it) loads when a promise is first recorded.
-const PromiseDialog = lazyDialog('promise', () =>
-  import('./promise-dialog.tsx').then((m) => m.PromiseDialog),
+const PromiseDialog = lazyDialog(
+  'promise',
+  () => import('./promise-dialog.tsx').then((m) => m.PromiseDialog),
+  'collect.dialog.promise',
 );
 
 /** "Promise" for one client: records what they promised to pay, and by when. */

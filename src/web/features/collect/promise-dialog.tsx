@@ -21,7 +21,6 @@ import { applyServerErrors } from '../../lib/form-errors.ts';
 import { failureText, messages } from '../../lib/messages.ts';
 import { usePanelToday } from '../../lib/panel-today.ts';
 import { useCreatePromise } from './dues-api.ts';
-import { fieldText } from './field-text.ts';
 import { promiseAmountFor, promisedText, promiseValues } from './promise-text.tsx';
 
 /** A week gives the client time to pay, and the operator a day to come back to them. */
@@ -111,21 +110,21 @@ export function PromiseForm({
         inputMode="decimal"
         autoComplete="off"
         registration={form.register('amount')}
-        error={fieldText(errors.amount?.message)}
+        error={errors.amount?.message}
       />
       <FormField
         id={`${id}-by`}
         label={t('collect.promise.by')}
         type="date"
         registration={form.register('by')}
-        error={fieldText(errors.by?.message)}
+        error={errors.by?.message}
       />
       <FormField
         id={`${id}-note`}
         label={t('collect.promise.note')}
         rows={2}
         registration={form.register('note')}
-        error={fieldText(errors.note?.message)}
+        error={errors.note?.message}
       />
       <div className="d-flex gap-2">
         <Button type="submit" variant="primary" disabled={isSubmitting}>

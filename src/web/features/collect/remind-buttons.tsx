@@ -5,8 +5,10 @@ import { lazyDialog } from '../../components/lazy-dialog.tsx';
 import { useT } from '../../i18n/translate.tsx';
 
 // The dialog (and the modal code under it) loads when a reminder is first asked for.
-const RemindDialog = lazyDialog('reminder', () =>
-  import('./remind-dialog.tsx').then((m) => m.RemindDialog),
+const RemindDialog = lazyDialog(
+  'reminder',
+  () => import('./remind-dialog.tsx').then((m) => m.RemindDialog),
+  'collect.dialog.reminder',
 );
 
 /** "Remind" for one client (the client's page, a row of the list, a phone card). */

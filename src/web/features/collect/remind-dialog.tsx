@@ -9,9 +9,9 @@ import type { ReminderChannel, SentReminder } from '../../../shared/reminder-sch
 import { LoadFailed } from '../../components/loading.tsx';
 import { translate, useT } from '../../i18n/translate.tsx';
 import { copyText } from '../../lib/clipboard.ts';
+import { fieldMessageText } from '../../lib/form-errors.ts';
 import { failureText } from '../../lib/messages.ts';
 import { useReminderPreview, useSendReminder } from './collect-api.ts';
-import { fieldText } from './field-text.ts';
 import { PromiseForm } from './promise-dialog.tsx';
 import { PromiseStatusBadge, promisedText } from './promise-text.tsx';
 
@@ -127,7 +127,7 @@ function ReminderForm({
           className="small text-body-secondary mt-2 mb-0"
         >
           {/* The server's reasons are messages of the validation catalogue (reminder-no-mobile…). */}
-          {t('collect.channel', { channel })}: {fieldText(unavailable[channel])}
+          {t('collect.channel', { channel })}: {fieldMessageText(unavailable[channel])}
         </p>
       ))}
       {send.isError ? (

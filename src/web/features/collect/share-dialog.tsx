@@ -15,9 +15,9 @@ import { LoadFailed } from '../../components/loading.tsx';
 import { translate, useT } from '../../i18n/translate.tsx';
 import { copyText } from '../../lib/clipboard.ts';
 import { formatTime } from '../../lib/dates.ts';
+import { fieldMessageText } from '../../lib/form-errors.ts';
 import { failureText } from '../../lib/messages.ts';
 import { useCreateShareLink, useRevokeShareLink, useShareLinks } from './collect-api.ts';
-import { fieldText } from './field-text.ts';
 
 function LinkRow({ link, clientId }: { link: ShareLink; clientId: string }) {
   const t = useT();
@@ -90,7 +90,7 @@ export function ShareDialog({ client, onClose }: { client: Client; onClose(): vo
     const problem =
       days.trim() === ''
         ? translate('collect.share.daysWhole')
-        : fieldText(checked.error?.issues[0]?.message);
+        : fieldMessageText(checked.error?.issues[0]?.message);
     setDaysError(problem ?? null);
     if (problem || !checked.success) return;
     setCopied(null);

@@ -24,7 +24,6 @@ import type { EntryFormKind } from '../../lib/details-page-state.ts';
 import { applyServerErrors } from '../../lib/form-errors.ts';
 import { failureText, messages } from '../../lib/messages.ts';
 import { usePanelToday } from '../../lib/panel-today.ts';
-import { fieldText } from './field-text.ts';
 import { usePaymentTerms, useRecordEntry } from './ledger-api.ts';
 
 // The kind is the button that opened the form; the date is always sent (today unless changed);
@@ -180,7 +179,7 @@ export function EntryForm({
                 amountRef.current = element;
               },
             }}
-            error={fieldText(errors.amount?.message)}
+            error={errors.amount?.message}
           />
           {warning ? (
             <Alert variant="warning" role="status" className="py-2">
@@ -192,7 +191,7 @@ export function EntryForm({
             label={t('ledger.entry.date')}
             type="date"
             registration={form.register('on')}
-            error={fieldText(errors.on?.message)}
+            error={errors.on?.message}
           />
           {kind === 'charge' ? (
             <FormField
@@ -200,7 +199,7 @@ export function EntryForm({
               label={t('ledger.entry.dueOn')}
               type="date"
               registration={form.register('dueOn')}
-              error={fieldText(errors.dueOn?.message)}
+              error={errors.dueOn?.message}
               help={<DueHint on={String(form.watch('on'))} />}
             />
           ) : null}
@@ -209,7 +208,7 @@ export function EntryForm({
             label={t('ledger.entry.note')}
             rows={2}
             registration={form.register('note')}
-            error={fieldText(errors.note?.message)}
+            error={errors.note?.message}
           />
           <div className="d-flex gap-2">
             <Button

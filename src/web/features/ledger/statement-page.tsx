@@ -16,8 +16,8 @@ import { Balance, Money } from '../../components/money.tsx';
 import { usePageTitle } from '../../components/page-title.ts';
 import { useT } from '../../i18n/translate.tsx';
 import { formatDay } from '../../lib/dates.ts';
+import { fieldMessageText } from '../../lib/form-errors.ts';
 import { usePanelToday } from '../../lib/panel-today.ts';
-import { fieldText } from './field-text.ts';
 import { useStatement } from './ledger-api.ts';
 import { KIND_LABELS } from './ledger-history.tsx';
 
@@ -47,14 +47,14 @@ function RangeForm({ range, onRange }: { range: Range; onRange(range: Range): vo
         label={t('ledger.statement.from')}
         type="date"
         registration={form.register('from')}
-        error={fieldText(errors.from?.message)}
+        error={errors.from?.message}
       />
       <FormField
         id="statement-to"
         label={t('ledger.statement.to')}
         type="date"
         registration={form.register('to')}
-        error={fieldText(errors.to?.message)}
+        error={errors.to?.message}
       />
       <Button type="submit" variant="secondary" className="mt-md-4 align-self-md-center">
         {t('ledger.statement.show')}
@@ -237,7 +237,7 @@ export function ClientStatement({ client }: { client: Client }) {
         {!asked.success && !nothingAsked ? (
           <Alert variant="warning">
             {t('ledger.statement.badPeriod', {
-              why: fieldText(asked.error.issues[0]?.message) ?? '',
+              why: fieldMessageText(asked.error.issues[0]?.message) ?? '',
             })}
           </Alert>
         ) : null}

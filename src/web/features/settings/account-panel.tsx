@@ -25,7 +25,7 @@ import { FormField, UsernameHint } from '../../components/form-field.tsx';
 import { T, translate, useT } from '../../i18n/translate.tsx';
 import { useLanguage } from '../../i18n/use-language.ts';
 import { useLanguageChoice } from '../../i18n/use-language-choice.ts';
-import { ACCOUNT_MESSAGE_SECONDS, fieldText } from '../../lib/account-messages.ts';
+import { ACCOUNT_MESSAGE_SECONDS } from '../../lib/account-messages.ts';
 import { applyServerErrors } from '../../lib/form-errors.ts';
 import { failureText, messages } from '../../lib/messages.ts';
 import type { SessionUser } from '../../lib/session.ts';
@@ -116,7 +116,7 @@ function EmailForm({ email }: { email: string }) {
         autoComplete="email"
         inputMode="email"
         registration={form.register('email')}
-        error={fieldText(errors.email?.message)}
+        error={errors.email?.message}
       />
       <FormField
         id="account-email-password"
@@ -124,7 +124,7 @@ function EmailForm({ email }: { email: string }) {
         type="password"
         autoComplete="current-password"
         registration={form.register('currentPassword')}
-        error={fieldText(errors.currentPassword?.message)}
+        error={errors.currentPassword?.message}
       />
       <Button type="submit" variant="primary" disabled={isSubmitting}>
         {t('settings.email.change')}
@@ -181,7 +181,7 @@ function PasswordForm({ email }: { email: string }) {
         type="password"
         autoComplete="current-password"
         registration={form.register('currentPassword')}
-        error={fieldText(errors.currentPassword?.message)}
+        error={errors.currentPassword?.message}
       />
       <FormField
         id="account-new-password"
@@ -189,7 +189,7 @@ function PasswordForm({ email }: { email: string }) {
         type="password"
         autoComplete="new-password"
         registration={form.register('newPassword')}
-        error={fieldText(errors.newPassword?.message)}
+        error={errors.newPassword?.message}
         help={t('auth.password.rules', { min: PASSWORD_MIN_LENGTH, max: PASSWORD_MAX_LENGTH })}
       />
       <FormField
@@ -198,7 +198,7 @@ function PasswordForm({ email }: { email: string }) {
         type="password"
         autoComplete="new-password"
         registration={form.register('repeat')}
-        error={fieldText(errors.repeat?.message)}
+        error={errors.repeat?.message}
       />
       <Button type="submit" variant="primary" disabled={isSubmitting}>
         {t('auth.changePassword')}

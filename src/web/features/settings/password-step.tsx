@@ -12,7 +12,6 @@ import {
 import { FormField, UsernameHint } from '../../components/form-field.tsx';
 import { errorText } from '../../i18n/errors.ts';
 import { useT } from '../../i18n/translate.tsx';
-import { fieldText } from '../../lib/account-messages.ts';
 import { ApiError } from '../../lib/api-client.ts';
 import { applyServerErrors } from '../../lib/form-errors.ts';
 
@@ -133,7 +132,7 @@ export function PasswordStep({
           type="password"
           autoComplete="current-password"
           registration={form.register('currentPassword')}
-          error={fieldText(errors.currentPassword?.message)}
+          error={errors.currentPassword?.message}
         />
         <Failure text={failure} />
       </Modal.Body>

@@ -13,7 +13,6 @@ import {
 import { FormField } from '../../components/form-field.tsx';
 import { errorText } from '../../i18n/errors.ts';
 import { useT } from '../../i18n/translate.tsx';
-import { fieldText } from '../../lib/account-messages.ts';
 import { ApiError } from '../../lib/api-client.ts';
 import { copyText } from '../../lib/clipboard.ts';
 import { applyServerErrors } from '../../lib/form-errors.ts';
@@ -155,7 +154,7 @@ function ConfirmStep({
           autoComplete="one-time-code"
           inputMode="numeric"
           registration={form.register('code')}
-          error={fieldText(errors.code?.message)}
+          error={errors.code?.message}
         />
         <Failure text={failure} />
       </Modal.Body>
