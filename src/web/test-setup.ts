@@ -5,6 +5,8 @@ import { changeLanguage, loadCatalogues, startLanguage } from './i18n/language.t
 
 // The pages' words, in English unless a test chooses Hindi (it is put back after each test).
 await startLanguage('en');
+await loadCatalogues('messages');
+await loadCatalogues('auth');
 await loadCatalogues('app');
 await loadCatalogues('settings');
 

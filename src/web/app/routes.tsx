@@ -2,6 +2,7 @@ import { type ComponentType, lazy, useState } from 'react';
 import { type RouteObject, useLocation, useRoutes } from 'react-router';
 import { pages } from '../../shared/paths.ts';
 import { FlashProvider } from '../components/flash-messages.tsx';
+import type { Part } from '../i18n/catalogues.ts';
 import { loadCatalogues } from '../i18n/language.ts';
 import { RedrawOnLanguageChange } from '../i18n/language-provider.tsx';
 import { AppLayout } from './app-layout.tsx';
@@ -20,12 +21,27 @@ import { type SignedInLoader, type SignedInPart, signedInLoader } from './signed
  */
 type PageLoader = () => Promise<ComponentType>;
 
+/** A page's code and its part of the catalogues, fetched side by side. */
+function withWords<Module>(
+  part: Part,
+  module: Promise<Module>,
+  page: (module: Module) => ComponentType,
+): Promise<ComponentType> {
+  return Promise.all([module, loadCatalogues(part)]).then(([loaded]) => page(loaded));
+}
+
 const page = {
-  login: () => import('../features/auth/login-page.tsx').then((m) => m.LoginPage),
-  loginCode: () => import('../features/auth/login-code-page.tsx').then((m) => m.LoginCodePage),
-  register: () => import('../features/auth/register-page.tsx').then((m) => m.RegisterPage),
+  login: () => withWords('auth', import('../features/auth/login-page.tsx'), (m) => m.LoginPage),
+  loginCode: () =>
+    withWords('auth', import('../features/auth/login-code-page.tsx'), (m) => m.LoginCodePage),
+  register: () =>
+    withWords('auth', import('../features/auth/register-page.tsx'), (m) => m.RegisterPage),
   resetPassword: () =>
-    import('../features/auth/reset-password-page.tsx').then((m) => m.ResetPasswordPage),
+    withWords(
+      'auth',
+      import('../features/auth/reset-password-page.tsx'),
+      (m) => m.ResetPasswordPage,
+    ),
   dashboard: () => import('../pages/dashboard-page.tsx').then((m) => m.DashboardPage),
   clients: () => import('../pages/clients-page.tsx').then((m) => m.ClientsPage),
   addClient: () => import('../features/clients/add-client-page.tsx').then((m) => m.AddClientPage),
@@ -37,9 +53,7 @@ const page = {
   ageingPrint: () => import('../pages/statement-page.tsx').then((m) => m.AgeingPrintPage),
   collect: () => import('../pages/collect-page.tsx').then((m) => m.CollectPage),
   settings: () =>
-    Promise.all([import('../pages/settings-page.tsx'), loadCatalogues('settings')]).then(
-      ([m]) => m.SettingsPage,
-    ),
+    withWords('settings', import('../pages/settings-page.tsx'), (m) => m.SettingsPage),
 } satisfies Record<string, PageLoader>;
 
 const lazyPage = (load: PageLoader) => lazy(() => load().then((Page) => ({ default: Page })));

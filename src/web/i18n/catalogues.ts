@@ -4,18 +4,23 @@ import type { Language } from '../../shared/languages.ts';
 /*
  * Every catalogue the web app loads, by language and area. An area is one JSON file per
  * language (src/web/locales/<lang>/<area>.json, or src/shared/locales for the texts the server
- * uses too), compiled for Lingui at build time (scripts/catalogue-plugin.mjs). The areas a page
- * before sign-in needs are the `public` part; the `app` part loads with the signed-in part and
- * `settings` with the settings page, so that each page downloads its own words, and only in the
- * chosen language.
+ * uses too), compiled for Lingui at build time (scripts/catalogue-plugin.mjs). Every page needs
+ * the `public` part before its first paint and `messages` soon after (nothing is refused before
+ * the first click); the sign-in pages load `auth` with their code, the signed-in pages `app`
+ * with the signed-in part and the settings page `settings` with its own, so that each page
+ * downloads its own words, and only in the chosen language.
  */
 type Load = () => Promise<{ default: Messages }>;
 
 export const PARTS = {
-  public: ['shell', 'auth', 'validation', 'errors'],
+  public: ['shell'],
+  // What a refusal or a field message says: fetched right after the first paint, not before.
+  messages: ['validation', 'errors'],
+  // The sign-in pages' own words (and the password rules the settings page repeats).
+  auth: ['auth'],
   app: ['clients', 'ledger', 'collect'],
   // Only the settings page says these: they load with it, not with every signed-in page.
-  settings: ['settings'],
+  settings: ['settings', 'auth'],
 } as const;
 export type Part = keyof typeof PARTS;
 export type Area = (typeof PARTS)[Part][number];

@@ -66,6 +66,10 @@ function show(language: Language): void {
 export async function startLanguage(language = initialLanguage()): Promise<void> {
   await loadPart(language, 'public');
   show(language);
+  // Until these are in, a refusal would read in the server's English (errors.ts).
+  loadCatalogues('messages').catch((error: unknown) =>
+    console.error('The texts of refusals could not be loaded', error),
+  );
 }
 
 /**
