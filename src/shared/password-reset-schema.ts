@@ -1,14 +1,16 @@
 import * as z from 'zod/mini';
 import { newPasswordSchema } from './auth-schema.ts';
+import { errorMessage } from './error-messages.ts';
+import { validationMessage } from './validation-messages.ts';
 
 /** Tokens are 24 characters; anything much longer is not one, and is refused unread. */
 const RESET_TOKEN_MAX_LENGTH = 128;
 
 const resetTokenSchema = z
-  .string({ error: 'The reset link is incomplete' })
+  .string({ error: validationMessage('resetToken.missing') })
   .check(
-    z.minLength(1, 'The reset link is incomplete'),
-    z.maxLength(RESET_TOKEN_MAX_LENGTH, 'The reset link is not valid'),
+    z.minLength(1, validationMessage('resetToken.missing')),
+    z.maxLength(RESET_TOKEN_MAX_LENGTH, validationMessage('resetToken.invalid')),
   );
 
 /** What the reset page sends first, to learn whether its link still works and for whom. */
@@ -33,5 +35,4 @@ export type ResetLink = z.infer<typeof resetLinkSchema>;
 /** How many active sessions an administrator's "sign out" ended. */
 export const sessionsEndedSchema = z.object({ revoked: z.int() });
 
-export const RESET_LINK_INVALID_MESSAGE =
-  'This reset link has expired or was already used. Ask an administrator for a new one.';
+export const RESET_LINK_INVALID_MESSAGE = errorMessage('reset-link-not-valid');

@@ -1,8 +1,10 @@
 import * as z from 'zod/mini';
 import { claimSchema } from './claim-schema.ts';
 import { apiAmountSchema } from './client-schema.ts';
+import { errorMessage } from './error-messages.ts';
 import { ENTRY_KINDS, noteSchema, positiveAmountSchema } from './ledger-schema.ts';
 import { storableText } from './text.ts';
+import { validationMessage } from './validation-messages.ts';
 
 /*
  * Statement links: a page a client opens without an account, and the "I have paid" claims
@@ -19,18 +21,17 @@ export const MAX_CLAIMS_PER_ADDRESS_PER_HOUR = 20;
 export const SHARED_ENTRY_DAYS = 90;
 
 /** Unknown, expired and revoked links all answer this, alike. */
-export const LINK_NOT_VALID_MESSAGE = 'This link is not valid any more';
-export const TOO_MANY_PENDING_CLAIMS_MESSAGE =
-  'This statement already has 5 payments waiting for the shop to check: wait until they are checked';
-export const CLAIM_NOT_PENDING_MESSAGE = 'This payment was already confirmed or dismissed';
+export const LINK_NOT_VALID_MESSAGE = errorMessage('link-not-valid');
+export const TOO_MANY_PENDING_CLAIMS_MESSAGE = errorMessage('too-many-pending-claims');
+export const CLAIM_NOT_PENDING_MESSAGE = errorMessage('claim-not-pending');
 
 export const newShareLinkSchema = z.strictObject({
   expiresInDays: z.optional(
     z
-      .int({ error: 'Days must be a whole number' })
+      .int({ error: validationMessage('expiresInDays.not-whole') })
       .check(
-        z.minimum(1, 'Days must be at least 1'),
-        z.maximum(MAX_LINK_DAYS, `Days must be at most ${MAX_LINK_DAYS}`),
+        z.minimum(1, validationMessage('expiresInDays.too-small')),
+        z.maximum(MAX_LINK_DAYS, validationMessage('expiresInDays.too-large')),
       ),
   ),
 });
@@ -80,17 +81,11 @@ export const REFERENCE_MAX_LENGTH = 64;
 export const newClaimSchema = z.strictObject({
   amount: positiveAmountSchema,
   reference: storableText(
-    'Reference',
+    'reference',
     {},
     z.trim(),
-    z.minLength(
-      REFERENCE_MIN_LENGTH,
-      `Reference must be at least ${REFERENCE_MIN_LENGTH} characters`,
-    ),
-    z.maxLength(
-      REFERENCE_MAX_LENGTH,
-      `Reference must be at most ${REFERENCE_MAX_LENGTH} characters`,
-    ),
+    z.minLength(REFERENCE_MIN_LENGTH, validationMessage('reference.too-short')),
+    z.maxLength(REFERENCE_MAX_LENGTH, validationMessage('reference.too-long')),
   ),
   note: z.optional(noteSchema),
 });

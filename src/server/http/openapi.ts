@@ -6,7 +6,7 @@ import fastifySwagger from '@fastify/swagger';
 import type { FastifyInstance, FastifySchemaCompiler } from 'fastify';
 import { createJsonSchemaTransform, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import * as z from 'zod/mini';
-import { apiErrorSchema } from '../../shared/api-error.ts';
+import { apiRefusalSchema } from '../../shared/api-error.ts';
 import { sessionCookieName } from '../auth/session.ts';
 import type { Config } from '../config.ts';
 import { DOCS_STYLESHEET, renderDocsPage } from './openapi-page.ts';
@@ -107,7 +107,7 @@ const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch'
  * rule, an unreachable database reach every route).
  */
 function completeResponses(document: JsonObject): JsonObject {
-  const errorSchema = z.toJSONSchema(apiErrorSchema, { target: 'draft-2020-12', io: 'output' });
+  const errorSchema = z.toJSONSchema(apiRefusalSchema, { target: 'draft-2020-12', io: 'output' });
   const { $schema: _dialect, ...apiError } = errorSchema;
   const components = (document.components ?? {}) as JsonObject;
   const schemas = { ...(components.schemas as JsonObject | undefined), ApiError: apiError };
