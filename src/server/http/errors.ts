@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { ApiRefusalBody } from '../../shared/api-error.ts';
 import type { ErrorCode } from '../../shared/error-messages.ts';
@@ -105,6 +105,8 @@ export function codeOfStatus(status: number): ErrorCode {
       return 'not-found';
     case 409:
       return 'conflict';
+    case 414:
+      return 'uri-too-long';
     case 429:
       return 'rate-limited';
     default:
@@ -146,6 +148,24 @@ function fastifyRefusal(error: FastifyError, status: number, bodyLimit: number):
   }
   if (code) return new HttpError(status, code);
   return new HttpError(status, codeOfStatus(status), { message: error.message });
+}
+
+/**
+ * The router's own refusals, before any route or hook (a path that is not a valid URL, a path
+ * parameter over its length), in the one shape; Fastify's words pass through.
+ */
+export function answerFrameworkError(
+  error: FastifyError,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): void {
+  const status = error.statusCode ?? 500;
+  if (status < 400 || status >= 500) {
+    request.log.error({ err: error }, 'the router failed');
+    refuse(reply, new HttpError(500, 'server-error'));
+    return;
+  }
+  refuse(reply, fastifyRefusal(error, status, request.routeOptions.bodyLimit ?? 0));
 }
 
 /**

@@ -134,7 +134,7 @@ function completeResponses(document: JsonObject): JsonObject {
 }
 
 function describeRange(status: string): string {
-  if (status === '4XX') return 'Refused: a message, and the fields at fault';
+  if (status === '4XX') return 'Refused: a message and its code, and the fields at fault';
   if (status === '5XX') return 'The server failed, or its database is unavailable';
   if (status === '2XX') return 'Success';
   return status;
@@ -169,8 +169,10 @@ export async function registerOpenApi(app: FastifyInstance, config: Config): Pro
         version: appVersion(),
         description:
           'The HTTP API of Client Panel. Amounts are decimal strings, times ISO 8601 UTC; ' +
-          'every refusal is `{ message, fieldErrors? }`. See docs/api.md for the rules ' +
-          'behind each call.',
+          'every refusal is `{ message, code, values?, fieldErrors?, fieldCodes? }`: `code` ' +
+          "names it (its text in each language is `errors.<code>` in the panel's " +
+          'catalogues), `fieldCodes` names each field error. See docs/api.md for every code ' +
+          'and the rules behind each call.',
       },
       components: {
         securitySchemes: {

@@ -30,7 +30,7 @@ export const DUE_BEFORE_DATE_MESSAGE = 'The due date must be on or after the dat
 // an empty due date is not sent: the charge is due by the payment terms.
 const entryFieldsSchema = z
   .extend(z.required(z.omit(newEntrySchema, { kind: true, dueOn: true }), { on: true }), {
-    dueOn: z.optional(z.union([z.literal(''), dateSchema('Due date')])),
+    dueOn: z.optional(z.union([z.literal(''), dateSchema('dueOn')])),
   })
   .check(
     z.refine(({ on, dueOn }) => !dueOn || dueOn >= on, {

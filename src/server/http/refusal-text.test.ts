@@ -1,0 +1,57 @@
+import { BASE_ERROR_CODES } from 'better-auth';
+import { describe, expect, test } from 'vitest';
+import { type ErrorCode, errorMessage } from '../../shared/error-messages.ts';
+import englishErrors from '../../shared/locales/en/errors.json' with { type: 'json' };
+import englishFields from '../../shared/locales/en/validation.json' with { type: 'json' };
+import hindiErrors from '../../shared/locales/hi/errors.json' with { type: 'json' };
+import hindiFields from '../../shared/locales/hi/validation.json' with { type: 'json' };
+import { refusalText } from './refusal-text.ts';
+
+const codes = Object.keys(englishErrors).map((id) => id.slice('errors.'.length) as ErrorCode);
+const withoutPlaceholders = codes.filter((code) => !/[{}]/.test(englishErrors[`errors.${code}`]));
+
+describe("the refusals' texts", () => {
+  test.each(withoutPlaceholders)('%s: the message is the catalogue text as written', (code) => {
+    // ICU reads apostrophes and braces: a text without placeholders must come out unchanged.
+    expect(refusalText(code)).toBe(englishErrors[`errors.${code}`]);
+    expect(errorMessage(code)).toBe(englishErrors[`errors.${code}`]);
+  });
+
+  test('placeholders and plurals are filled', () => {
+    expect(refusalText('import-rows-not-valid', { rows: 1 })).toBe(
+      '1 row is not valid; nothing was stored',
+    );
+    expect(refusalText('import-rows-not-valid', { rows: 12 })).toBe(
+      '12 rows are not valid; nothing was stored',
+    );
+    expect(refusalText('import-rows-not-valid-many', { rows: 1000 })).toBe(
+      '1000 or more rows are not valid; nothing was stored',
+    );
+    expect(refusalText('body-too-large', { limit: '64 KiB' })).toBe(
+      'Request body is too large (at most 64 KiB)',
+    );
+  });
+
+  test('a refusal that is also a field error reads the same in both catalogues', () => {
+    const errors: [Record<string, string>, Record<string, string>][] = [
+      [englishErrors, englishFields],
+      [hindiErrors, hindiFields],
+    ];
+    const shared = codes.filter((code) => `validation.${code}` in englishFields);
+    expect(shared.length).toBeGreaterThan(10);
+    for (const [refusals, fields] of errors) {
+      for (const code of shared) {
+        expect(fields[`validation.${code}`], code).toBe(refusals[`errors.${code}`]);
+      }
+    }
+  });
+
+  test("better-auth's refusals in our codes keep better-auth's words", () => {
+    expect(errorMessage('invalid-credentials')).toBe(
+      BASE_ERROR_CODES.INVALID_EMAIL_OR_PASSWORD.message,
+    );
+    expect(errorMessage('account-exists')).toBe(
+      BASE_ERROR_CODES.USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL.message,
+    );
+  });
+});
