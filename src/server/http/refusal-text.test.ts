@@ -1,4 +1,6 @@
 import { BASE_ERROR_CODES } from 'better-auth';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { type ErrorCode, errorMessage } from '../../shared/error-messages.ts';
 import englishErrors from '../../shared/locales/en/errors.json' with { type: 'json' };
@@ -53,5 +55,11 @@ describe("the refusals' texts", () => {
     expect(errorMessage('account-exists')).toBe(
       BASE_ERROR_CODES.USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL.message,
     );
+  });
+
+  test('docs/api.md lists every code, and no other', () => {
+    const doc = readFileSync(path.resolve(__dirname, '../../../docs/api.md'), 'utf8');
+    const listed = [...doc.matchAll(/^\| `([a-z0-9-]+)` \| /gm)].map((match) => match[1]);
+    expect([...listed].sort()).toEqual([...codes].sort());
   });
 });
