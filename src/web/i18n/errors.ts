@@ -28,6 +28,7 @@ export function errorText(error: unknown): string {
     if (i18n.locale !== 'en' && known(fallback)) return translate(fallback, refusalValues(error));
     return error.message;
   }
+  // i18n-exempt: errors.unknown's English text, for a failure before any catalogue is in.
   return known('errors.unknown') ? translate('errors.unknown') : 'Something went wrong';
 }
 
