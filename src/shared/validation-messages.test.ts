@@ -1,8 +1,8 @@
 import { setupI18n } from '@lingui/core';
 import { compileMessage } from '@lingui/message-utils/compileMessage';
 import { describe, expect, test } from 'vitest';
-import { EMAIL_MAX_LENGTH, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from './auth-schema.ts';
 import { MAX_SESSIONS_TO_END } from './account-schema.ts';
+import { EMAIL_MAX_LENGTH, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from './auth-schema.ts';
 import { IMPORT_FIELDS } from './client-csv-import.ts';
 import { NAME_MAX_LENGTH, NAME_MIN_LENGTH } from './client-fields-schema.ts';
 import { MAX_BULK_IDS } from './client-schema.ts';

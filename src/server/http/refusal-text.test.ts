@@ -1,6 +1,6 @@
-import { BASE_ERROR_CODES } from 'better-auth';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { BASE_ERROR_CODES } from 'better-auth';
 import { describe, expect, test } from 'vitest';
 import { type ErrorCode, errorMessage } from '../../shared/error-messages.ts';
 import englishErrors from '../../shared/locales/en/errors.json' with { type: 'json' };
