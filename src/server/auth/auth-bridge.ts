@@ -20,7 +20,7 @@ export function authErrorCode(answer: AuthAnswer): string | undefined {
 
 /**
  * better-auth's refusals that reach a person, in our codes; their texts in our catalogue are
- * better-auth's words (auth-bridge.test.ts), so the message does not change.
+ * better-auth's words (http/refusal-text.test.ts), so the message does not change.
  */
 const CODES_BY_AUTH_CODE: Record<string, ErrorCode> = {
   INVALID_EMAIL_OR_PASSWORD: 'invalid-credentials',
