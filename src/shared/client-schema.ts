@@ -1,11 +1,10 @@
 import * as z from 'zod/mini';
 import { apiRefusalSchema } from './api-error.ts';
-import { errorMessage } from './error-messages.ts';
 import { storableText } from './text.ts';
 import { validationMessage } from './validation-messages.ts';
 
 /** The refusal of an update based on an old version (HTTP 409), shown as is by the web app. */
-export const CLIENT_CONFLICT_MESSAGE = errorMessage('client-changed-elsewhere');
+export const CLIENT_CONFLICT_MESSAGE = 'This client was changed elsewhere';
 
 export const CLIENT_SORT_FIELDS = [
   'lname',
@@ -160,7 +159,8 @@ export const bulkDeletedSchema = z.object({ deleted: z.array(z.string()) });
 export const bulkRestoredSchema = z.object({ restored: z.array(clientSchema) });
 
 /** A restore asked for too late, or of a client that was never deleted. */
-export const NOT_RESTORABLE_MESSAGE = errorMessage('not-restorable');
+export const NOT_RESTORABLE_MESSAGE =
+  'This client cannot be restored: deleted clients are kept for 10 minutes';
 
 /** The 409 of an update based on an old version: the refusal, and the client as it is now. */
 export const clientConflictSchema = z.extend(apiRefusalSchema, { client: clientSchema });

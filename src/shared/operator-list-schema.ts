@@ -1,5 +1,4 @@
 import * as z from 'zod/mini';
-import { errorMessage } from './error-messages.ts';
 import { operatorSchema } from './operator-schema.ts';
 
 // The administrator's list of operators and its actions, apart from operator-schema.ts: the
@@ -24,8 +23,10 @@ export const operatorListSchema = z.object({ items: z.array(operatorListItemSche
 export const operatorDeactivatedSchema = z.extend(operatorListItemSchema, { revoked: z.int() });
 
 /** What sign-in answers (403) to a deactivated operator who gave the right password. */
-export const ACCOUNT_DEACTIVATED_MESSAGE = errorMessage('account-deactivated');
+export const ACCOUNT_DEACTIVATED_MESSAGE = 'This account is deactivated; ask your administrator';
 
-export const DEACTIVATE_SELF_MESSAGE = errorMessage('deactivate-self');
+export const DEACTIVATE_SELF_MESSAGE =
+  'You cannot deactivate your own account: another administrator must do it';
 
-export const LAST_ACTIVE_ADMINISTRATOR_MESSAGE = errorMessage('last-active-administrator');
+export const LAST_ACTIVE_ADMINISTRATOR_MESSAGE =
+  'The panel needs at least one active administrator: make someone else an administrator first';

@@ -1,6 +1,5 @@
 import * as z from 'zod/mini';
 import { newPasswordSchema } from './auth-schema.ts';
-import { errorMessage } from './error-messages.ts';
 import { validationMessage } from './validation-messages.ts';
 
 /** Tokens are 24 characters; anything much longer is not one, and is refused unread. */
@@ -35,4 +34,5 @@ export type ResetLink = z.infer<typeof resetLinkSchema>;
 /** How many active sessions an administrator's "sign out" ended. */
 export const sessionsEndedSchema = z.object({ revoked: z.int() });
 
-export const RESET_LINK_INVALID_MESSAGE = errorMessage('reset-link-not-valid');
+export const RESET_LINK_INVALID_MESSAGE =
+  'This reset link has expired or was already used. Ask an administrator for a new one.';

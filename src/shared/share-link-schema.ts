@@ -1,7 +1,6 @@
 import * as z from 'zod/mini';
 import { claimSchema } from './claim-schema.ts';
 import { apiAmountSchema } from './client-schema.ts';
-import { errorMessage } from './error-messages.ts';
 import { ENTRY_KINDS, noteSchema, positiveAmountSchema } from './ledger-schema.ts';
 import { storableText } from './text.ts';
 import { validationMessage } from './validation-messages.ts';
@@ -21,9 +20,10 @@ export const MAX_CLAIMS_PER_ADDRESS_PER_HOUR = 20;
 export const SHARED_ENTRY_DAYS = 90;
 
 /** Unknown, expired and revoked links all answer this, alike. */
-export const LINK_NOT_VALID_MESSAGE = errorMessage('link-not-valid');
-export const TOO_MANY_PENDING_CLAIMS_MESSAGE = errorMessage('too-many-pending-claims');
-export const CLAIM_NOT_PENDING_MESSAGE = errorMessage('claim-not-pending');
+export const LINK_NOT_VALID_MESSAGE = 'This link is not valid any more';
+export const TOO_MANY_PENDING_CLAIMS_MESSAGE =
+  'This statement already has 5 payments waiting for the shop to check: wait until they are checked';
+export const CLAIM_NOT_PENDING_MESSAGE = 'This payment was already confirmed or dismissed';
 
 export const newShareLinkSchema = z.strictObject({
   expiresInDays: z.optional(

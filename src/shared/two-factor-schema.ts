@@ -1,6 +1,5 @@
 import * as z from 'zod/mini';
 import { currentPasswordSchema } from './account-schema.ts';
-import { errorMessage } from './error-messages.ts';
 import { storableText } from './text.ts';
 import { validationMessage } from './validation-messages.ts';
 
@@ -19,7 +18,7 @@ const CODE_MAX_LENGTH = 64;
 export const CODE_REQUIRED_MESSAGE = validationMessage('code.missing');
 export const WRONG_CODE_MESSAGE = validationMessage('two-factor-wrong-code');
 export const CODE_ALREADY_USED_MESSAGE = validationMessage('two-factor-code-used');
-export const SIGN_IN_AGAIN_MESSAGE = errorMessage('sign-in-again');
+export const SIGN_IN_AGAIN_MESSAGE = 'This sign-in has expired: sign in again with your password';
 
 /** A code as typed: spaces and dashes do not count, letters match in any case. */
 export function normaliseCode(code: string): string {
@@ -89,5 +88,7 @@ export const securityPolicySchema = z.strictObject({
 });
 export type SecurityPolicy = z.infer<typeof securityPolicySchema>;
 
-export const TWO_FACTOR_SETUP_REQUIRED_MESSAGE = errorMessage('two-factor-setup-required');
-export const REQUIRE_OWN_FIRST_MESSAGE = errorMessage('two-factor-require-own-first');
+export const TWO_FACTOR_SETUP_REQUIRED_MESSAGE =
+  'Your administrator requires two-factor sign-in: turn it on to go on';
+export const REQUIRE_OWN_FIRST_MESSAGE =
+  'Turn on your own two-factor sign-in first, in your account settings';

@@ -2,11 +2,28 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { BASE_ERROR_CODES } from 'better-auth';
 import { describe, expect, test } from 'vitest';
+import { CLIENT_CONFLICT_MESSAGE, NOT_RESTORABLE_MESSAGE } from '../../shared/client-schema.ts';
 import { type ErrorCode, errorMessage } from '../../shared/error-messages.ts';
 import englishErrors from '../../shared/locales/en/errors.json' with { type: 'json' };
 import englishFields from '../../shared/locales/en/validation.json' with { type: 'json' };
 import hindiErrors from '../../shared/locales/hi/errors.json' with { type: 'json' };
 import hindiFields from '../../shared/locales/hi/validation.json' with { type: 'json' };
+import {
+  ACCOUNT_DEACTIVATED_MESSAGE,
+  DEACTIVATE_SELF_MESSAGE,
+  LAST_ACTIVE_ADMINISTRATOR_MESSAGE,
+} from '../../shared/operator-list-schema.ts';
+import { RESET_LINK_INVALID_MESSAGE } from '../../shared/password-reset-schema.ts';
+import {
+  CLAIM_NOT_PENDING_MESSAGE,
+  LINK_NOT_VALID_MESSAGE,
+  TOO_MANY_PENDING_CLAIMS_MESSAGE,
+} from '../../shared/share-link-schema.ts';
+import {
+  REQUIRE_OWN_FIRST_MESSAGE,
+  SIGN_IN_AGAIN_MESSAGE,
+  TWO_FACTOR_SETUP_REQUIRED_MESSAGE,
+} from '../../shared/two-factor-schema.ts';
 import { refusalText } from './refusal-text.ts';
 
 const codes = Object.keys(englishErrors).map((id) => id.slice('errors.'.length) as ErrorCode);
@@ -61,5 +78,25 @@ describe("the refusals' texts", () => {
     const doc = readFileSync(path.resolve(__dirname, '../../../docs/api.md'), 'utf8');
     const listed = [...doc.matchAll(/^\| `([a-z0-9-]+)` \| /gm)].map((match) => match[1]);
     expect([...listed].sort()).toEqual([...codes].sort());
+  });
+
+  test("the shared schemas' refusal texts are the catalogue's", () => {
+    // Written out in the shared modules, so that pages which compare with them do not load
+    // the whole English catalogue of refusals (they show errorText(error) by its code).
+    const written: [string, ErrorCode][] = [
+      [CLIENT_CONFLICT_MESSAGE, 'client-changed-elsewhere'],
+      [NOT_RESTORABLE_MESSAGE, 'not-restorable'],
+      [ACCOUNT_DEACTIVATED_MESSAGE, 'account-deactivated'],
+      [DEACTIVATE_SELF_MESSAGE, 'deactivate-self'],
+      [LAST_ACTIVE_ADMINISTRATOR_MESSAGE, 'last-active-administrator'],
+      [RESET_LINK_INVALID_MESSAGE, 'reset-link-not-valid'],
+      [LINK_NOT_VALID_MESSAGE, 'link-not-valid'],
+      [TOO_MANY_PENDING_CLAIMS_MESSAGE, 'too-many-pending-claims'],
+      [CLAIM_NOT_PENDING_MESSAGE, 'claim-not-pending'],
+      [SIGN_IN_AGAIN_MESSAGE, 'sign-in-again'],
+      [TWO_FACTOR_SETUP_REQUIRED_MESSAGE, 'two-factor-setup-required'],
+      [REQUIRE_OWN_FIRST_MESSAGE, 'two-factor-require-own-first'],
+    ];
+    for (const [text, code] of written) expect(text, code).toBe(errorMessage(code));
   });
 });
