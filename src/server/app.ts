@@ -27,7 +27,7 @@ import { registerDuesRoutes } from './dues/dues-routes.ts';
 import { answerClientError } from './http/client-errors.ts';
 import { registerCompression } from './http/compression.ts';
 import { ConnectionLimit } from './http/connection-limit.ts';
-import { registerErrorHandling } from './http/errors.ts';
+import { answerFrameworkError, registerErrorHandling } from './http/errors.ts';
 import { registerHealthRoute } from './http/health.ts';
 import { serializeRequest } from './http/log-redaction.ts';
 import { registerOpenApi } from './http/openapi.ts';
@@ -142,6 +142,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     forceCloseConnections: false,
     logController: new OneLinePerRequest((request) => connectionLimit.refuses(request)),
     clientErrorHandler: answerClientError,
+    frameworkErrors: answerFrameworkError,
   });
   const bus = deps.bus ?? (await openEventBus(config, database, app.log));
   if (deps.onRoute) app.addHook('onRoute', deps.onRoute);

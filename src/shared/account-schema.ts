@@ -3,13 +3,14 @@ import { emailSchema, newPasswordSchema, PASSWORD_MAX_LENGTH } from './auth-sche
 import { languageSchema } from './languages.ts';
 import { sessionAnswerSchema } from './operator-schema.ts';
 import { wellFormedText } from './text.ts';
+import { validationMessage } from './validation-messages.ts';
 
 /** The password the operator has now: only checked against the stored hash. */
 export const currentPasswordSchema = wellFormedText(
-  'Current password',
-  z.minLength(1, 'Enter your current password'),
+  'currentPassword',
+  z.minLength(1, validationMessage('currentPassword.missing')),
   // No stored password is longer; a longer one is wrong without being hashed.
-  z.maxLength(PASSWORD_MAX_LENGTH, 'This is not your current password'),
+  z.maxLength(PASSWORD_MAX_LENGTH, validationMessage('wrong-current-password')),
 );
 
 /** A new password, chosen by the signed-in operator: the sign-up rules apply. */
@@ -34,9 +35,9 @@ export const emailChangedSchema = sessionAnswerSchema;
 /** "Sign out everywhere": how many active sessions ended, this one included. */
 export const signedOutEverywhereSchema = z.object({ revoked: z.int() });
 
-export const WRONG_CURRENT_PASSWORD_MESSAGE = 'This is not your current password';
-export const SAME_PASSWORD_MESSAGE = 'The new password is the one you have now: choose another';
-export const EMAIL_TAKEN_MESSAGE = 'Another account already uses this e-mail address';
+export const WRONG_CURRENT_PASSWORD_MESSAGE = validationMessage('wrong-current-password');
+export const SAME_PASSWORD_MESSAGE = validationMessage('same-password');
+export const EMAIL_TAKEN_MESSAGE = validationMessage('email-taken');
 
 /**
  * One of the operator's active sessions, as the sessions list shows it: never its token.
@@ -64,7 +65,7 @@ export const MAX_SESSIONS_TO_END = 100;
 /** Session ids are 32 characters; anything much longer is not one. */
 const SESSION_ID_MAX_LENGTH = 128;
 
-export const NO_SESSIONS_NAMED_MESSAGE = 'Name the sessions to end, or all other sessions';
+export const NO_SESSIONS_NAMED_MESSAGE = validationMessage('sessions.none-named');
 
 /**
  * Sessions to end, with the current password: the ones named (`sessionIds`, this one may be
@@ -77,18 +78,18 @@ export const sessionsEndSchema = z
       z
         .array(
           wellFormedText(
-            'A session id',
-            z.minLength(1, 'A session id is empty'),
-            z.maxLength(SESSION_ID_MAX_LENGTH, 'This is not a session id'),
+            'sessionId',
+            z.minLength(1, validationMessage('sessionId.empty')),
+            z.maxLength(SESSION_ID_MAX_LENGTH, validationMessage('sessionId.invalid')),
           ),
-          { error: 'sessionIds must be a list of session ids' },
+          { error: validationMessage('sessionIds.not-list') },
         )
         .check(
-          z.minLength(1, 'Pick at least one session'),
-          z.maxLength(MAX_SESSIONS_TO_END, `At most ${MAX_SESSIONS_TO_END} sessions at a time`),
+          z.minLength(1, validationMessage('sessionIds.none')),
+          z.maxLength(MAX_SESSIONS_TO_END, validationMessage('sessionIds.too-many')),
         ),
     ),
-    allOthers: z.optional(z.literal(true, { error: 'allOthers can only be true' })),
+    allOthers: z.optional(z.literal(true, { error: validationMessage('allOthers.invalid') })),
   })
   .check(
     z.refine((body) => (body.sessionIds === undefined) !== (body.allOthers === undefined), {

@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { noteSchema } from './ledger-schema.ts';
 import { formatAmount, parseAmount } from './money.ts';
+import { validationMessage } from './validation-messages.ts';
 
 /*
  * A balance as typed or sent. Apart from the client fields (client-fields-schema.ts), whose
@@ -10,10 +11,14 @@ import { formatAmount, parseAmount } from './money.ts';
 
 /** A balance as typed or sent (text or number), normalised to the API's text ("1234.50"). */
 export const amountSchema = z.pipe(
-  z.union([z.string(), z.number()], { error: 'Balance is required' }),
+  z.union([z.string(), z.number()], { error: validationMessage('balance.required') }),
   z.transform((value: string | number, ctx) => {
     if (typeof value === 'string' && value.trim() === '') {
-      ctx.issues.push({ code: 'custom', message: 'Balance is required', input: value });
+      ctx.issues.push({
+        code: 'custom',
+        message: validationMessage('balance.required'),
+        input: value,
+      });
       return z.NEVER;
     }
     const parsed = parseAmount(value);

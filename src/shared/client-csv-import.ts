@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
-import { apiErrorSchema } from './api-error.ts';
+import { apiRefusalSchema } from './api-error.ts';
 import { CLIENT_CSV_HEADERS } from './client-csv.ts';
+import { validationMessage } from './validation-messages.ts';
 
 /** The largest CSV an import takes, and the most clients in one. */
 export const IMPORT_MAX_BYTES = 10 * 1024 * 1024;
@@ -97,13 +98,17 @@ const columnsParam = z.pipe(
       if (!(IMPORT_FIELDS as readonly string[]).includes(name)) {
         ctx.issues.push({
           code: 'custom',
-          message: `columns may name only ${IMPORT_FIELDS.join(', ')} (or nothing, to leave a column out)`,
+          message: validationMessage('importColumns.unknown'),
           input: text,
         });
         return z.NEVER;
       }
       if (seen.has(name)) {
-        ctx.issues.push({ code: 'custom', message: `columns names ${name} twice`, input: text });
+        ctx.issues.push({
+          code: 'custom',
+          message: validationMessage('importColumns.twice', { name }),
+          input: text,
+        });
         return z.NEVER;
       }
       seen.add(name);
@@ -115,7 +120,7 @@ const columnsParam = z.pipe(
 function flag(name: string) {
   return z._default(
     z.pipe(
-      z.enum(['true', 'false'], { error: `${name} must be true or false` }),
+      z.enum(['true', 'false'], { error: validationMessage('param.true-or-false', { name }) }),
       z.transform((value: 'true' | 'false') => value === 'true'),
     ),
     false,
@@ -129,11 +134,15 @@ export const clientImportQuerySchema = z.strictObject({
 });
 export type ClientImportQuery = z.output<typeof clientImportQuerySchema>;
 
-/** A row refused, numbered as a spreadsheet shows it (the header is row 1). */
+/**
+ * A row refused, numbered as a spreadsheet shows it (the header is row 1): the message in
+ * English, and its code (validation.json) as a field error has.
+ */
 export const importErrorSchema = z.object({
   row: z.int(),
   field: z.string(),
   message: z.string(),
+  code: z.string(),
 });
 export type ImportError = z.infer<typeof importErrorSchema>;
 
@@ -161,6 +170,6 @@ export type ImportResult = z.infer<typeof importResultSchema>;
  * A refused import: why, and every row at fault (up to IMPORT_MAX_LISTED_ERRORS); a bad
  * query gets the API's usual field errors instead.
  */
-export const importRefusedSchema = z.extend(apiErrorSchema, {
+export const importRefusedSchema = z.extend(apiRefusalSchema, {
   errors: z.optional(z.array(importErrorSchema)),
 });

@@ -1,11 +1,12 @@
 import * as z from 'zod/mini';
 import { clientListQuerySchema, MAX_BULK_IDS } from './client-schema.ts';
+import { validationMessage } from './validation-messages.ts';
 
 /** The columns of an export, in order; the import reads the same names. */
 export const CLIENT_CSV_HEADERS = ['First Name', 'Last Name', 'Email', 'Phone', 'Balance'] as const;
 
 const CLIENT_ID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
-const IDS_MESSAGE = 'ids must be client ids (lower-case UUIDs) separated by commas';
+const IDS_MESSAGE = validationMessage('exportIds.invalid');
 
 /**
  * An export is a view of the list without its page: every client the view shows, or only
@@ -21,7 +22,7 @@ export const clientExportQuerySchema = z.extend(
           z.regex(new RegExp(`^${CLIENT_ID}(,${CLIENT_ID})*$`), IDS_MESSAGE),
           z.refine(
             (text) => text.split(',').length <= MAX_BULK_IDS,
-            `At most ${MAX_BULK_IDS} ids at a time`,
+            validationMessage('exportIds.too-many'),
           ),
         ),
         z.transform((text) => text.split(',')),

@@ -4,6 +4,7 @@ import { amountSchema } from './balance-schema.ts';
 import { noteSchema } from './ledger-schema.ts';
 import { parsePhone } from './phone.ts';
 import { storableText } from './text.ts';
+import { validationMessage } from './validation-messages.ts';
 
 /*
  * What a client form or request may send, checked by the form, the route and the API client
@@ -15,20 +16,20 @@ import { storableText } from './text.ts';
 export const NAME_MIN_LENGTH = 2;
 export const NAME_MAX_LENGTH = 100;
 
-function nameSchema(label: string) {
+function nameSchema(field: 'fname' | 'lname') {
   return storableText(
-    label,
+    field,
     {},
     z.trim(),
-    z.minLength(1, `${label} is required`),
-    z.minLength(NAME_MIN_LENGTH, `${label} must be at least ${NAME_MIN_LENGTH} characters`),
-    z.maxLength(NAME_MAX_LENGTH, `${label} must be at most ${NAME_MAX_LENGTH} characters`),
+    z.minLength(1, validationMessage(`${field}.required`)),
+    z.minLength(NAME_MIN_LENGTH, validationMessage(`${field}.too-short`)),
+    z.maxLength(NAME_MAX_LENGTH, validationMessage(`${field}.too-long`)),
   );
 }
 
 /** A phone number as written ("098765-43210"), stored in its one form ("+919876543210"). */
 export const phoneSchema = z.pipe(
-  storableText('Phone'),
+  storableText('phone'),
   z.transform((value: string, ctx) => {
     const parsed = parsePhone(value);
     if (!parsed.ok) {
@@ -40,8 +41,8 @@ export const phoneSchema = z.pipe(
 );
 
 export const clientFieldsSchema = z.strictObject({
-  fname: nameSchema('First name'),
-  lname: nameSchema('Last name'),
+  fname: nameSchema('fname'),
+  lname: nameSchema('lname'),
   email: emailSchema,
   phone: phoneSchema,
   balance: amountSchema,
@@ -50,8 +51,8 @@ export type ClientFields = z.output<typeof clientFieldsSchema>;
 
 export const clientPatchSchema = z.extend(z.partial(clientFieldsSchema), {
   version: z
-    .int({ error: 'version is required: send the version you last saw' })
-    .check(z.minimum(1, 'version must be 1 or more')),
+    .int({ error: validationMessage('version.required') })
+    .check(z.minimum(1, validationMessage('version.too-small'))),
   /** Why the balance changed: the note of the adjustment entry a balance change makes. */
   balanceNote: z.optional(noteSchema),
 });

@@ -1,12 +1,10 @@
 import * as z from 'zod/mini';
+import { apiRefusalSchema } from './api-error.ts';
 import { storableText } from './text.ts';
+import { validationMessage } from './validation-messages.ts';
 
 /** The refusal of an update based on an old version (HTTP 409), shown as is by the web app. */
 export const CLIENT_CONFLICT_MESSAGE = 'This client was changed elsewhere';
-
-/** The refusal of an edit that changes the balance while disableBalanceOnEdit is on. */
-export const BALANCE_LOCKED_MESSAGE =
-  "The balance is locked by a setting: update it from the client's page";
 
 export const CLIENT_SORT_FIELDS = [
   'lname',
@@ -44,15 +42,27 @@ export type OverdueFilter = (typeof OVERDUE_FILTERS)[number];
 export const PROMISE_FILTERS = ['due', 'broken'] as const;
 export type PromiseFilter = (typeof PROMISE_FILTERS)[number];
 
-/** A whole number from a query string, within limits. */
-function wholeNumber(name: string, min: number, max?: number) {
+/** A whole number from a query string, within limits; its messages name the parameter. */
+export function wholeNumberParam(name: string, min: number, max: number) {
   return z.coerce
-    .number({ error: `${name} must be a number` })
+    .number({ error: validationMessage('param.not-number', { name }) })
     .check(
-      z.refine(Number.isInteger, `${name} must be a whole number`),
-      z.minimum(min, min === 0 ? `${name} must be 0 or more` : `${name} must be at least ${min}`),
-      ...(max === undefined ? [] : [z.maximum(max, `${name} must be at most ${max}`)]),
+      z.refine(Number.isInteger, validationMessage('param.not-whole', { name })),
+      z.minimum(
+        min,
+        min === 0
+          ? validationMessage('param.negative', { name })
+          : validationMessage('param.too-small', { name, min }),
+      ),
+      z.maximum(max, validationMessage('param.too-large', { name, max })),
     );
+}
+
+/** A query parameter that takes one of a few words. */
+function oneOf<const Values extends readonly [string, ...string[]]>(name: string, values: Values) {
+  return z.enum(values, {
+    error: validationMessage('param.one-of', { name, values: values.join(', ') }),
+  });
 }
 
 /**
@@ -62,37 +72,23 @@ function wholeNumber(name: string, min: number, max?: number) {
 export const NOT_REMINDED_DAYS = 7;
 
 export const clientListQuerySchema = z.strictObject({
-  q: z.optional(
-    storableText(
-      'Search text',
-      {},
-      z.trim(),
-      z.maxLength(200, 'Search text must be at most 200 characters'),
-    ),
-  ),
-  sort: z._default(
-    z.enum(CLIENT_SORT_FIELDS, { error: `sort must be one of ${CLIENT_SORT_FIELDS.join(', ')}` }),
-    'lname',
-  ),
-  dir: z._default(z.enum(['asc', 'desc'], { error: 'dir must be asc or desc' }), 'asc'),
-  balance: z.optional(
-    z.enum(BALANCE_FILTERS, { error: `balance must be one of ${BALANCE_FILTERS.join(', ')}` }),
-  ),
+  q: z.optional(storableText('q', {}, z.trim(), z.maxLength(200, validationMessage('q.too-long')))),
+  sort: z._default(oneOf('sort', CLIENT_SORT_FIELDS), 'lname'),
+  dir: z._default(z.enum(['asc', 'desc'], { error: validationMessage('dir.invalid') }), 'asc'),
+  balance: z.optional(oneOf('balance', BALANCE_FILTERS)),
   /** Days: clients never reminded, or last reminded more than this many days ago. */
-  notRemindedFor: z.optional(wholeNumber('notRemindedFor', 0, 3660)),
-  overdue: z.optional(
-    z.enum(OVERDUE_FILTERS, { error: `overdue must be one of ${OVERDUE_FILTERS.join(', ')}` }),
-  ),
-  promise: z.optional(
-    z.enum(PROMISE_FILTERS, { error: `promise must be one of ${PROMISE_FILTERS.join(', ')}` }),
-  ),
-  limit: z._default(wholeNumber('limit', 1, MAX_PAGE_SIZE), DEFAULT_PAGE_SIZE),
-  offset: z._default(wholeNumber('offset', 0, MAX_LIST_OFFSET), 0),
+  notRemindedFor: z.optional(wholeNumberParam('notRemindedFor', 0, 3660)),
+  overdue: z.optional(oneOf('overdue', OVERDUE_FILTERS)),
+  promise: z.optional(oneOf('promise', PROMISE_FILTERS)),
+  limit: z._default(wholeNumberParam('limit', 1, MAX_PAGE_SIZE), DEFAULT_PAGE_SIZE),
+  offset: z._default(wholeNumberParam('offset', 0, MAX_LIST_OFFSET), 0),
 });
 export type ClientListQuery = z.output<typeof clientListQuerySchema>;
 
 /** An amount as the API writes it: any size (totals), exactly two decimals. */
-export const apiAmountSchema = z.string().check(z.regex(/^-?\d+\.\d{2}$/, 'not an amount'));
+export const apiAmountSchema = z
+  .string()
+  .check(z.regex(/^-?\d+\.\d{2}$/, validationMessage('amount-text.invalid')));
 
 /** A client as the API answers it; the server checks its answers against this, and so does the web app. */
 export const clientSchema = z.object({
@@ -149,10 +145,12 @@ export const MAX_BULK_IDS = 500;
 /** Clients picked together, for a bulk delete or restore. */
 export const clientIdsSchema = z.strictObject({
   ids: z
-    .array(z.string({ error: 'Each id must be text' }), { error: 'ids must be a list of ids' })
+    .array(z.string({ error: validationMessage('ids.not-text') }), {
+      error: validationMessage('ids.not-list'),
+    })
     .check(
-      z.minLength(1, 'Pick at least one client'),
-      z.maxLength(MAX_BULK_IDS, `At most ${MAX_BULK_IDS} clients at a time`),
+      z.minLength(1, validationMessage('ids.none')),
+      z.maxLength(MAX_BULK_IDS, validationMessage('ids.too-many')),
     ),
 });
 export type ClientIds = z.infer<typeof clientIdsSchema>;
@@ -164,4 +162,5 @@ export const bulkRestoredSchema = z.object({ restored: z.array(clientSchema) });
 export const NOT_RESTORABLE_MESSAGE =
   'This client cannot be restored: deleted clients are kept for 10 minutes';
 
-export const clientConflictSchema = z.object({ message: z.string(), client: clientSchema });
+/** The 409 of an update based on an old version: the refusal, and the client as it is now. */
+export const clientConflictSchema = z.extend(apiRefusalSchema, { client: clientSchema });

@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { formatInr } from './money.ts';
 import { storableText } from './text.ts';
+import { validationMessage } from './validation-messages.ts';
 
 /**
  * What an operator's clients see when asked to pay: the business, where UPI payments go, other
@@ -17,7 +18,7 @@ export const DEFAULT_REMINDER_EMAIL_SUBJECT = 'Payment reminder from {business}'
 
 // A UPI address ("virtual payment address"): name@bank (NPCI's handles are letters and digits).
 const UPI_ID = /^[A-Za-z0-9._-]{2,256}@[A-Za-z0-9]{2,64}$/;
-export const UPI_ID_MESSAGE = 'Enter a UPI ID such as yourname@okbank, or leave it empty';
+export const UPI_ID_MESSAGE = validationMessage('upiId.invalid');
 
 export const MAX_PAYMENT_TERMS_DAYS = 365;
 
@@ -32,57 +33,61 @@ export function unknownPlaceholders(template: string): string[] {
 }
 
 function unknownPlaceholderMessage(template: string): string {
-  const words = unknownPlaceholders(template).map((word) => `{${word}}`);
-  return `Unknown placeholder ${words.join(', ')}: use ${TEMPLATE_PLACEHOLDERS.map((w) => `{${w}}`).join(', ')}`;
+  const braced = (words: readonly string[]) => words.map((word) => `{${word}}`).join(', ');
+  return validationMessage('template.unknown-placeholder', {
+    unknown: braced(unknownPlaceholders(template)),
+    known: braced(TEMPLATE_PLACEHOLDERS),
+  });
 }
 
-function templateText(label: string, max: number) {
+function templateText(field: 'reminderMessage' | 'reminderEmailSubject', max: number) {
   return storableText(
-    label,
+    field,
     { multiline: true },
     z.trim(),
-    z.minLength(1, `${label} is required`),
-    z.maxLength(max, `${label} must be at most ${max.toLocaleString('en-IN')} characters`),
+    z.minLength(1, validationMessage(`${field}.required`)),
+    z.maxLength(max, validationMessage(`${field}.too-long`)),
     z.refine((text: string) => unknownPlaceholders(text).length === 0, {
       error: (issue) => unknownPlaceholderMessage(String(issue.input)),
     }),
   );
 }
 
-function optionalText(label: string, max: number, multiline = false) {
+function optionalText(
+  field: 'businessName' | 'payeeName' | 'otherWaysToPay',
+  max: number,
+  multiline = false,
+) {
   return storableText(
-    label,
+    field,
     { multiline },
     z.trim(),
-    z.maxLength(max, `${label} must be at most ${max} characters`),
+    z.maxLength(max, validationMessage(`${field}.too-long`)),
   );
 }
 
 export const collectionSettingsSchema = z.strictObject({
-  businessName: optionalText('Business name', 100),
+  businessName: optionalText('businessName', 100),
   upiId: storableText(
-    'UPI ID',
+    'upiId',
     {},
     z.trim(),
     z.refine((text: string) => text === '' || UPI_ID.test(text), UPI_ID_MESSAGE),
   ),
-  payeeName: optionalText('Payee name', 100),
-  otherWaysToPay: optionalText('Other ways to pay', 500, true),
-  reminderMessage: templateText('Reminder message', 1000),
-  reminderEmailSubject: templateText('E-mail subject', 200),
+  payeeName: optionalText('payeeName', 100),
+  otherWaysToPay: optionalText('otherWaysToPay', 500, true),
+  reminderMessage: templateText('reminderMessage', 1000),
+  reminderEmailSubject: templateText('reminderEmailSubject', 200),
   /**
    * Days after its date that a charge (or an opening balance) is due; 0: at once. Left out by
    * a client written before terms existed: the saved terms stay.
    */
   paymentTermsDays: z.optional(
     z
-      .int({ error: 'Payment terms must be a whole number of days' })
+      .int({ error: validationMessage('paymentTermsDays.not-whole') })
       .check(
-        z.minimum(0, 'Payment terms must be 0 days or more'),
-        z.maximum(
-          MAX_PAYMENT_TERMS_DAYS,
-          `Payment terms must be at most ${MAX_PAYMENT_TERMS_DAYS} days`,
-        ),
+        z.minimum(0, validationMessage('paymentTermsDays.negative')),
+        z.maximum(MAX_PAYMENT_TERMS_DAYS, validationMessage('paymentTermsDays.too-large')),
       ),
   ),
 });

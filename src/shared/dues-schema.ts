@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { apiAmountSchema, clientSchema } from './client-schema.ts';
 import { addDays, dateSchema, noteSchema, positiveAmountSchema } from './ledger-schema.ts';
+import { validationMessage } from './validation-messages.ts';
 
 /**
  * Due dates, ageing, promises to pay and the day's collection round (next-api.md, "Due dates,
@@ -42,13 +43,13 @@ export type PromiseStatus = (typeof PROMISE_STATUSES)[number];
 /** What "Promise" sends: how much, by when (today or later), and a note. */
 export const newPromiseSchema = z.strictObject({
   amount: positiveAmountSchema,
-  by: dateSchema('Promised date'),
+  by: dateSchema('by'),
   note: z.optional(noteSchema),
 });
 export type NewPromiseInput = z.input<typeof newPromiseSchema>;
 export type NewPromise = z.output<typeof newPromiseSchema>;
 
-export const PROMISE_IN_PAST_MESSAGE = 'The promised date must be today or later';
+export const PROMISE_IN_PAST_MESSAGE = validationMessage('promise-in-past');
 
 export const promiseSchema = z.object({
   id: z.string(),

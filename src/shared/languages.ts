@@ -1,11 +1,12 @@
 import * as z from 'zod/mini';
+import { validationMessage } from './validation-messages.ts';
 
 /** The languages the panel speaks: English (the original's texts) and Hindi. */
 export const LANGUAGES = ['en', 'hi'] as const;
 export type Language = (typeof LANGUAGES)[number];
 export const DEFAULT_LANGUAGE: Language = 'en';
 
-export const languageSchema = z.enum(LANGUAGES, { error: 'language must be en or hi' });
+export const languageSchema = z.enum(LANGUAGES, { error: validationMessage('language.invalid') });
 
 /** Each language's name in itself, as the language menus show it. */
 export const LANGUAGE_NAMES: Record<Language, string> = { en: 'English', hi: 'हिन्दी' };

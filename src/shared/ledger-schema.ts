@@ -1,7 +1,8 @@
 import * as z from 'zod/mini';
-import { apiAmountSchema, clientSchema } from './client-schema.ts';
+import { apiAmountSchema, clientSchema, wholeNumberParam } from './client-schema.ts';
 import { formatAmount, parseAmount } from './money.ts';
 import { storableText } from './text.ts';
+import { validationMessage } from './validation-messages.ts';
 
 /**
  * The ledger behind every balance: each change is an entry, kept and never edited. An
@@ -38,21 +39,25 @@ export function addDays(date: string, days: number): string {
   return new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
 }
 
-export function dateSchema(label: string) {
-  return z.string({ error: `${label} is required` }).check(
-    z.refine(isCalendarDate, {
-      error: `${label} must be a date written YYYY-MM-DD`,
-      abort: true,
-    }),
-  );
+/** A date field's code prefix: its messages are `<field>.required` and `<field>.invalid`. */
+export type DateField = 'date' | 'dueOn' | 'by' | 'from' | 'to' | 'on';
+
+export function dateSchema(field: DateField) {
+  return z
+    .string({ error: validationMessage(`${field}.required`) })
+    .check(z.refine(isCalendarDate, { error: validationMessage(`${field}.invalid`), abort: true }));
 }
 
 /** A positive amount as typed or sent; the kind of entry says which way the money moved. */
 export const positiveAmountSchema = z.pipe(
-  z.union([z.string(), z.number()], { error: 'Amount is required' }),
+  z.union([z.string(), z.number()], { error: validationMessage('amount.required') }),
   z.transform((value: string | number, ctx) => {
     if (typeof value === 'string' && value.trim() === '') {
-      ctx.issues.push({ code: 'custom', message: 'Amount is required', input: value });
+      ctx.issues.push({
+        code: 'custom',
+        message: validationMessage('amount.required'),
+        input: value,
+      });
       return z.NEVER;
     }
     const parsed = parseAmount(value);
@@ -61,7 +66,11 @@ export const positiveAmountSchema = z.pipe(
       return z.NEVER;
     }
     if (parsed.paise <= 0n) {
-      ctx.issues.push({ code: 'custom', message: 'Amount must be more than 0', input: value });
+      ctx.issues.push({
+        code: 'custom',
+        message: validationMessage('amount.positive'),
+        input: value,
+      });
       return z.NEVER;
     }
     return formatAmount(parsed.paise);
@@ -69,23 +78,23 @@ export const positiveAmountSchema = z.pipe(
 );
 
 export const noteSchema = storableText(
-  'Note',
+  'note',
   { multiline: true },
   z.trim(),
-  z.maxLength(NOTE_MAX_LENGTH, `Note must be at most ${NOTE_MAX_LENGTH} characters`),
+  z.maxLength(NOTE_MAX_LENGTH, validationMessage('note.too-long')),
 );
 
 /** What "Record payment" and "Add charge" send. */
 export const newEntrySchema = z.strictObject({
-  kind: z.enum(['charge', 'payment'], { error: 'kind must be charge or payment' }),
+  kind: z.enum(['charge', 'payment'], { error: validationMessage('kind.invalid') }),
   amount: positiveAmountSchema,
   note: z.optional(noteSchema),
-  on: z.optional(dateSchema('Date')),
+  on: z.optional(dateSchema('date')),
   /**
    * When a charge is due (on or after its date); without it, `paymentTermsDays` after its
    * date. Payments take none.
    */
-  dueOn: z.optional(dateSchema('Due date')),
+  dueOn: z.optional(dateSchema('dueOn')),
 });
 export type NewEntryInput = z.input<typeof newEntrySchema>;
 export type NewEntry = z.output<typeof newEntrySchema>;
@@ -110,17 +119,8 @@ export const entryRecordedSchema = z.object({ entry: entrySchema, client: client
 export type EntryRecorded = z.infer<typeof entryRecordedSchema>;
 
 export const entriesPageQuerySchema = z.strictObject({
-  limit: z._default(
-    z.coerce
-      .number({ error: 'limit must be a number' })
-      .check(
-        z.refine(Number.isInteger, 'limit must be a whole number'),
-        z.minimum(1, 'limit must be at least 1'),
-        z.maximum(MAX_ENTRIES_PAGE, `limit must be at most ${MAX_ENTRIES_PAGE}`),
-      ),
-    DEFAULT_ENTRIES_PAGE,
-  ),
-  cursor: z.optional(z.string().check(z.regex(/^\d{1,18}$/, 'cursor is not one this API gave'))),
+  limit: z._default(wholeNumberParam('limit', 1, MAX_ENTRIES_PAGE), DEFAULT_ENTRIES_PAGE),
+  cursor: z.optional(z.string().check(z.regex(/^\d{1,18}$/, validationMessage('cursor.invalid')))),
 });
 
 export const entriesPageSchema = z.object({
@@ -132,11 +132,11 @@ export type EntriesPage = z.infer<typeof entriesPageSchema>;
 function dateRangeSchema(maxDays: number) {
   return z.strictObject({ from: dateSchema('from'), to: dateSchema('to') }).check(
     z.refine((range) => range.from <= range.to, {
-      error: 'from must not be after to',
+      error: validationMessage('range.reversed'),
       path: ['to'],
     }),
     z.refine((range) => daysBetween(range.from, range.to) < maxDays, {
-      error: `The range may span at most ${maxDays} days`,
+      error: validationMessage('range.too-long', { days: maxDays }),
       path: ['to'],
     }),
   );

@@ -3,14 +3,15 @@
  * summed exactly, bound to the database as 64-bit integers, and formatted back as text.
  */
 
+import { validationMessage } from './validation-messages.ts';
+
 export const MAX_BALANCE_PAISE = 999_999_999_999n; // 9,999,999,999.99 rupees
 
 export type ParseAmountResult = { ok: true; paise: bigint } | { ok: false; error: string };
 
-export const AMOUNT_FORMAT_MESSAGE = 'Enter a number with at most 2 decimal places';
-export const AMOUNT_GROUPING_MESSAGE =
-  'Use commas only between groups of digits, as in 1,00,000.50 or 100,000.50';
-export const AMOUNT_RANGE_MESSAGE = 'Must be between -9,999,999,999.99 and 9,999,999,999.99';
+export const AMOUNT_FORMAT_MESSAGE = validationMessage('amount.format');
+export const AMOUNT_GROUPING_MESSAGE = validationMessage('amount.grouping');
+export const AMOUNT_RANGE_MESSAGE = validationMessage('amount.range');
 
 // Whole rupees: plain digits, international grouping (100,000) or Indian grouping (1,00,000).
 const WHOLE = String.raw`\d+|\d{1,3}(?:,\d{3})+|\d{1,2}(?:,\d{2})*,\d{3}`;

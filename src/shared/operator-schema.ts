@@ -1,10 +1,11 @@
 import * as z from 'zod/mini';
 import { languageSchema } from './languages.ts';
+import { validationMessage } from './validation-messages.ts';
 
 /** The panel's first account is its administrator; only administrators change panel settings. */
 export const OPERATOR_ROLES = ['admin', 'operator'] as const;
 export const operatorRoleSchema = z.enum(OPERATOR_ROLES, {
-  error: 'role must be admin or operator',
+  error: validationMessage('role.invalid'),
 });
 export type OperatorRole = z.infer<typeof operatorRoleSchema>;
 
@@ -33,6 +34,3 @@ export const sessionAnswerSchema = z.object({
   twoFactorSetupRequired: z.optional(z.literal(true)),
 });
 export type SessionAnswer = z.infer<typeof sessionAnswerSchema>;
-
-export const LAST_ADMINISTRATOR_MESSAGE =
-  'The panel needs at least one administrator: make someone else an administrator first';

@@ -1,14 +1,15 @@
 import * as z from 'zod/mini';
 import { newPasswordSchema } from './auth-schema.ts';
+import { validationMessage } from './validation-messages.ts';
 
 /** Tokens are 24 characters; anything much longer is not one, and is refused unread. */
 const RESET_TOKEN_MAX_LENGTH = 128;
 
 const resetTokenSchema = z
-  .string({ error: 'The reset link is incomplete' })
+  .string({ error: validationMessage('resetToken.missing') })
   .check(
-    z.minLength(1, 'The reset link is incomplete'),
-    z.maxLength(RESET_TOKEN_MAX_LENGTH, 'The reset link is not valid'),
+    z.minLength(1, validationMessage('resetToken.missing')),
+    z.maxLength(RESET_TOKEN_MAX_LENGTH, validationMessage('resetToken.invalid')),
   );
 
 /** What the reset page sends first, to learn whether its link still works and for whom. */

@@ -4,13 +4,13 @@
 // (the default metadata: 28 KB): only the client form's chunk (and the server) loads it
 // (docs/decisions/0028-real-phone-numbers.md).
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
+import { validationMessage } from './validation-messages.ts';
 
 /** Numbers written without a country code are Indian. */
 export const DEFAULT_PHONE_COUNTRY = 'IN';
 
-export const PHONE_REQUIRED_MESSAGE = 'Phone is required';
-export const PHONE_INVALID_MESSAGE =
-  'Enter a valid phone number (for a number outside India, start with + and the country code)';
+export const PHONE_REQUIRED_MESSAGE = validationMessage('phone.required');
+export const PHONE_INVALID_MESSAGE = validationMessage('phone.invalid');
 
 // What people write around the digits; anything else (letters, say) is not a phone number.
 const PHONE_CHARACTERS = /^\+?[\d\s().-]+$/;

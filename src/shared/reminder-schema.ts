@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { storableText } from './text.ts';
+import { validationMessage } from './validation-messages.ts';
 
 /*
  * Reminders: a message filled in from the operator's template, handed to WhatsApp, the SMS
@@ -12,11 +13,13 @@ export type ReminderChannel = (typeof REMINDER_CHANNELS)[number];
 
 export const REMINDER_MESSAGE_MAX_LENGTH = 2000;
 
+const CHANNEL_MESSAGE = validationMessage('param.one-of', {
+  name: 'channel',
+  values: REMINDER_CHANNELS.join(', '),
+});
+
 export const reminderPreviewQuerySchema = z.strictObject({
-  channel: z._default(
-    z.enum(REMINDER_CHANNELS, { error: `channel must be one of ${REMINDER_CHANNELS.join(', ')}` }),
-    'whatsapp',
-  ),
+  channel: z._default(z.enum(REMINDER_CHANNELS, { error: CHANNEL_MESSAGE }), 'whatsapp'),
 });
 
 /**
@@ -34,19 +37,14 @@ export const reminderPreviewSchema = z.object({
 export type ReminderPreview = z.infer<typeof reminderPreviewSchema>;
 
 export const newReminderSchema = z.strictObject({
-  channel: z.enum(REMINDER_CHANNELS, {
-    error: `channel must be one of ${REMINDER_CHANNELS.join(', ')}`,
-  }),
+  channel: z.enum(REMINDER_CHANNELS, { error: CHANNEL_MESSAGE }),
   message: z.optional(
     storableText(
-      'Message',
+      'message',
       { multiline: true },
       z.trim(),
-      z.minLength(1, 'Message is required'),
-      z.maxLength(
-        REMINDER_MESSAGE_MAX_LENGTH,
-        `Message must be at most ${REMINDER_MESSAGE_MAX_LENGTH.toLocaleString('en-IN')} characters`,
-      ),
+      z.minLength(1, validationMessage('message.required')),
+      z.maxLength(REMINDER_MESSAGE_MAX_LENGTH, validationMessage('message.too-long')),
     ),
   ),
 });

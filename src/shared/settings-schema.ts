@@ -1,9 +1,12 @@
 import * as z from 'zod/mini';
+import { validationMessage } from './validation-messages.ts';
+
+const TRUE_OR_FALSE = { error: validationMessage('setting.true-or-false') };
 
 export const settingsSchema = z.strictObject({
-  allowRegistrations: z.boolean({ error: 'Must be true or false' }),
-  disableBalanceOnAdd: z.boolean({ error: 'Must be true or false' }),
-  disableBalanceOnEdit: z.boolean({ error: 'Must be true or false' }),
+  allowRegistrations: z.boolean(TRUE_OR_FALSE),
+  disableBalanceOnAdd: z.boolean(TRUE_OR_FALSE),
+  disableBalanceOnEdit: z.boolean(TRUE_OR_FALSE),
 });
 export type Settings = z.infer<typeof settingsSchema>;
 

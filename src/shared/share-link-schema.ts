@@ -3,6 +3,7 @@ import { claimSchema } from './claim-schema.ts';
 import { apiAmountSchema } from './client-schema.ts';
 import { ENTRY_KINDS, noteSchema, positiveAmountSchema } from './ledger-schema.ts';
 import { storableText } from './text.ts';
+import { validationMessage } from './validation-messages.ts';
 
 /*
  * Statement links: a page a client opens without an account, and the "I have paid" claims
@@ -27,10 +28,10 @@ export const CLAIM_NOT_PENDING_MESSAGE = 'This payment was already confirmed or 
 export const newShareLinkSchema = z.strictObject({
   expiresInDays: z.optional(
     z
-      .int({ error: 'Days must be a whole number' })
+      .int({ error: validationMessage('expiresInDays.not-whole') })
       .check(
-        z.minimum(1, 'Days must be at least 1'),
-        z.maximum(MAX_LINK_DAYS, `Days must be at most ${MAX_LINK_DAYS}`),
+        z.minimum(1, validationMessage('expiresInDays.too-small')),
+        z.maximum(MAX_LINK_DAYS, validationMessage('expiresInDays.too-large')),
       ),
   ),
 });
@@ -80,17 +81,11 @@ export const REFERENCE_MAX_LENGTH = 64;
 export const newClaimSchema = z.strictObject({
   amount: positiveAmountSchema,
   reference: storableText(
-    'Reference',
+    'reference',
     {},
     z.trim(),
-    z.minLength(
-      REFERENCE_MIN_LENGTH,
-      `Reference must be at least ${REFERENCE_MIN_LENGTH} characters`,
-    ),
-    z.maxLength(
-      REFERENCE_MAX_LENGTH,
-      `Reference must be at most ${REFERENCE_MAX_LENGTH} characters`,
-    ),
+    z.minLength(REFERENCE_MIN_LENGTH, validationMessage('reference.too-short')),
+    z.maxLength(REFERENCE_MAX_LENGTH, validationMessage('reference.too-long')),
   ),
   note: z.optional(noteSchema),
 });

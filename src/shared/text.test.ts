@@ -29,7 +29,7 @@ describe('storable text', () => {
   });
 
   test('the schema says which field holds what', () => {
-    const result = storableText('First name').safeParse('Ra\u0000vi');
+    const result = storableText('fname').safeParse('Ra\u0000vi');
     expect(result.success).toBe(false);
     expect(result.error?.issues[0]?.message).toBe(
       'First name contains characters that cannot be stored (control or broken characters)',

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { type ValidationCode, validationMessage } from './validation-messages.ts';
 
 /**
  * One rule for stored text, so that both databases store exactly what the API answered:
@@ -9,9 +10,10 @@ import * as z from 'zod/mini';
 const SINGLE_LINE_FORBIDDEN = /[\p{Cc}\p{Cs}]/u;
 const MULTI_LINE_FORBIDDEN = /[^\P{Cc}\t\n\r]|\p{Cs}/u;
 
-export function invalidCharactersMessage(label: string): string {
-  return `${label} contains characters that cannot be stored (control or broken characters)`;
-}
+/** A text field's code prefix: its messages are `<field>.required` and `<field>.invalid-characters`. */
+export type TextField = {
+  [Code in ValidationCode]: Code extends `${infer Field}.invalid-characters` ? Field : never;
+}[ValidationCode];
 
 export function hasForbiddenCharacters(text: string, multiline = false): boolean {
   return (multiline ? MULTI_LINE_FORBIDDEN : SINGLE_LINE_FORBIDDEN).test(text);
@@ -19,16 +21,17 @@ export function hasForbiddenCharacters(text: string, multiline = false): boolean
 
 /**
  * A string schema that refuses control characters and unpaired surrogates, then applies the
- * given checks (trimming, lengths) in order.
+ * given checks (trimming, lengths) in order. `field` names its messages ("fname":
+ * "First name is required").
  */
 export function storableText(
-  label: string,
+  field: TextField,
   options: { multiline?: boolean } = {},
   ...checks: z.core.$ZodCheck<string>[]
 ) {
-  return z.string({ error: `${label} is required` }).check(
+  return z.string({ error: validationMessage(`${field}.required`) }).check(
     z.refine((text: string) => !hasForbiddenCharacters(text, options.multiline), {
-      error: invalidCharactersMessage(label),
+      error: validationMessage(`${field}.invalid-characters`),
       abort: true,
     }),
     ...checks,
@@ -36,10 +39,10 @@ export function storableText(
 }
 
 /** Whatever the characters, they must be well-formed UTF-16 (passwords may hold anything else). */
-export function wellFormedText(label: string, ...checks: z.core.$ZodCheck<string>[]) {
-  return z.string({ error: `${label} is required` }).check(
+export function wellFormedText(field: TextField, ...checks: z.core.$ZodCheck<string>[]) {
+  return z.string({ error: validationMessage(`${field}.required`) }).check(
     z.refine((text: string) => !/\p{Cs}/u.test(text), {
-      error: invalidCharactersMessage(label),
+      error: validationMessage(`${field}.invalid-characters`),
       abort: true,
     }),
     ...checks,

@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { currentPasswordSchema } from './account-schema.ts';
 import { storableText } from './text.ts';
+import { validationMessage } from './validation-messages.ts';
 
 // Two-factor sign-in (docs/decisions/0026-two-factor-sign-in.md): a code from an
 // authenticator app (TOTP, RFC 6238: 6 digits, a new one every 30 seconds), or one of ten
@@ -14,10 +15,9 @@ export const BACKUP_CODE_COUNT = 10;
 /** Longer than any code, with room for spaces and dashes as people type them. */
 const CODE_MAX_LENGTH = 64;
 
-export const CODE_REQUIRED_MESSAGE = 'Enter the code from your authenticator app';
-export const WRONG_CODE_MESSAGE = 'This code is not right: check it and try again';
-export const CODE_ALREADY_USED_MESSAGE =
-  'This code was used already: wait for the next one in your authenticator app';
+export const CODE_REQUIRED_MESSAGE = validationMessage('code.missing');
+export const WRONG_CODE_MESSAGE = validationMessage('two-factor-wrong-code');
+export const CODE_ALREADY_USED_MESSAGE = validationMessage('two-factor-code-used');
 export const SIGN_IN_AGAIN_MESSAGE = 'This sign-in has expired: sign in again with your password';
 
 /** A code as typed: spaces and dashes do not count, letters match in any case. */
@@ -31,7 +31,7 @@ export function isTotpCode(code: string): boolean {
 }
 
 export const twoFactorCodeSchema = storableText(
-  'The code',
+  'code',
   {},
   z.trim(),
   z.minLength(1, CODE_REQUIRED_MESSAGE),
@@ -82,7 +82,9 @@ export const backupCodesSchema = z.object({ backupCodes: z.array(z.string()) });
  * own call, apart from the panel's settings, whose shape is fixed (docs/api.md).
  */
 export const securityPolicySchema = z.strictObject({
-  requireTwoFactor: z.boolean({ error: 'requireTwoFactor must be true or false' }),
+  requireTwoFactor: z.boolean({
+    error: validationMessage('param.true-or-false', { name: 'requireTwoFactor' }),
+  }),
 });
 export type SecurityPolicy = z.infer<typeof securityPolicySchema>;
 

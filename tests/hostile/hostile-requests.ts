@@ -7,7 +7,11 @@
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import fc from 'fast-check';
 import { STATEMENT_CSS_PATH } from '../../src/server/collect/statement-page.ts';
-import { apiErrorSchema } from '../../src/shared/api-error.ts';
+import { apiRefusalSchema } from '../../src/shared/api-error.ts';
+import englishErrors from '../../src/shared/locales/en/errors.json' with { type: 'json' };
+import englishValidation from '../../src/shared/locales/en/validation.json' with { type: 'json' };
+import hindiErrors from '../../src/shared/locales/hi/errors.json' with { type: 'json' };
+import hindiValidation from '../../src/shared/locales/hi/validation.json' with { type: 'json' };
 
 /** Whose session cookie a request carries (before any mangling of the Cookie header). */
 export type Identity = 'operator' | 'admin' | 'none';
@@ -2371,9 +2375,62 @@ function isPlainLiveGet(request: HostileRequest, answer: HostileAnswer): boolean
   return request.route === 'GET /api/live' && answer.status === 404 && answer.body.length === 0;
 }
 
+// The texts the web app shows for a refusal's code and each field's, in every language.
+const ERROR_TEXTS: Record<string, Record<string, string>> = { en: englishErrors, hi: hindiErrors };
+const FIELD_TEXTS: Record<string, Record<string, string>> = {
+  en: englishValidation,
+  hi: hindiValidation,
+};
+
+function textless(texts: Record<string, Record<string, string>>, id: string): string[] {
+  return Object.entries(texts)
+    .filter(([, catalogue]) => catalogue[id] === undefined)
+    .map(([language]) => language);
+}
+
+/**
+ * What is wrong with a refusal's body: not in the API's error shape (a string `code` included),
+ * a code without a text in every language's errors.json, `fieldCodes` whose keys are not
+ * exactly those of `fieldErrors`, or a field code (also an import row's) without a text in
+ * every language's validation.json. An empty list means it is fine.
+ */
+export function refusalProblems(body: unknown): string[] {
+  const parsed = apiRefusalSchema.safeParse(body);
+  if (!parsed.success) {
+    return [`a refusal not in the error shape: ${JSON.stringify(body).slice(0, 200)}`];
+  }
+  const problems: string[] = [];
+  const { code, fieldErrors, fieldCodes } = parsed.data;
+  for (const language of textless(ERROR_TEXTS, `errors.${code}`)) {
+    problems.push(`the code "${code}" has no text in ${language}/errors.json`);
+  }
+  const keys = (record: object | undefined) =>
+    Object.keys(record ?? {})
+      .sort()
+      .join(', ');
+  if (keys(fieldErrors) !== keys(fieldCodes)) {
+    problems.push(
+      `fieldCodes (${keys(fieldCodes)}) are not for fieldErrors (${keys(fieldErrors)})`,
+    );
+  }
+  const rows = (body as { errors?: unknown }).errors;
+  const rowCodes = Array.isArray(rows) ? rows.map((row) => (row as { code?: unknown }).code) : [];
+  for (const fieldCode of [...Object.values(fieldCodes ?? {}), ...rowCodes]) {
+    if (typeof fieldCode !== 'string') {
+      problems.push(`a row at fault without a code: ${JSON.stringify(rows).slice(0, 200)}`);
+      continue;
+    }
+    for (const language of textless(FIELD_TEXTS, `validation.${fieldCode}`)) {
+      problems.push(`the field code "${fieldCode}" has no text in ${language}/validation.json`);
+    }
+  }
+  return problems;
+}
+
 /**
  * What is wrong with an answer to a hostile request, if anything: a 5xx, a refusal not in
- * the API's error shape, or a leaked internal. An empty list means it is fine.
+ * the API's error shape (or whose codes have no texts), or a leaked internal. An empty list
+ * means it is fine.
  */
 export function problemsWith(request: HostileRequest, answer: HostileAnswer): string[] {
   const problems: string[] = [];
@@ -2401,9 +2458,7 @@ export function problemsWith(request: HostileRequest, answer: HostileAnswer): st
       } catch {
         problems.push('a refusal that is not valid JSON');
       }
-      if (parsed !== undefined && !apiErrorSchema.safeParse(parsed).success) {
-        problems.push(`a refusal not in the error shape: ${text.slice(0, 200)}`);
-      }
+      if (parsed !== undefined) problems.push(...refusalProblems(parsed));
     }
   }
   for (const pattern of LEAK_PATTERNS) {

@@ -63,7 +63,9 @@ describe('changing one’s password', () => {
     expect(wrong.statusCode).toBe(400);
     expect(wrong.json()).toEqual({
       message: WRONG_CURRENT_PASSWORD_MESSAGE,
+      code: 'wrong-current-password',
       fieldErrors: { currentPassword: WRONG_CURRENT_PASSWORD_MESSAGE },
+      fieldCodes: { currentPassword: 'wrong-current-password' },
     });
     expect(await isSignedIn(t.app, laptop)).toBe(true);
 
@@ -131,7 +133,7 @@ describe('guessing the current password', () => {
     expect((await changePassword(alice.cookie, 'guess three', NEW_PASSWORD)).statusCode).toBe(400);
     const refused = await changePassword(alice.cookie, GOOD_PASSWORD, NEW_PASSWORD);
     expect(refused.statusCode).toBe(429);
-    expect(refused.json()).toEqual({ message: TOO_MANY_ATTEMPTS_MESSAGE });
+    expect(refused.json()).toEqual({ message: TOO_MANY_ATTEMPTS_MESSAGE, code: 'rate-limited' });
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(800);
     expect((await trySignIn(alice.email, GOOD_PASSWORD)).statusCode).toBe(200);
     // Someone else's guesses are their own.
@@ -174,7 +176,9 @@ describe('changing one’s e-mail address', () => {
     expect(response.statusCode).toBe(409);
     expect(response.json()).toEqual({
       message: EMAIL_TAKEN_MESSAGE,
+      code: 'email-taken',
       fieldErrors: { email: EMAIL_TAKEN_MESSAGE },
+      fieldCodes: { email: 'email-taken' },
     });
     expect((await trySignIn(alice.email)).statusCode).toBe(200);
   });

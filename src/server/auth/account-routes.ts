@@ -3,21 +3,18 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   accountSessionListSchema,
   accountSessionsEndedSchema,
-  EMAIL_TAKEN_MESSAGE,
   emailChangedSchema,
   emailChangeSchema,
   passwordChangedSchema,
   passwordChangeSchema,
-  SAME_PASSWORD_MESSAGE,
   sessionsEndSchema,
   signedOutEverywhereSchema,
-  WRONG_CURRENT_PASSWORD_MESSAGE,
 } from '../../shared/account-schema.ts';
-import { apiErrorSchema } from '../../shared/api-error.ts';
+import { apiRefusalSchema } from '../../shared/api-error.ts';
 import { apiPaths } from '../../shared/paths.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
-import { HttpError } from '../http/errors.ts';
+import { fieldRefusal } from '../http/errors.ts';
 import type { EventBus } from '../live/event-bus.ts';
 import { writeWithEvents } from '../live/write-with-events.ts';
 import {
@@ -42,7 +39,7 @@ interface AccountRoutesOptions {
   bus: EventBus;
 }
 
-const errors = { '4xx': apiErrorSchema };
+const errors = { '4xx': apiRefusalSchema };
 
 /**
  * The current password, checked as sign-in checks one (argon2id), so that a signed-in
@@ -63,9 +60,7 @@ export function createCurrentPasswordCheck(config: Config, database: Database) {
     const hash = await passwordHashOf(database, operator.id);
     if (!hash || !(await verifyPassword({ hash, password: given }))) {
       request.log.warn({ operatorId: operator.id }, 'a wrong current password was given');
-      throw new HttpError(400, WRONG_CURRENT_PASSWORD_MESSAGE, {
-        currentPassword: WRONG_CURRENT_PASSWORD_MESSAGE,
-      });
+      throw fieldRefusal(400, 'wrong-current-password', 'currentPassword');
     }
     await refundRateLimit(database, key, verdict.windowStart);
   };
@@ -112,7 +107,7 @@ export async function registerAccountRoutes(
         const operator = request.operator;
         const { currentPassword, newPassword } = request.body;
         if (newPassword === currentPassword) {
-          throw new HttpError(400, SAME_PASSWORD_MESSAGE, { newPassword: SAME_PASSWORD_MESSAGE });
+          throw fieldRefusal(400, 'same-password', 'newPassword');
         }
         await refuseUnacceptablePassword(
           config.breachedPasswordsFile,
@@ -172,7 +167,7 @@ export async function registerAccountRoutes(
           throw error;
         });
         if (outcome.kind === 'taken') {
-          throw new HttpError(409, EMAIL_TAKEN_MESSAGE, { email: EMAIL_TAKEN_MESSAGE });
+          throw fieldRefusal(409, 'email-taken', 'email');
         }
         request.log.info({ operatorId: operator.id }, 'an operator changed their e-mail address');
         return { user: outcome.operator };

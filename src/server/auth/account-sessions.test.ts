@@ -159,7 +159,9 @@ describe('ending one’s sessions', () => {
     expect(wrong.statusCode).toBe(400);
     expect(wrong.json()).toEqual({
       message: WRONG_CURRENT_PASSWORD_MESSAGE,
+      code: 'wrong-current-password',
       fieldErrors: { currentPassword: WRONG_CURRENT_PASSWORD_MESSAGE },
+      fieldCodes: { currentPassword: 'wrong-current-password' },
     });
     const allOthers = await endSessions(alice.cookie, {
       currentPassword: 'not my password either',
@@ -264,7 +266,7 @@ describe('ending one’s sessions', () => {
       sessionIds: [laptopId],
     });
     expect(refused.statusCode).toBe(429);
-    expect(refused.json()).toEqual({ message: TOO_MANY_ATTEMPTS_MESSAGE });
+    expect(refused.json()).toEqual({ message: TOO_MANY_ATTEMPTS_MESSAGE, code: 'rate-limited' });
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(800);
     expect(await isSignedIn(t.app, laptop)).toBe(true);
   });

@@ -1,10 +1,11 @@
 import { fromNodeHeaders } from 'better-auth/node';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ErrorCode } from '../../shared/error-messages.ts';
 import type { Config } from '../config.ts';
 import { DatabaseUnavailable, databaseAnswers } from '../db/availability.ts';
 import type { Database } from '../db/database.ts';
-import { HttpError } from '../http/errors.ts';
-import { AUTH_BASE_PATH, type Auth, CLIENT_IP_HEADER } from './auth.ts';
+import { codeOfStatus, HttpError } from '../http/errors.ts';
+import { ACCOUNT_DEACTIVATED_CODE, AUTH_BASE_PATH, type Auth, CLIENT_IP_HEADER } from './auth.ts';
 
 export interface AuthAnswer {
   status: number;
@@ -16,6 +17,16 @@ export function authErrorCode(answer: AuthAnswer): string | undefined {
   const code = (answer.body as { code?: unknown } | null)?.code;
   return typeof code === 'string' ? code : undefined;
 }
+
+/**
+ * better-auth's refusals that reach a person, in our codes; their texts in our catalogue are
+ * better-auth's words (http/refusal-text.test.ts), so the message does not change.
+ */
+const CODES_BY_AUTH_CODE: Record<string, ErrorCode> = {
+  INVALID_EMAIL_OR_PASSWORD: 'invalid-credentials',
+  USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL: 'account-exists',
+  [ACCOUNT_DEACTIVATED_CODE]: 'account-deactivated',
+};
 
 /**
  * Our routes' one way into better-auth: its own paths are not routed
@@ -60,9 +71,10 @@ export function createAuthBridge(config: Config, database: Database, auth: Auth)
   }
 
   /**
-   * better-auth's refusals keep their status and message, in the API's one error shape.
-   * Its own failures hide their cause; one that coincides with an unreachable database is
-   * that (503), anything else a server error.
+   * better-auth's refusals keep their status, in the API's one error shape: the ones people
+   * meet in our code and words, any other with the generic code of its status and
+   * better-auth's message. Its own failures hide their cause; one that coincides with an
+   * unreachable database is that (503), anything else a server error.
    */
   async function refusal(answer: AuthAnswer): Promise<never> {
     const message =
@@ -74,7 +86,9 @@ export function createAuthBridge(config: Config, database: Database, auth: Auth)
       }
       throw new Error(`auth failed with ${answer.status}: ${message}`);
     }
-    throw new HttpError(answer.status, String(message));
+    const known = CODES_BY_AUTH_CODE[authErrorCode(answer) ?? ''];
+    if (known) throw new HttpError(answer.status, known);
+    throw new HttpError(answer.status, codeOfStatus(answer.status), { message: String(message) });
   }
 
   return { callAuth, refusal };

@@ -367,7 +367,7 @@ describe('rate limits', () => {
     await statusesOf(PAIR_MAX, () => signInFrom(attacker, email, 'wrong password!'));
     const right = await signInFrom(attacker, email, GOOD_PASSWORD);
     expect(right.statusCode).toBe(429);
-    expect(right.json()).toEqual({ message: TOO_MANY_ATTEMPTS_MESSAGE });
+    expect(right.json()).toEqual({ message: TOO_MANY_ATTEMPTS_MESSAGE, code: 'rate-limited' });
     const retryAfter = Number(right.headers['retry-after']);
     expect(retryAfter).toBeGreaterThan(590);
     expect(retryAfter).toBeLessThanOrEqual(600);
@@ -599,9 +599,11 @@ test('a new password refused: 400 with the message under the field that holds th
     refusal = error;
   }
   expect(refusal).toBeInstanceOf(HttpError);
-  expect(refusal).toMatchObject({
-    statusCode: 400,
+  expect(refusal).toMatchObject({ statusCode: 400 });
+  expect((refusal as HttpError).body()).toEqual({
     message: CONTEXT_PASSWORD_MESSAGE,
+    code: 'password-context',
     fieldErrors: { newPassword: CONTEXT_PASSWORD_MESSAGE },
+    fieldCodes: { newPassword: 'password-context' },
   });
 });

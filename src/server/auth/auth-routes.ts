@@ -2,22 +2,20 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import * as z from 'zod/mini';
 import { type $ZodType, safeParse } from 'zod/v4/core';
-import { apiErrorSchema, fieldErrorsFromIssues } from '../../shared/api-error.ts';
+import { apiRefusalSchema, fieldErrorsFromIssues } from '../../shared/api-error.ts';
 import { signInSchema, signUpSchema } from '../../shared/auth-schema.ts';
+import { type ErrorCode, errorMessage } from '../../shared/error-messages.ts';
 import {
   type OperatorSummary,
   operatorRoleOf,
   sessionAnswerSchema,
 } from '../../shared/operator-schema.ts';
 import { apiPaths } from '../../shared/paths.ts';
-import {
-  SIGN_IN_AGAIN_MESSAGE,
-  secondFactorRequiredSchema,
-  secondFactorSchema,
-} from '../../shared/two-factor-schema.ts';
+import { secondFactorRequiredSchema, secondFactorSchema } from '../../shared/two-factor-schema.ts';
+import type { ValidationCode } from '../../shared/validation-messages.ts';
 import type { Config, RateLimitRule } from '../config.ts';
 import type { Database } from '../db/database.ts';
-import { HttpError } from '../http/errors.ts';
+import { fieldRefusal, HttpError, validationRefusal } from '../http/errors.ts';
 import { OPTIONAL_SESSION, PUBLIC_ROUTE, validatedByHandler } from '../http/openapi.ts';
 import type { EventBus } from '../live/event-bus.ts';
 import { writeWithEvents } from '../live/write-with-events.ts';
@@ -26,7 +24,7 @@ import { getSettings } from '../settings/settings-repository.ts';
 import type { Auth } from './auth.ts';
 import { createAuthBridge } from './auth-bridge.ts';
 import { endSessions } from './end-sessions.ts';
-import { newPasswordProblem } from './password.ts';
+import { newPasswordProblem, type PasswordProblem } from './password.ts';
 import {
   addressGroupOf,
   createRateLimiter,
@@ -37,8 +35,7 @@ import { createSecondFactorCheck } from './second-factor.ts';
 import type { SessionReader } from './session.ts';
 import { withTwoFactorSetupFlag } from './two-factor-repository.ts';
 
-const REGISTRATIONS_CLOSED_MESSAGE = 'Registrations are closed';
-export const TOO_MANY_ATTEMPTS_MESSAGE = 'Too many attempts. Please wait and try again.';
+export const TOO_MANY_ATTEMPTS_MESSAGE = errorMessage('rate-limited');
 
 interface AuthRoutesOptions {
   config: Config;
@@ -68,11 +65,7 @@ function toSessionAnswer(body: unknown): { user: OperatorSummary } | null {
 function parseBody<T>(schema: $ZodType<T>, body: unknown): T {
   const result = safeParse(schema, body ?? {});
   if (!result.success) {
-    throw new HttpError(
-      400,
-      'Some fields are not valid',
-      fieldErrorsFromIssues(result.error.issues),
-    );
+    throw validationRefusal(fieldErrorsFromIssues(result.error.issues));
   }
   return result.data;
 }
@@ -81,9 +74,15 @@ function parseBody<T>(schema: $ZodType<T>, body: unknown): T {
 export function refuseUnlessAllowed(verdict: RateLimitVerdict, reply: FastifyReply): void {
   if (!verdict.allowed) {
     reply.header('retry-after', String(verdict.retryAfterSeconds));
-    throw new HttpError(429, TOO_MANY_ATTEMPTS_MESSAGE);
+    throw new HttpError(429, 'rate-limited');
   }
 }
+
+const PASSWORD_REFUSALS = {
+  common: 'password-common',
+  context: 'password-context',
+  breached: 'password-breached',
+} as const satisfies Record<PasswordProblem, ErrorCode & ValidationCode>;
 
 /**
  * A new password (sign-up, a change, a reset) that is common, built on the panel's words or
@@ -97,7 +96,7 @@ export async function refuseUnacceptablePassword(
   field = 'password',
 ): Promise<void> {
   const problem = await newPasswordProblem(breachedPasswordsFile, password, person);
-  if (problem) throw new HttpError(400, problem, { [field]: problem });
+  if (problem) throw fieldRefusal(400, PASSWORD_REFUSALS[problem], field);
 }
 
 export async function registerAuthRoutes(
@@ -125,7 +124,7 @@ export async function registerAuthRoutes(
     if (previous) await endSessions(database, bus, { sessionIds: [previous.sessionId] });
   }
 
-  const sessionResponses = { 200: sessionAnswerSchema, '4xx': apiErrorSchema };
+  const sessionResponses = { 200: sessionAnswerSchema, '4xx': apiRefusalSchema };
 
   // Sign-up and sign-in check their bodies themselves, after the rate limits (and the
   // registrations setting), and sign-out reads none: these body schemas only describe the
@@ -145,7 +144,7 @@ export async function registerAuthRoutes(
     async (request, reply) => {
       await limit(`sign-up:ip:${addressGroupOf(request.ip)}`, config.rateLimits.signUpPerIp, reply);
       const settings = await getSettings(database);
-      if (!settings.allowRegistrations) throw new HttpError(403, REGISTRATIONS_CLOSED_MESSAGE);
+      if (!settings.allowRegistrations) throw new HttpError(403, 'registrations-closed');
       const input = parseBody(signUpSchema, request.body);
       await refuseUnacceptablePassword(config.breachedPasswordsFile, input.password, {
         email: input.email,
@@ -180,7 +179,7 @@ export async function registerAuthRoutes(
         body: signInSchema,
         response: {
           200: z.union([sessionAnswerSchema, secondFactorRequiredSchema]),
-          '4xx': apiErrorSchema,
+          '4xx': apiRefusalSchema,
         },
       },
     },
@@ -230,7 +229,7 @@ export async function registerAuthRoutes(
       );
       const { code } = parseBody(secondFactorSchema, request.body);
       const challenge = await secondFactor.challengeOf(request);
-      if (!challenge) throw new HttpError(401, SIGN_IN_AGAIN_MESSAGE);
+      if (!challenge) throw new HttpError(401, 'sign-in-again');
       const answer = await secondFactor.verify(request, reply, challenge, code);
       const session = toSessionAnswer(answer.body);
       if (!session) return refusal(answer);
@@ -248,7 +247,7 @@ export async function registerAuthRoutes(
         tags: ['Auth'],
         summary: "Sign out: revoke the request's session",
         body: z.object({}),
-        response: { 200: z.object({ success: z.boolean() }), '4xx': apiErrorSchema },
+        response: { 200: z.object({ success: z.boolean() }), '4xx': apiRefusalSchema },
       },
     },
     async (request, reply) => {
@@ -268,7 +267,7 @@ export async function registerAuthRoutes(
         ...OPTIONAL_SESSION,
         tags: ['Auth'],
         summary: 'Who is signed in (null when no one is)',
-        response: { 200: z.nullable(sessionAnswerSchema), '4xx': apiErrorSchema },
+        response: { 200: z.nullable(sessionAnswerSchema), '4xx': apiRefusalSchema },
       },
     },
     async (request, reply) => {

@@ -19,6 +19,9 @@ export const CLIENT_IP_HEADER = 'x-client-panel-ip';
 
 export const AUTH_BASE_PATH = '/api/auth';
 
+/** better-auth's code for our refusal of a deactivated operator (auth-bridge.ts maps it). */
+export const ACCOUNT_DEACTIVATED_CODE = 'ACCOUNT_DEACTIVATED';
+
 export function createAuth(config: Config, database: Database) {
   return betterAuth({
     appName: 'Client Panel',
@@ -63,7 +66,10 @@ export function createAuth(config: Config, database: Database) {
             // only someone who knows the password sees it
             // (docs/decisions/0025-deactivating-operators.md).
             if (await isDeactivated(database, session.userId)) {
-              throw new APIError('FORBIDDEN', { message: ACCOUNT_DEACTIVATED_MESSAGE });
+              throw new APIError('FORBIDDEN', {
+                message: ACCOUNT_DEACTIVATED_MESSAGE,
+                code: ACCOUNT_DEACTIVATED_CODE,
+              });
             }
             return { data: { ...session, expiresAt } };
           },

@@ -2,11 +2,9 @@ import { APIError } from 'better-auth/api';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import * as z from 'zod/mini';
-import { apiErrorSchema } from '../../shared/api-error.ts';
-import { ACCOUNT_DEACTIVATED_MESSAGE } from '../../shared/operator-list-schema.ts';
+import { apiRefusalSchema } from '../../shared/api-error.ts';
 import {
   passwordResetSchema,
-  RESET_LINK_INVALID_MESSAGE,
   resetLinkCheckSchema,
   resetLinkHolderSchema,
 } from '../../shared/password-reset-schema.ts';
@@ -31,7 +29,7 @@ interface PasswordResetRoutesOptions {
   bus: EventBus;
 }
 
-const errors = { '4xx': apiErrorSchema };
+const errors = { '4xx': apiRefusalSchema };
 
 /**
  * The reset page's two calls, open to anyone holding a link (the token is the credential:
@@ -47,11 +45,11 @@ export async function registerPasswordResetRoutes(
 
   async function holderOf(token: string) {
     const holder = await findResetLink(auth, token);
-    if (!holder) throw new HttpError(400, RESET_LINK_INVALID_MESSAGE);
+    if (!holder) throw new HttpError(400, 'reset-link-not-valid');
     // Deactivating withdraws the operator's links; this also stops one issued in a race
     // with it (or by the reset-link command), so a new password is no way back in.
     if (await isDeactivated(database, holder.userId)) {
-      throw new HttpError(400, ACCOUNT_DEACTIVATED_MESSAGE);
+      throw new HttpError(400, 'account-deactivated');
     }
     return holder;
   }
@@ -98,7 +96,7 @@ export async function registerPasswordResetRoutes(
         await auth.api.resetPassword({ body: { token, newPassword: password } });
       } catch (error) {
         if (error instanceof APIError && error.statusCode < 500) {
-          throw new HttpError(400, RESET_LINK_INVALID_MESSAGE);
+          throw new HttpError(400, 'reset-link-not-valid');
         }
         throw error;
       }

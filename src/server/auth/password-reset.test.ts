@@ -109,8 +109,14 @@ describe('a reset link issued by an administrator', () => {
     // Used once: a second use, or a check, is refused with the same clear message.
     const again = await reset(token, 'yet another passphrase');
     expect(again.statusCode).toBe(400);
-    expect(again.json()).toEqual({ message: RESET_LINK_INVALID_MESSAGE });
-    expect((await check(token)).json()).toEqual({ message: RESET_LINK_INVALID_MESSAGE });
+    expect(again.json()).toEqual({
+      message: RESET_LINK_INVALID_MESSAGE,
+      code: 'reset-link-not-valid',
+    });
+    expect((await check(token)).json()).toEqual({
+      message: RESET_LINK_INVALID_MESSAGE,
+      code: 'reset-link-not-valid',
+    });
     expect((await signIn(alice.email, NEW_PASSWORD)).statusCode).toBe(200);
   });
 
@@ -140,10 +146,16 @@ describe('a reset link issued by an administrator', () => {
         .where('value', '=', carol.userId)
         .execute(),
     );
-    expect((await check(token)).json()).toEqual({ message: RESET_LINK_INVALID_MESSAGE });
+    expect((await check(token)).json()).toEqual({
+      message: RESET_LINK_INVALID_MESSAGE,
+      code: 'reset-link-not-valid',
+    });
     const refused = await reset(token);
     expect(refused.statusCode).toBe(400);
-    expect(refused.json()).toEqual({ message: RESET_LINK_INVALID_MESSAGE });
+    expect(refused.json()).toEqual({
+      message: RESET_LINK_INVALID_MESSAGE,
+      code: 'reset-link-not-valid',
+    });
     expect(await isSignedIn(t.app, carol.cookie)).toBe(true);
     expect((await signIn(carol.email, GOOD_PASSWORD)).statusCode).toBe(200);
   });
@@ -152,11 +164,17 @@ describe('a reset link issued by an administrator', () => {
     const dave = await signUp(t.app);
     const first = await newLink(dave);
     const second = await newLink(dave);
-    expect((await reset(first)).json()).toEqual({ message: RESET_LINK_INVALID_MESSAGE });
+    expect((await reset(first)).json()).toEqual({
+      message: RESET_LINK_INVALID_MESSAGE,
+      code: 'reset-link-not-valid',
+    });
     for (const unknown of ['A'.repeat(24), 'a\u0000b', '\ud800', 'token with spaces']) {
       const refused = await reset(unknown);
       expect(refused.statusCode, unknown).toBe(400);
-      expect(refused.json()).toEqual({ message: RESET_LINK_INVALID_MESSAGE });
+      expect(refused.json()).toEqual({
+        message: RESET_LINK_INVALID_MESSAGE,
+        code: 'reset-link-not-valid',
+      });
     }
     expect((await reset(second)).statusCode).toBe(200);
   });
@@ -181,7 +199,10 @@ describe('a reset link issued by an administrator', () => {
     });
     expect(changed.statusCode, changed.body).toBe(200);
     expect(await verificationRows(gita.userId)).toEqual([]);
-    expect((await check(token)).json()).toEqual({ message: RESET_LINK_INVALID_MESSAGE });
+    expect((await check(token)).json()).toEqual({
+      message: RESET_LINK_INVALID_MESSAGE,
+      code: 'reset-link-not-valid',
+    });
   });
 
   test('the new password follows the rules, and a refused one does not spend the link', async () => {
@@ -193,7 +214,9 @@ describe('a reset link issued by an administrator', () => {
     const common = await reset(token, 'password123');
     expect(common.json()).toEqual({
       message: COMMON_PASSWORD_MESSAGE,
+      code: 'password-common',
       fieldErrors: { password: COMMON_PASSWORD_MESSAGE },
+      fieldCodes: { password: 'password-common' },
     });
     const local = erin.email.split('@')[0] ?? '';
     const own = await reset(token, `${local}!2024`);
@@ -232,7 +255,7 @@ describe('a reset link issued by an administrator', () => {
     expect(await verificationRows(heidi.userId)).toEqual([]);
     const unknown = await issueLink('no-such-operator');
     expect(unknown.statusCode).toBe(404);
-    expect(unknown.json()).toEqual({ message: 'Operator not found' });
+    expect(unknown.json()).toEqual({ message: 'Operator not found', code: 'operator-not-found' });
   });
 
   test('bad bodies get the one error shape', async () => {

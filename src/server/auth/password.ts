@@ -1,11 +1,6 @@
 import { hash, verify } from '@node-rs/argon2';
 import { dictionary } from '@zxcvbn-ts/language-common';
-import {
-  BREACHED_PASSWORD_MESSAGE,
-  COMMON_PASSWORD_MESSAGE,
-  CONTEXT_PASSWORD_MESSAGE,
-  PASSWORD_MIN_LENGTH,
-} from '../../shared/auth-schema.ts';
+import { PASSWORD_MIN_LENGTH } from '../../shared/auth-schema.ts';
 import { type BreachedPasswordList, openBreachedPasswordList } from './breached-passwords.ts';
 
 /** OWASP's first recommended argon2id profile: 19 MiB of memory, 2 passes, 1 lane. */
@@ -112,18 +107,21 @@ function isContextPassword(password: string, person: { email?: string | undefine
   return rest.length < PASSWORD_MIN_LENGTH || commonPasswords.has(rest);
 }
 
+/** Why a new password is refused: common, built on context words, or breached. */
+export type PasswordProblem = 'common' | 'context' | 'breached';
+
 /**
  * What is wrong with a new password beyond its length (which the shared schema checks): a
  * common password, or one built on the panel's name, a role or the person's own e-mail
- * address. The message goes under the password field; null when there is nothing wrong.
- * Sign-up, the password change and the reset each call this with the account's e-mail.
+ * address; null when there is nothing wrong. Sign-up, the password change and the reset each
+ * call this with the account's e-mail.
  */
 export function passwordProblem(
   password: string,
   person: { email?: string | undefined } = {},
-): string | null {
-  if (isCommonPassword(password)) return COMMON_PASSWORD_MESSAGE;
-  if (isContextPassword(password, person)) return CONTEXT_PASSWORD_MESSAGE;
+): PasswordProblem | null {
+  if (isCommonPassword(password)) return 'common';
+  if (isContextPassword(password, person)) return 'context';
   return null;
 }
 
@@ -139,7 +137,7 @@ export async function newPasswordProblem(
   breachedPasswordsFile: string | null,
   password: string,
   person: { email?: string | undefined } = {},
-): Promise<string | null> {
+): Promise<PasswordProblem | null> {
   const problem = passwordProblem(password, person);
   if (problem || !breachedPasswordsFile) return problem;
   let list = breachedLists.get(breachedPasswordsFile);
@@ -147,5 +145,5 @@ export async function newPasswordProblem(
     list = openBreachedPasswordList(breachedPasswordsFile);
     breachedLists.set(breachedPasswordsFile, list);
   }
-  return (await list.contains(password)) ? BREACHED_PASSWORD_MESSAGE : null;
+  return (await list.contains(password)) ? 'breached' : null;
 }

@@ -1,16 +1,10 @@
 import { parse as parseCookies } from 'cookie';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import {
-  CODE_ALREADY_USED_MESSAGE,
-  isTotpCode,
-  normaliseCode,
-  SIGN_IN_AGAIN_MESSAGE,
-  TOTP_PERIOD_SECONDS,
-  WRONG_CODE_MESSAGE,
-} from '../../shared/two-factor-schema.ts';
+import { errorMessage } from '../../shared/error-messages.ts';
+import { isTotpCode, normaliseCode, TOTP_PERIOD_SECONDS } from '../../shared/two-factor-schema.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
-import { HttpError } from '../http/errors.ts';
+import { fieldRefusal, HttpError } from '../http/errors.ts';
 import type { Auth } from './auth.ts';
 import { type AuthAnswer, authErrorCode, type createAuthBridge } from './auth-bridge.ts';
 import { createRateLimiter, refundRateLimit } from './rate-limiter.ts';
@@ -20,8 +14,7 @@ import { twoFactorLockedUntil } from './two-factor-repository.ts';
 
 type Bridge = ReturnType<typeof createAuthBridge>;
 
-export const TOO_MANY_WRONG_CODES_MESSAGE =
-  'Too many wrong codes: two-factor sign-in is locked for 15 minutes';
+export const TOO_MANY_WRONG_CODES_MESSAGE = errorMessage('two-factor-locked');
 /** A sign-in whose password was right, waiting for its code. */
 interface Challenge {
   userId: string;
@@ -100,7 +93,7 @@ export function createSecondFactorCheck({
     // Claimed before it is checked, so that two uses at the same moment cannot both pass.
     const claim = fromApp ? await consume(usedKey, USED_CODE_RULE) : undefined;
     if (claim && !claim.allowed) {
-      throw new HttpError(400, CODE_ALREADY_USED_MESSAGE, { code: CODE_ALREADY_USED_MESSAGE });
+      throw fieldRefusal(400, 'two-factor-code-used', 'code');
     }
     // Only the challenge goes to the plugin: given a session cookie too, it would check the
     // code against that session's account instead.
@@ -118,15 +111,15 @@ export function createSecondFactorCheck({
     switch (authErrorCode(answer)) {
       case 'INVALID_CODE':
       case 'INVALID_BACKUP_CODE':
-        throw new HttpError(400, WRONG_CODE_MESSAGE, { code: WRONG_CODE_MESSAGE });
+        throw fieldRefusal(400, 'two-factor-wrong-code', 'code');
       case 'INVALID_TWO_FACTOR_COOKIE':
       case 'TOO_MANY_ATTEMPTS_REQUEST_NEW_CODE':
       case 'TOTP_NOT_ENABLED':
       case 'BACKUP_CODES_NOT_ENABLED':
-        throw new HttpError(401, SIGN_IN_AGAIN_MESSAGE);
+        throw new HttpError(401, 'sign-in-again');
       case 'ACCOUNT_TEMPORARILY_LOCKED':
         reply.header('retry-after', String(await lockSecondsLeft(userId)));
-        throw new HttpError(429, TOO_MANY_WRONG_CODES_MESSAGE);
+        throw new HttpError(429, 'two-factor-locked');
       default:
         return refusal(answer);
     }

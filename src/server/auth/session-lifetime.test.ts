@@ -210,7 +210,7 @@ describe('how long a session lasts', () => {
     await setSession(alice.userId, { expiresAt: Date.now() - 1000 });
     const refused = await clientsWith(alice.cookie);
     expect(refused.statusCode).toBe(401);
-    expect(refused.json()).toEqual({ message: SIGNED_OUT_MESSAGE });
+    expect(refused.json()).toEqual({ message: SIGNED_OUT_MESSAGE, code: 'unauthorized' });
     const session = await t.app.inject({
       method: 'GET',
       url: '/api/auth/get-session',

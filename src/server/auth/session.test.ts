@@ -42,7 +42,10 @@ test('a route that forgot the session check fails loudly instead of querying for
     headers: { cookie: 'valid' },
   });
   expect(response.statusCode).toBe(500);
-  expect(response.json()).toEqual({ message: 'Something went wrong on the server' });
+  expect(response.json()).toEqual({
+    message: 'Something went wrong on the server',
+    code: 'server-error',
+  });
   expect(String(errors[0])).toContain(OPERATOR_WITHOUT_SESSION_CHECK);
 });
 

@@ -3,9 +3,9 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { parse as parseCookies } from 'cookie';
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
+import { errorMessage } from '../../shared/error-messages.ts';
 import { type OperatorRole, operatorRoleOf } from '../../shared/operator-schema.ts';
 import { UNATTENDED_HEADER } from '../../shared/session-use.ts';
-import { TWO_FACTOR_SETUP_REQUIRED_MESSAGE } from '../../shared/two-factor-schema.ts';
 import type { Config, SessionLimits } from '../config.ts';
 import { compiledQuery } from '../db/compiled-queries.ts';
 import { type Database, storedDate } from '../db/database.ts';
@@ -190,8 +190,7 @@ export function createSessionReader(
   };
 }
 
-export const SIGNED_OUT_MESSAGE = 'Sign in to continue';
-const ADMINISTRATORS_ONLY_MESSAGE = 'Only an administrator can do this';
+export const SIGNED_OUT_MESSAGE = errorMessage('unauthorized');
 
 /**
  * The signed-in operator, or a 401 refusal. The request counts as a use of the session unless
@@ -204,7 +203,7 @@ async function requireOperator(
 ): Promise<Operator> {
   const unattended = request.headers[UNATTENDED_HEADER] === '1';
   const operator = await readSession(request.headers, { use: use && !unattended });
-  if (!operator) throw new HttpError(401, SIGNED_OUT_MESSAGE);
+  if (!operator) throw new HttpError(401, 'unauthorized');
   return operator;
 }
 
@@ -240,10 +239,10 @@ export function requireSession(
   scope.addHook('preValidation', async (request) => {
     const operator = await requireOperator(readSession, request, { use: options.use ?? true });
     if (operator.twoFactorSetupRequired && !options.beforeTwoFactorSetup) {
-      throw new HttpError(403, TWO_FACTOR_SETUP_REQUIRED_MESSAGE);
+      throw new HttpError(403, 'two-factor-setup-required');
     }
     if (options.administrator && operator.role !== 'admin') {
-      throw new HttpError(403, ADMINISTRATORS_ONLY_MESSAGE);
+      throw new HttpError(403, 'administrators-only');
     }
     operators.set(request, operator);
   });

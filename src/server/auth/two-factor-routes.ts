@@ -1,23 +1,21 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { apiErrorSchema } from '../../shared/api-error.ts';
+import { apiRefusalSchema } from '../../shared/api-error.ts';
+import { errorMessage } from '../../shared/error-messages.ts';
 import { apiPaths } from '../../shared/paths.ts';
 import {
   backupCodesSchema,
-  CODE_ALREADY_USED_MESSAGE,
   isTotpCode,
   normaliseCode,
-  REQUIRE_OWN_FIRST_MESSAGE,
   securityPolicySchema,
   twoFactorConfirmSchema,
   twoFactorPasswordSchema,
   twoFactorSetupSchema,
   twoFactorStatusSchema,
-  WRONG_CODE_MESSAGE,
 } from '../../shared/two-factor-schema.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
-import { HttpError } from '../http/errors.ts';
+import { fieldRefusal, HttpError } from '../http/errors.ts';
 import type { EventBus } from '../live/event-bus.ts';
 import { writeWithEvents } from '../live/write-with-events.ts';
 import { createCurrentPasswordCheck } from './account-routes.ts';
@@ -47,17 +45,13 @@ interface TwoFactorRoutesOptions {
   bus: EventBus;
 }
 
-const ALREADY_ON_MESSAGE = 'Two-factor sign-in is already on';
-const NOT_ON_MESSAGE = 'Two-factor sign-in is not on';
-const NO_SETUP_MESSAGE = 'Start the setup first: the code must come from its secret';
-export const REQUIRED_BY_POLICY_MESSAGE =
-  'Your administrator requires two-factor sign-in: it cannot be turned off';
-export const APP_CODE_MESSAGE = 'Enter the 6-digit code from your authenticator app';
+export const REQUIRED_BY_POLICY_MESSAGE = errorMessage('two-factor-required-by-policy');
+export const APP_CODE_MESSAGE = errorMessage('two-factor-app-code');
 
 /** Wrong confirmation codes per operator: the setup's secret is theirs already, but no guessing. */
 const CONFIRM_RULE = { max: 10, windowSeconds: 10 * 60 };
 
-const errors = { '4xx': apiErrorSchema };
+const errors = { '4xx': apiRefusalSchema };
 
 /**
  * The signed-in operator's two-factor sign-in (docs/decisions/0026-two-factor-sign-in.md):
@@ -108,7 +102,7 @@ export async function registerTwoFactorRoutes(
         const stored = await writeWithEvents(database, bus, (trx) =>
           storeTwoFactorSetup(trx, operator.id, setup.stored),
         );
-        if (!stored) throw new HttpError(409, ALREADY_ON_MESSAGE);
+        if (!stored) throw new HttpError(409, 'two-factor-already-on');
         request.log.info({ operatorId: operator.id }, 'an operator began a two-factor setup');
         return setup.shown;
       },
@@ -128,29 +122,28 @@ export async function registerTwoFactorRoutes(
       async (request, reply) => {
         const operator = request.operator;
         const { code } = request.body;
-        if (!isTotpCode(code))
-          throw new HttpError(400, APP_CODE_MESSAGE, { code: APP_CODE_MESSAGE });
+        if (!isTotpCode(code)) throw fieldRefusal(400, 'two-factor-app-code', 'code');
         const attemptKey = `two-factor:confirm:${operator.id}`;
         const attempt = await consume(attemptKey, CONFIRM_RULE);
         refuseUnlessAllowed(attempt, reply);
         const setup = await twoFactorSetupOf(database, operator.id);
         if ((await twoFactorStatusOf(database, operator.id)).enabled) {
-          throw new HttpError(409, ALREADY_ON_MESSAGE);
+          throw new HttpError(409, 'two-factor-already-on');
         }
-        if (!setup) throw new HttpError(409, NO_SETUP_MESSAGE);
+        if (!setup) throw new HttpError(409, 'two-factor-no-setup');
         const given = normaliseCode(code);
         if (!(await isCodeOfSecret(auth, setup.secret, given))) {
-          throw new HttpError(400, WRONG_CODE_MESSAGE, { code: WRONG_CODE_MESSAGE });
+          throw fieldRefusal(400, 'two-factor-wrong-code', 'code');
         }
         // The code that turned it on cannot also sign in while it is still valid.
         const used = await consume(usedCodeKey(operator.id, given), USED_CODE_RULE);
         if (!used.allowed) {
-          throw new HttpError(400, CODE_ALREADY_USED_MESSAGE, { code: CODE_ALREADY_USED_MESSAGE });
+          throw fieldRefusal(400, 'two-factor-code-used', 'code');
         }
         const confirmed = await writeWithEvents(database, bus, (trx) =>
           confirmTwoFactorSetup(trx, operator.id, setup),
         );
-        if (!confirmed) throw new HttpError(409, NO_SETUP_MESSAGE);
+        if (!confirmed) throw new HttpError(409, 'two-factor-no-setup');
         await refundRateLimit(database, attemptKey, attempt.windowStart);
         request.log.info({ operatorId: operator.id }, 'an operator turned on two-factor sign-in');
         return twoFactorStatusOf(database, operator.id);
@@ -174,7 +167,7 @@ export async function registerTwoFactorRoutes(
         const replaced = await writeWithEvents(database, bus, (trx) =>
           replaceBackupCodes(trx, operator.id, storedBackupCodes(backupCodes)),
         );
-        if (!replaced) throw new HttpError(409, NOT_ON_MESSAGE);
+        if (!replaced) throw new HttpError(409, 'two-factor-not-on');
         request.log.info({ operatorId: operator.id }, 'an operator made new backup codes');
         return { backupCodes };
       },
@@ -193,7 +186,8 @@ export async function registerTwoFactorRoutes(
       async (request, reply) => {
         const operator = request.operator;
         await checkCurrentPassword(operator, request.body.currentPassword, request, reply);
-        if (await requiresTwoFactor(database)) throw new HttpError(409, REQUIRED_BY_POLICY_MESSAGE);
+        if (await requiresTwoFactor(database))
+          throw new HttpError(409, 'two-factor-required-by-policy');
         if (await writeWithEvents(database, bus, (trx) => removeTwoFactor(trx, operator.id))) {
           request.log.info(
             { operatorId: operator.id },
@@ -236,7 +230,7 @@ export async function registerTwoFactorRoutes(
         const { requireTwoFactor } = request.body;
         // Else the administrator would lock themselves out of everything but the setup.
         if (requireTwoFactor && !(await twoFactorStatusOf(database, request.operator.id)).enabled) {
-          throw new HttpError(409, REQUIRE_OWN_FIRST_MESSAGE);
+          throw new HttpError(409, 'two-factor-require-own-first');
         }
         await writeWithEvents(database, bus, (trx) =>
           saveTwoFactorRequirement(trx, requireTwoFactor),

@@ -222,7 +222,7 @@ describe('text that a database cannot store as sent', () => {
         ...(method === 'PATCH' ? { payload: { version: 1, fname: 'Xx' } } : {}),
       });
       expect(response.statusCode, method).toBe(404);
-      expect(response.json()).toEqual({ message: 'Client not found' });
+      expect(response.json()).toEqual({ message: 'Client not found', code: 'client-not-found' });
     }
   });
 

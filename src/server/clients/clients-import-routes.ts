@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { apiErrorSchema } from '../../shared/api-error.ts';
+import { apiRefusalSchema } from '../../shared/api-error.ts';
 import {
   clientImportQuerySchema,
   IMPORT_MAX_BYTES,
@@ -20,7 +20,7 @@ import { allowLongSilence } from '../http/long-work.ts';
 import { dateIn } from '../ledger/panel-date.ts';
 import type { EventBus } from '../live/event-bus.ts';
 import { writeWithEvents } from '../live/write-with-events.ts';
-import { checkRows, findDuplicates, readCsv } from './clients-import.ts';
+import { type CsvProblem, checkRows, findDuplicates, readCsv } from './clients-import.ts';
 import { existingContacts } from './clients-read.ts';
 import { insertClients } from './clients-write.ts';
 
@@ -34,13 +34,46 @@ interface ClientsImportRoutesOptions {
 /** The note on each imported client's opening entry, so its history says where it came from. */
 export const IMPORT_OPENING_NOTE = 'Imported from a CSV file';
 
-function refusalMessage(errors: readonly ImportError[]): string {
+/** A file that cannot be read, refused in its own words. */
+function unreadable(problem: CsvProblem): HttpError {
+  switch (problem.kind) {
+    case 'empty':
+      return new HttpError(400, 'file-empty');
+    case 'workbook':
+      return new HttpError(400, 'file-is-workbook');
+    case 'not-utf8':
+      return new HttpError(400, 'file-not-utf8');
+    case 'not-csv':
+      return new HttpError(400, 'file-not-csv');
+    case 'no-header':
+      return new HttpError(400, 'csv-no-header');
+    case 'no-rows':
+      return new HttpError(400, 'csv-no-rows');
+    case 'too-many-columns':
+      return new HttpError(400, 'csv-too-many-columns', { values: { row: problem.row } });
+    case 'not-valid':
+      return new HttpError(400, 'csv-not-valid', {
+        values: { row: problem.row, reason: problem.reason },
+      });
+    case 'too-many-rows':
+      return new HttpError(400, 'csv-too-many-rows', {
+        values: { max: problem.max.toLocaleString('en-IN') },
+      });
+  }
+}
+
+/** Rows at fault: nothing is stored, and every row listed (up to the limit) says why. */
+function rowsRefused(errors: ImportError[]): HttpError {
+  const extra = { errors };
   if (errors.some((error) => error.row === 1)) {
-    return 'Some columns are missing: choose which column is which; nothing was stored';
+    return new HttpError(400, 'import-columns-missing', { extra });
   }
   const rows = new Set(errors.map((error) => error.row)).size;
-  const counted = errors.length >= IMPORT_MAX_LISTED_ERRORS ? `${rows} or more` : String(rows);
-  return `${counted} ${rows === 1 ? 'row is' : 'rows are'} not valid; nothing was stored`;
+  const code =
+    errors.length >= IMPORT_MAX_LISTED_ERRORS
+      ? 'import-rows-not-valid-many'
+      : 'import-rows-not-valid';
+  return new HttpError(400, code, { values: { rows }, extra });
 }
 
 /**
@@ -76,14 +109,14 @@ export async function registerClientsImportRoutes(
             200: importPreviewSchema,
             201: importResultSchema,
             400: importRefusedSchema,
-            '4xx': apiErrorSchema,
+            '4xx': apiRefusalSchema,
           },
         },
       },
       async (request, reply) => {
         const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
         const csv = readCsv(body);
-        if (!csv.ok) throw new HttpError(400, csv.message);
+        if (!csv.ok) throw unreadable(csv.problem);
         const checked = checkRows(csv.table, request.query.columns);
         const ownerId = request.operator.id;
         allowLongSilence(request);
@@ -100,9 +133,7 @@ export async function registerClientsImportRoutes(
         }
 
         if (checked.errors.length > 0) {
-          throw new HttpError(400, refusalMessage(checked.errors), undefined, {
-            errors: checked.errors,
-          });
+          throw rowsRefused(checked.errors);
         }
         const author = {
           operator: { id: ownerId, email: request.operator.email },

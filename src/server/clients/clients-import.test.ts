@@ -82,9 +82,14 @@ describe('preview (dryRun=true)', () => {
         { row: 7, clientId: existing.id },
       ],
       errors: [
-        { row: 3, field: 'fname', message: 'First name must be at least 2 characters' },
-        { row: 4, field: 'email', message: expect.any(String) },
-        { row: 4, field: 'balance', message: expect.any(String) },
+        {
+          row: 3,
+          field: 'fname',
+          message: 'First name must be at least 2 characters',
+          code: 'fname.too-short',
+        },
+        { row: 4, field: 'email', message: expect.any(String), code: 'email.invalid' },
+        { row: 4, field: 'balance', message: expect.any(String), code: 'amount.grouping' },
       ],
       columns: [
         { header: 'First Name', field: 'fname' },
@@ -184,7 +189,16 @@ describe('import', () => {
     expect(response.statusCode).toBe(400);
     expect(response.json()).toEqual({
       message: '1 row is not valid; nothing was stored',
-      errors: [{ row: 3, field: 'phone', message: expect.stringContaining('valid phone') }],
+      code: 'import-rows-not-valid',
+      values: { rows: 1 },
+      errors: [
+        {
+          row: 3,
+          field: 'phone',
+          message: expect.stringContaining('valid phone'),
+          code: 'phone.invalid',
+        },
+      ],
     });
     const list = await listOf(cookie);
     expect(list.total).toBe(1);
@@ -209,6 +223,7 @@ describe('import', () => {
         row,
         field: 'phone',
         message: PHONE_INVALID_MESSAGE,
+        code: 'phone.invalid',
       }));
       expect(response.json(), query).toMatchObject({ errors });
       expect(response.statusCode, query).toBe(query ? 200 : 400);
@@ -339,7 +354,11 @@ describe('files refused with a clear answer, storing nothing', () => {
     const { cookie } = await signUp(t.app);
     const response = await importCsv(cookie, `${HEADER}\n${'x'.repeat(10 * 1024 * 1024)}`);
     expect(response.statusCode).toBe(413);
-    expect(response.json()).toEqual({ message: 'Request body is too large (at most 10 MiB)' });
+    expect(response.json()).toEqual({
+      message: 'Request body is too large (at most 10 MiB)',
+      code: 'body-too-large',
+      values: { limit: '10 MiB' },
+    });
     expect((await listOf(cookie)).total).toBe(0);
   });
 });

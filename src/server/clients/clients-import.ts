@@ -11,6 +11,7 @@ import {
   REQUIRED_IMPORT_FIELDS,
 } from '../../shared/client-csv-import.ts';
 import { type ClientFields, clientFieldsSchema } from '../../shared/client-fields-schema.ts';
+import { validationCodeOf, validationMessage } from '../../shared/validation-messages.ts';
 import type { ExistingContacts } from './clients-read.ts';
 
 /** A file as a spreadsheet shows it: the header row, then each row with its row number. */
@@ -19,32 +20,43 @@ interface CsvTable {
   rows: { row: number; cells: string[] }[];
 }
 
-/** What reading a file gives: its table, or why it cannot be read (for the person who sent it). */
-type CsvReading = { ok: true; table: CsvTable } | { ok: false; message: string };
+/** Why a file cannot be read, with what names the place (the row) or the cause. */
+export type CsvProblem =
+  | { kind: 'empty' | 'workbook' | 'not-utf8' | 'not-csv' | 'no-header' | 'no-rows' }
+  | { kind: 'too-many-columns'; row: number }
+  | { kind: 'not-valid'; row: number; reason: string }
+  | { kind: 'too-many-rows'; max: number };
+
+/** What reading a file gives: its table, or why it cannot be read. */
+type CsvReading = { ok: true; table: CsvTable } | { ok: false; problem: CsvProblem };
 
 /** Why a file cannot be read: thrown deep in the reading, answered by readCsv as an outcome. */
-class Unreadable extends Error {}
+class Unreadable extends Error {
+  constructor(readonly problem: CsvProblem) {
+    super(problem.kind);
+  }
+}
 
-function refuse(message: string): never {
-  throw new Unreadable(message);
+function refuse(problem: CsvProblem): never {
+  throw new Unreadable(problem);
 }
 
 /** The text of an uploaded file; a workbook, binary data or another encoding is refused. */
 function textOf(body: Buffer): string {
-  if (body.length === 0) refuse('The file is empty');
+  if (body.length === 0) refuse({ kind: 'empty' });
   // An .xlsx is a zip archive: the one mistake worth naming.
   if (body.subarray(0, 4).equals(Buffer.from('PK\x03\x04', 'latin1'))) {
-    refuse('This is a spreadsheet workbook, not a CSV: save it as "CSV UTF-8" and try again');
+    refuse({ kind: 'workbook' });
   }
   let text: string;
   try {
     // The decoder drops a leading byte order mark, as Excel writes one.
     text = new TextDecoder('utf-8', { fatal: true }).decode(body);
   } catch {
-    refuse('The file is not UTF-8 text: save it as "CSV UTF-8" and try again');
+    refuse({ kind: 'not-utf8' });
   }
-  if (text.includes('\u0000')) refuse('This file is not a CSV');
-  if (text.trim() === '') refuse('The file is empty');
+  if (text.includes('\u0000')) refuse({ kind: 'not-csv' });
+  if (text.trim() === '') refuse({ kind: 'empty' });
   return text;
 }
 
@@ -59,12 +71,12 @@ function isBlank(cells: readonly string[]): boolean {
   return cells.every((cell) => cell.trim() === '');
 }
 
-/** Reads a CSV with csv-parse; every way it can be wrong is a message naming the row. */
+/** Reads a CSV with csv-parse; every way it can be wrong is a problem naming the row. */
 export function readCsv(body: Buffer): CsvReading {
   try {
     return { ok: true, table: tableOf(body) };
   } catch (error) {
-    if (error instanceof Unreadable) return { ok: false, message: error.message };
+    if (error instanceof Unreadable) return { ok: false, problem: error.problem };
     throw error;
   }
 }
@@ -85,19 +97,17 @@ function tableOf(body: Buffer): CsvTable {
     if (!(error instanceof CsvError)) throw error;
     const row = (error as CsvError & { records?: number }).records ?? 0;
     if (error.code === 'CSV_RECORD_INCONSISTENT_FIELDS_LENGTH') {
-      refuse(`Row ${row + 1} has more columns than the header row`);
+      refuse({ kind: 'too-many-columns', row: row + 1 });
     }
-    refuse(`Row ${row + 1} is not valid CSV: ${error.message}`);
+    refuse({ kind: 'not-valid', row: row + 1, reason: error.message });
   }
   const [headers = [], ...below] = records;
-  if (isBlank(headers)) refuse('The first row must name the columns (First Name, Last Name, …)');
+  if (isBlank(headers)) refuse({ kind: 'no-header' });
   const rows = below
     .map((cells, index) => ({ row: index + 2, cells }))
     .filter(({ cells }) => !isBlank(cells));
-  if (rows.length === 0) refuse('The file has no clients below its header row');
-  if (rows.length > IMPORT_MAX_ROWS) {
-    refuse(`The file has more than ${IMPORT_MAX_ROWS.toLocaleString('en-IN')} clients`);
-  }
+  if (rows.length === 0) refuse({ kind: 'no-rows' });
+  if (rows.length > IMPORT_MAX_ROWS) refuse({ kind: 'too-many-rows', max: IMPORT_MAX_ROWS });
   return { headers: headers.map((header) => header.trim()), rows };
 }
 
@@ -134,7 +144,8 @@ export function checkRows(
   ).map((field) => ({
     row: 1,
     field,
-    message: `No column is ${IMPORT_FIELD_LABELS[field]}: choose which one it is`,
+    message: validationMessage('import.column-missing', { column: IMPORT_FIELD_LABELS[field] }),
+    code: 'import.column-missing',
   }));
   const missingColumns = errors.length > 0;
   const listError = (error: ImportError) => {
@@ -154,7 +165,12 @@ export function checkRows(
       // A column that is not there is said once, above, not again on every row.
       if (said.has(field) || !columns.includes(field as ImportField)) continue;
       said.add(field);
-      listError({ row, field, message: issue.message });
+      listError({
+        row,
+        field,
+        message: issue.message,
+        code: validationCodeOf(issue.message) ?? 'invalid',
+      });
     }
   }
   return {

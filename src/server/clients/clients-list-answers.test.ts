@@ -1,7 +1,7 @@
 // The list route writes its answers without parsing them again (decision 0034): these check
 // that every kind of list answer is exactly what docs/api.md and its schema say, nothing more.
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { apiErrorSchema } from '../../shared/api-error.ts';
+import { apiRefusalSchema } from '../../shared/api-error.ts';
 import { clientListSchema } from '../../shared/client-schema.ts';
 import { setPanelSettings, signUp, startTestApp, type TestApp } from '../test-support.ts';
 
@@ -122,8 +122,8 @@ test('an empty panel answers an empty list of the same shape', async () => {
 test('refusals on the list route answer the error schema', async () => {
   const bad = await answer('limit=0');
   expect(bad.status).toBe(400);
-  expect(apiErrorSchema.parse(bad.body)).toStrictEqual(bad.body);
+  expect(apiRefusalSchema.parse(bad.body)).toStrictEqual(bad.body);
   const signedOut = await answer('limit=100', 'better-auth.session_token=nobody');
   expect(signedOut.status).toBe(401);
-  expect(apiErrorSchema.parse(signedOut.body)).toStrictEqual(signedOut.body);
+  expect(apiRefusalSchema.parse(signedOut.body)).toStrictEqual(signedOut.body);
 });

@@ -1,20 +1,17 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import * as z from 'zod/mini';
-import { apiErrorSchema } from '../../shared/api-error.ts';
+import { apiRefusalSchema } from '../../shared/api-error.ts';
 import { clientExportQuerySchema, exportFileName } from '../../shared/client-csv.ts';
 import { clientFieldsSchema, clientPatchSchema } from '../../shared/client-fields-schema.ts';
 import {
-  BALANCE_LOCKED_MESSAGE,
   bulkDeletedSchema,
   bulkRestoredSchema,
-  CLIENT_CONFLICT_MESSAGE,
   clientConflictSchema,
   clientIdsSchema,
   clientListQuerySchema,
   clientListSchema,
   clientSchema,
-  NOT_RESTORABLE_MESSAGE,
 } from '../../shared/client-schema.ts';
 import { formatAmount } from '../../shared/money.ts';
 import { apiPaths } from '../../shared/paths.ts';
@@ -22,7 +19,7 @@ import { requireSession, type SessionReader } from '../auth/session.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import { streamCompression } from '../http/compression.ts';
-import { HttpError } from '../http/errors.ts';
+import { fieldRefusal, HttpError } from '../http/errors.ts';
 import { allowLongSilence } from '../http/long-work.ts';
 import { dateIn } from '../ledger/panel-date.ts';
 import type { EventBus } from '../live/event-bus.ts';
@@ -32,8 +29,6 @@ import { deleteClients, restoreClients } from './clients-deletion.ts';
 import { clientsCsv } from './clients-export.ts';
 import { getClient, listClients } from './clients-read.ts';
 import { type Author, insertClient, updateClient } from './clients-write.ts';
-
-export const CLIENT_NOT_FOUND_MESSAGE = 'Client not found';
 
 interface ClientsRoutesOptions {
   config: Config;
@@ -53,7 +48,7 @@ const idParams = z.object({ id: z.string() });
  * schema stays on the route for the API description and for that test.
  */
 const writtenAsIs = () => (data: unknown) => JSON.stringify(data);
-const errors = { '4xx': apiErrorSchema };
+const errors = { '4xx': apiRefusalSchema };
 
 export async function registerClientsRoutes(
   app: FastifyInstance,
@@ -182,7 +177,7 @@ export async function registerClientsRoutes(
           request.params.id,
           dateIn(config.timeZone),
         );
-        if (!client) throw new HttpError(404, CLIENT_NOT_FOUND_MESSAGE);
+        if (!client) throw new HttpError(404, 'client-not-found');
         return client;
       },
     );
@@ -203,14 +198,14 @@ export async function registerClientsRoutes(
         const { version: _version, balance, balanceNote: _note, ...others } = request.body;
         const changesOthers = Object.values(others).some((value) => value !== undefined);
         if (!changesOthers && balance === undefined) {
-          throw new HttpError(400, 'Send at least one field to change');
+          throw new HttpError(400, 'nothing-to-change');
         }
         // A balance sent with other fields is the edit form's, which the setting locks; a
         // balance alone is the details page's inline update, allowed whatever the setting.
         if (balance !== undefined && changesOthers) {
           const settings = await getSettings(database);
           if (settings.disableBalanceOnEdit) {
-            throw new HttpError(400, BALANCE_LOCKED_MESSAGE, { balance: BALANCE_LOCKED_MESSAGE });
+            throw fieldRefusal(400, 'balance-locked', 'balance');
           }
         }
         const outcome = await writeWithEvents(database, bus, async (trx, publish) => {
@@ -226,9 +221,11 @@ export async function registerClientsRoutes(
           }
           return result;
         });
-        if (outcome.kind === 'not-found') throw new HttpError(404, CLIENT_NOT_FOUND_MESSAGE);
+        if (outcome.kind === 'not-found') throw new HttpError(404, 'client-not-found');
         if (outcome.kind === 'conflict') {
-          throw new HttpError(409, CLIENT_CONFLICT_MESSAGE, undefined, { client: outcome.current });
+          throw new HttpError(409, 'client-changed-elsewhere', {
+            extra: { client: outcome.current },
+          });
         }
         return outcome.client;
       },
@@ -246,7 +243,7 @@ export async function registerClientsRoutes(
       },
       async (request, reply) => {
         const [deleted] = await deleteAndTell(request, [request.params.id]);
-        if (!deleted) throw new HttpError(404, CLIENT_NOT_FOUND_MESSAGE);
+        if (!deleted) throw new HttpError(404, 'client-not-found');
         return reply.status(204).send(null);
       },
     );
@@ -263,7 +260,7 @@ export async function registerClientsRoutes(
       },
       async (request) => {
         const [restored] = await restoreAndTell(request, [request.params.id]);
-        if (!restored) throw new HttpError(404, NOT_RESTORABLE_MESSAGE);
+        if (!restored) throw new HttpError(404, 'not-restorable');
         return restored;
       },
     );

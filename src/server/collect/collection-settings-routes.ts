@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { apiErrorSchema } from '../../shared/api-error.ts';
+import { apiRefusalSchema } from '../../shared/api-error.ts';
 import { collectionSettingsSchema } from '../../shared/collection-schema.ts';
 import { apiPaths } from '../../shared/paths.ts';
 import { requireSession, type SessionReader } from '../auth/session.ts';
@@ -29,7 +29,7 @@ export async function registerCollectionSettingsRoutes(
         schema: {
           tags: ['Getting paid'],
           summary: "The operator's collection settings (the defaults until saved)",
-          response: { 200: collectionSettingsSchema, '4xx': apiErrorSchema },
+          response: { 200: collectionSettingsSchema, '4xx': apiRefusalSchema },
         },
       },
       (request) => getCollectionSettings(database, request.operator.id),
@@ -41,7 +41,7 @@ export async function registerCollectionSettingsRoutes(
           tags: ['Getting paid'],
           summary: "Save the operator's collection settings (every field)",
           body: collectionSettingsSchema,
-          response: { 200: collectionSettingsSchema, '4xx': apiErrorSchema },
+          response: { 200: collectionSettingsSchema, '4xx': apiRefusalSchema },
         },
       },
       (request) => {

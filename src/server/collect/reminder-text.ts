@@ -8,16 +8,15 @@ import {
 import { paiseFromAmount } from '../../shared/money.ts';
 import { isMobileNumber } from '../../shared/phone.ts';
 import type { ReminderChannel, UnavailableChannels } from '../../shared/reminder-schema.ts';
+import { validationMessage } from '../../shared/validation-messages.ts';
 
 /*
  * A reminder's words and the link that hands them to an app on the operator's phone: the
  * server sends nothing (next-api.md, "Reminders").
  */
 
-export const NO_MOBILE_MESSAGE =
-  "This client has no valid mobile number: add one on the client's page to remind by WhatsApp or SMS";
-export const NO_EMAIL_MESSAGE =
-  "This client has no e-mail address: add one on the client's page to remind by e-mail";
+export const NO_MOBILE_MESSAGE = validationMessage('reminder-no-mobile');
+export const NO_EMAIL_MESSAGE = validationMessage('reminder-no-email');
 
 /** The channels that cannot reach this client, each with why. */
 export function unavailableChannels(client: Client): UnavailableChannels {

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import * as z from 'zod/mini';
-import { apiErrorSchema } from '../../shared/api-error.ts';
+import { apiRefusalSchema } from '../../shared/api-error.ts';
 import { LINK_PREVIEW_TEXT } from '../../shared/collection-schema.ts';
 import {
   newReminderSchema,
@@ -13,10 +13,9 @@ import {
 import { DEFAULT_LINK_DAYS } from '../../shared/share-link-schema.ts';
 import { requireSession, type SessionReader } from '../auth/session.ts';
 import { answerClient, selectOwnedClient } from '../clients/client-rows.ts';
-import { CLIENT_NOT_FOUND_MESSAGE } from '../clients/clients-routes.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
-import { HttpError } from '../http/errors.ts';
+import { fieldRefusal, HttpError } from '../http/errors.ts';
 import { dateIn } from '../ledger/panel-date.ts';
 import type { EventBus } from '../live/event-bus.ts';
 import { writeWithEvents } from '../live/write-with-events.ts';
@@ -25,6 +24,7 @@ import {
   channelUrl,
   fillFor,
   fillOwnText,
+  NO_MOBILE_MESSAGE,
   needsLink,
   unavailableChannels,
 } from './reminder-text.ts';
@@ -39,7 +39,7 @@ interface RemindersRoutesOptions {
 }
 
 const idParams = z.object({ id: z.string() });
-const errors = { '4xx': apiErrorSchema };
+const errors = { '4xx': apiRefusalSchema };
 
 /** Reminders: the message filled in for a client, recorded when the operator sends it. */
 export async function registerRemindersRoutes(
@@ -67,7 +67,7 @@ export async function registerRemindersRoutes(
           selectOwnedClient(database, ownerId, request.params.id),
           getCollectionSettings(database, ownerId),
         ]);
-        if (!row) throw new HttpError(404, CLIENT_NOT_FOUND_MESSAGE);
+        if (!row) throw new HttpError(404, 'client-not-found');
         const client = await answerClient(database, row, dateIn(config.timeZone));
         return {
           message: fillFor(settings.reminderMessage, client, settings, LINK_PREVIEW_TEXT),
@@ -104,10 +104,13 @@ export async function registerRemindersRoutes(
         const today = dateIn(config.timeZone);
         const sent = await writeWithEvents(database, bus, async (trx, publish) => {
           const row = await selectOwnedClient(trx, operator.id, request.params.id);
-          if (!row) throw new HttpError(404, CLIENT_NOT_FOUND_MESSAGE);
+          if (!row) throw new HttpError(404, 'client-not-found');
           const client = await answerClient(trx, row, today);
           const why = unavailableChannels(client)[channel];
-          if (why) throw new HttpError(400, why, { channel: why });
+          if (why) {
+            const code = why === NO_MOBILE_MESSAGE ? 'reminder-no-mobile' : 'reminder-no-email';
+            throw fieldRefusal(400, code, 'channel');
+          }
           const settings = await getCollectionSettings(trx, operator.id);
           const text = request.body.message ?? settings.reminderMessage;
           // Tokens are kept only as digests, so no older link's URL can be shown again: a
@@ -152,7 +155,7 @@ export async function registerRemindersRoutes(
       },
       async (request) => {
         const items = await listReminders(database, request.operator.id, request.params.id);
-        if (!items) throw new HttpError(404, CLIENT_NOT_FOUND_MESSAGE);
+        if (!items) throw new HttpError(404, 'client-not-found');
         return { items };
       },
     );

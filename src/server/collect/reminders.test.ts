@@ -194,7 +194,9 @@ describe('sending', () => {
       expect(refused.statusCode).toBe(400);
       expect(refused.json()).toEqual({
         message: NO_MOBILE_MESSAGE,
+        code: 'reminder-no-mobile',
         fieldErrors: { channel: NO_MOBILE_MESSAGE },
+        fieldCodes: { channel: 'reminder-no-mobile' },
       });
     }
     expect(await linkCount(client.id)).toBe(0);

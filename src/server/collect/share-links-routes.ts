@@ -1,12 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import * as z from 'zod/mini';
-import { apiErrorSchema } from '../../shared/api-error.ts';
+import { apiRefusalSchema } from '../../shared/api-error.ts';
 import { claimSchema } from '../../shared/claim-schema.ts';
 import { entryRecordedSchema } from '../../shared/ledger-schema.ts';
-import { AMOUNT_RANGE_MESSAGE } from '../../shared/money.ts';
 import {
-  CLAIM_NOT_PENDING_MESSAGE,
   claimListSchema,
   createdShareLinkSchema,
   DEFAULT_LINK_DAYS,
@@ -14,10 +12,9 @@ import {
   shareLinkListSchema,
 } from '../../shared/share-link-schema.ts';
 import { requireSession, type SessionReader } from '../auth/session.ts';
-import { CLIENT_NOT_FOUND_MESSAGE } from '../clients/clients-routes.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
-import { HttpError } from '../http/errors.ts';
+import { fieldRefusal, HttpError } from '../http/errors.ts';
 import { dateIn } from '../ledger/panel-date.ts';
 import type { EventBus } from '../live/event-bus.ts';
 import { writeWithEvents } from '../live/write-with-events.ts';
@@ -31,14 +28,10 @@ interface ShareLinksRoutesOptions {
   bus: EventBus;
 }
 
-export const LINK_NOT_FOUND_MESSAGE = 'Link not found';
-export const CLAIM_NOT_FOUND_MESSAGE = 'Payment claim not found';
-const BALANCE_RANGE_MESSAGE = `The balance would leave the allowed range: ${AMOUNT_RANGE_MESSAGE.toLowerCase()}`;
-
 const idParams = z.object({ id: z.string() });
 const linkParams = z.object({ id: z.string(), linkId: z.string() });
 const claimParams = z.object({ id: z.string(), claimId: z.string() });
-const errors = { '4xx': apiErrorSchema };
+const errors = { '4xx': apiRefusalSchema };
 
 /** The operator's side of statement links: making, listing and revoking them, and the claims. */
 export async function registerShareLinksRoutes(
@@ -65,7 +58,7 @@ export async function registerShareLinksRoutes(
         const outcome = await writeWithEvents(database, bus, (trx) =>
           createShareLink(trx, request.operator.id, request.params.id, days),
         );
-        if (outcome.kind === 'not-found') throw new HttpError(404, CLIENT_NOT_FOUND_MESSAGE);
+        if (outcome.kind === 'not-found') throw new HttpError(404, 'client-not-found');
         const url = `${config.publicUrl}/s/${outcome.token}`;
         return reply.status(201).send({ ...outcome.link, url });
       },
@@ -83,7 +76,7 @@ export async function registerShareLinksRoutes(
       },
       async (request) => {
         const items = await listShareLinks(database, request.operator.id, request.params.id);
-        if (!items) throw new HttpError(404, CLIENT_NOT_FOUND_MESSAGE);
+        if (!items) throw new HttpError(404, 'client-not-found');
         return { items };
       },
     );
@@ -103,7 +96,7 @@ export async function registerShareLinksRoutes(
         const revoked = await writeWithEvents(database, bus, (trx) =>
           revokeShareLink(trx, request.operator.id, id, linkId),
         );
-        if (!revoked) throw new HttpError(404, LINK_NOT_FOUND_MESSAGE);
+        if (!revoked) throw new HttpError(404, 'link-not-found');
         return reply.status(204).send(null);
       },
     );
@@ -120,7 +113,7 @@ export async function registerShareLinksRoutes(
       },
       async (request) => {
         const items = await listClaims(database, request.operator.id, request.params.id);
-        if (!items) throw new HttpError(404, CLIENT_NOT_FOUND_MESSAGE);
+        if (!items) throw new HttpError(404, 'client-not-found');
         return { items };
       },
     );
@@ -142,7 +135,7 @@ export async function registerShareLinksRoutes(
           const result = await confirmClaim(trx, operator, id, claimId, dateIn(config.timeZone));
           // Thrown inside the write, so that the claim's change rolls back with it.
           if (result.kind === 'out-of-range') {
-            throw new HttpError(400, BALANCE_RANGE_MESSAGE, { amount: BALANCE_RANGE_MESSAGE });
+            throw fieldRefusal(400, 'balance-out-of-range', 'amount');
           }
           if (result.kind === 'confirmed') {
             const event = {
@@ -154,8 +147,8 @@ export async function registerShareLinksRoutes(
           }
           return result;
         });
-        if (outcome.kind === 'not-found') throw new HttpError(404, CLAIM_NOT_FOUND_MESSAGE);
-        if (outcome.kind === 'not-pending') throw new HttpError(409, CLAIM_NOT_PENDING_MESSAGE);
+        if (outcome.kind === 'not-found') throw new HttpError(404, 'claim-not-found');
+        if (outcome.kind === 'not-pending') throw new HttpError(409, 'claim-not-pending');
         return reply.status(201).send({ entry: outcome.entry, client: outcome.client });
       },
     );
@@ -181,8 +174,8 @@ export async function registerShareLinksRoutes(
           }
           return result;
         });
-        if (outcome.kind === 'not-found') throw new HttpError(404, CLAIM_NOT_FOUND_MESSAGE);
-        if (outcome.kind === 'not-pending') throw new HttpError(409, CLAIM_NOT_PENDING_MESSAGE);
+        if (outcome.kind === 'not-found') throw new HttpError(404, 'claim-not-found');
+        if (outcome.kind === 'not-pending') throw new HttpError(409, 'claim-not-pending');
         return outcome.claim;
       },
     );

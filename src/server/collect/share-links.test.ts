@@ -328,7 +328,7 @@ describe('what the link shows', () => {
     for (const token of tokens) {
       const json = await t.app.inject({ method: 'GET', url: apiPaths.shared(token) });
       expect(json.statusCode, token).toBe(404);
-      expect(json.json()).toEqual({ message: LINK_NOT_VALID_MESSAGE });
+      expect(json.json()).toEqual({ message: LINK_NOT_VALID_MESSAGE, code: 'link-not-valid' });
       const page = await t.app.inject({ method: 'GET', url: `/s/${token}` });
       expect(page.statusCode, token).toBe(404);
       expect(page.headers['cache-control']).toBe('no-store');

@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import * as z from 'zod/mini';
-import { apiErrorSchema } from '../../shared/api-error.ts';
+import { apiRefusalSchema } from '../../shared/api-error.ts';
+import { errorMessage } from '../../shared/error-messages.ts';
 import {
   LINK_NOT_VALID_MESSAGE,
   MAX_CLAIMS_PER_ADDRESS_PER_HOUR,
@@ -41,10 +42,9 @@ interface SharedRoutesOptions {
 }
 
 const tokenParams = z.object({ token: z.string() });
-const errors = { '4xx': apiErrorSchema };
+const errors = { '4xx': apiRefusalSchema };
 
-export const TOO_MANY_CLAIMS_MESSAGE =
-  'Too many payments sent from this network in the last hour: try again later';
+export const TOO_MANY_CLAIMS_MESSAGE = errorMessage('too-many-claims');
 const CLAIM_RULE = { max: MAX_CLAIMS_PER_ADDRESS_PER_HOUR, windowSeconds: 60 * 60 };
 
 /**
@@ -124,7 +124,7 @@ export async function registerSharedRoutes(
     async (request, reply) => {
       privateHeaders(reply);
       const statement = await open(request.params.token);
-      if (!statement) throw new HttpError(404, LINK_NOT_VALID_MESSAGE);
+      if (!statement) throw new HttpError(404, 'link-not-valid');
       return statement;
     },
   );
@@ -146,12 +146,12 @@ export async function registerSharedRoutes(
       const outcome = await claim(request, request.params.token, request.body);
       switch (outcome.kind) {
         case 'not-found':
-          throw new HttpError(404, LINK_NOT_VALID_MESSAGE);
+          throw new HttpError(404, 'link-not-valid');
         case 'too-many':
-          throw new HttpError(429, TOO_MANY_PENDING_CLAIMS_MESSAGE);
+          throw new HttpError(429, 'too-many-pending-claims');
         case 'rate-limited':
           reply.header('retry-after', String(outcome.retryAfterSeconds));
-          throw new HttpError(429, TOO_MANY_CLAIMS_MESSAGE);
+          throw new HttpError(429, 'too-many-claims');
         default:
           return reply.status(201).send({ id: outcome.id, status: 'pending' });
       }

@@ -1,8 +1,9 @@
 import { sql } from 'kysely';
+import { errorMessage } from '../../shared/error-messages.ts';
 import type { Database } from './database.ts';
 import { DATABASE_DEADLINE_CODE, HEALTH_DATABASE_BUDGET_MS, runWithin } from './deadline.ts';
 
-export const DATABASE_UNAVAILABLE_MESSAGE = 'The database is unavailable, try again shortly';
+export const DATABASE_UNAVAILABLE_MESSAGE = errorMessage('database-unavailable');
 
 const DATABASE_UNAVAILABLE_CODE = 'CLIENT_PANEL_DATABASE_UNAVAILABLE';
 
@@ -54,8 +55,7 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   return false;
 }
 
-export const DISK_FULL_MESSAGE =
-  "The server's disk is full: nothing was saved. Free some space and try again.";
+export const DISK_FULL_MESSAGE = errorMessage('disk-full');
 
 // SQLite's SQLITE_FULL (the database or its write-ahead log could not grow), the system's
 // ENOSPC and EDQUOT (a file written beside it), and PostgreSQL's disk_full (53100).

@@ -184,7 +184,7 @@ describe.skipIf(disk.problem !== null)('with the SQLite database on a disk that 
     const [created, , , deleted, importedWhenFull] = writes;
     for (const answer of writes) {
       if (answer.statusCode === 507) {
-        expect(answer.json()).toEqual({ message: DISK_FULL_MESSAGE });
+        expect(answer.json()).toEqual({ message: DISK_FULL_MESSAGE, code: 'disk-full' });
       } else {
         expect([200, 201, 204], answer.body).toContain(answer.statusCode);
       }

@@ -29,7 +29,10 @@ const HEALTH_LIMIT_MS = 2_000;
 
 function expectUnavailable(answer: HttpAnswer, what: string): void {
   expect(answer.status, what).toBe(503);
-  expect(answer.json, what).toEqual({ message: DATABASE_UNAVAILABLE_MESSAGE });
+  expect(answer.json, what).toEqual({
+    message: DATABASE_UNAVAILABLE_MESSAGE,
+    code: 'database-unavailable',
+  });
   expect(answer.headers.get('retry-after'), what).toBe('5');
   expect(answer.ms, what).toBeLessThan(INTERACTIVE_LIMIT_MS);
 }

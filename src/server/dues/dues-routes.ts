@@ -1,25 +1,23 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import * as z from 'zod/mini';
-import { apiErrorSchema } from '../../shared/api-error.ts';
+import { apiRefusalSchema } from '../../shared/api-error.ts';
 import {
   ageingSchema,
   collectQuerySchema,
   collectSchema,
   collectSkipSchema,
   newPromiseSchema,
-  PROMISE_IN_PAST_MESSAGE,
   promiseSchema,
   promisesSchema,
 } from '../../shared/dues-schema.ts';
 import { addDays } from '../../shared/ledger-schema.ts';
 import { apiPaths } from '../../shared/paths.ts';
 import { requireSession, type SessionReader } from '../auth/session.ts';
-import { CLIENT_NOT_FOUND_MESSAGE } from '../clients/clients-routes.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import { streamCompression } from '../http/compression.ts';
-import { HttpError } from '../http/errors.ts';
+import { fieldRefusal, HttpError } from '../http/errors.ts';
 import { allowLongSilence } from '../http/long-work.ts';
 import { dateIn } from '../ledger/panel-date.ts';
 import type { EventBus } from '../live/event-bus.ts';
@@ -36,14 +34,10 @@ interface DuesRoutesOptions {
 }
 
 const idParams = z.object({ id: z.string() });
-const errors = { '4xx': apiErrorSchema };
+const errors = { '4xx': apiRefusalSchema };
 
 /** A promise may be for up to a year ahead: further than that is a typing mistake. */
 const PROMISE_MAX_DAYS = 365;
-const PROMISE_TOO_FAR_MESSAGE = `The promised date must be within ${PROMISE_MAX_DAYS} days`;
-const NOT_ON_ROUND_MESSAGE = "This client is not on that day's collection round";
-/** A round's day: the panel's today, or a day either side (a browser in another time zone). */
-const ROUND_DAY_MESSAGE = "Pick today's round (or the day either side)";
 
 /** Ageing, promises to pay, and the day's collection round (issue 21). */
 export async function registerDuesRoutes(
@@ -52,12 +46,15 @@ export async function registerDuesRoutes(
 ): Promise<void> {
   const today = () => dateIn(config.timeZone);
 
-  /** A round's day as asked, within a day of the panel's today. */
+  /**
+   * A round's day as asked: the panel's today, or a day either side (a browser in another
+   * time zone).
+   */
   function roundDay(on: string | undefined): string {
     const now = today();
     if (on === undefined) return now;
     if (on < addDays(now, -1) || on > addDays(now, 1)) {
-      throw new HttpError(400, ROUND_DAY_MESSAGE, { on: ROUND_DAY_MESSAGE });
+      throw fieldRefusal(400, 'round-day', 'on');
     }
     return on;
   }
@@ -113,10 +110,9 @@ export async function registerDuesRoutes(
       async (request, reply) => {
         const now = today();
         const { by } = request.body;
-        if (by < now)
-          throw new HttpError(400, PROMISE_IN_PAST_MESSAGE, { by: PROMISE_IN_PAST_MESSAGE });
+        if (by < now) throw fieldRefusal(400, 'promise-in-past', 'by');
         if (by > addDays(now, PROMISE_MAX_DAYS)) {
-          throw new HttpError(400, PROMISE_TOO_FAR_MESSAGE, { by: PROMISE_TOO_FAR_MESSAGE });
+          throw fieldRefusal(400, 'promise-too-far', 'by', { days: PROMISE_MAX_DAYS });
         }
         const operator = { id: request.operator.id, email: request.operator.email };
         const outcome = await writeWithEvents(database, bus, async (trx, publish) => {
@@ -131,7 +127,7 @@ export async function registerDuesRoutes(
           }
           return result;
         });
-        if (outcome.kind === 'not-found') throw new HttpError(404, CLIENT_NOT_FOUND_MESSAGE);
+        if (outcome.kind === 'not-found') throw new HttpError(404, 'client-not-found');
         return reply.status(201).send(outcome.promise);
       },
     );
@@ -153,7 +149,7 @@ export async function registerDuesRoutes(
           request.params.id,
           today(),
         );
-        if (!promises) throw new HttpError(404, CLIENT_NOT_FOUND_MESSAGE);
+        if (!promises) throw new HttpError(404, 'client-not-found');
         return promises;
       },
     );
@@ -193,9 +189,9 @@ export async function registerDuesRoutes(
           }
           return result;
         });
-        if (outcome.kind === 'not-found') throw new HttpError(404, CLIENT_NOT_FOUND_MESSAGE);
+        if (outcome.kind === 'not-found') throw new HttpError(404, 'client-not-found');
         if (outcome.kind === 'not-on-round') {
-          throw new HttpError(409, NOT_ON_ROUND_MESSAGE);
+          throw new HttpError(409, 'not-on-round');
         }
         return reply.status(204).send(null);
       },

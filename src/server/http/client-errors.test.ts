@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { apiErrorSchema } from '../../shared/api-error.ts';
+import { apiRefusalSchema } from '../../shared/api-error.ts';
 import { startTestApp, type TestApp } from '../test-support.ts';
 import { HEADERS_TOO_LARGE_MESSAGE, MALFORMED_REQUEST_MESSAGE } from './client-errors.ts';
 
@@ -47,7 +47,10 @@ describe('requests the HTTP parser refuses', () => {
     expect(head).toMatch(/^http\/1\.1 431 /);
     expect(head).toContain('connection: close');
     expect(head).toContain('content-type: application/json');
-    expect(apiErrorSchema.parse(JSON.parse(body))).toEqual({ message: HEADERS_TOO_LARGE_MESSAGE });
+    expect(apiRefusalSchema.parse(JSON.parse(body))).toEqual({
+      message: HEADERS_TOO_LARGE_MESSAGE,
+      code: 'headers-too-large',
+    });
   });
 
   test('a HEAD with headers over the limit gets the answer without a body', async () => {
@@ -61,7 +64,10 @@ describe('requests the HTTP parser refuses', () => {
   test('bytes that are not HTTP get a 400 in the error shape', async () => {
     const { head, body } = split(await exchange('NOT HTTP AT ALL\r\n\r\n'));
     expect(head).toMatch(/^http\/1\.1 400 /);
-    expect(JSON.parse(body)).toEqual({ message: MALFORMED_REQUEST_MESSAGE });
+    expect(JSON.parse(body)).toEqual({
+      message: MALFORMED_REQUEST_MESSAGE,
+      code: 'malformed-request',
+    });
   });
 
   test("a keep-alive client's next request after a refused one still gets its answer", async () => {

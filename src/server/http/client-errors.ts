@@ -1,12 +1,11 @@
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { ConnectionError, FastifyServerOptions } from 'fastify';
-import type { ApiErrorBody } from '../../shared/api-error.ts';
+import { errorMessage } from '../../shared/error-messages.ts';
+import { HttpError } from './errors.ts';
 
-export const HEADERS_TOO_LARGE_MESSAGE =
-  'The request is too large: its address and headers may take at most 16 KiB';
-export const MALFORMED_REQUEST_MESSAGE = 'The request is not valid HTTP';
-const REQUEST_TIMEOUT_MESSAGE = 'The request took too long to arrive';
+export const HEADERS_TOO_LARGE_MESSAGE = errorMessage('headers-too-large');
+export const MALFORMED_REQUEST_MESSAGE = errorMessage('malformed-request');
 
 /**
  * Writes a refusal in the API's error shape straight to a socket no Fastify reply owns, then
@@ -15,15 +14,15 @@ const REQUEST_TIMEOUT_MESSAGE = 'The request took too long to arrive';
  */
 export function refuseOnSocket(
   socket: Duplex,
-  status: number,
-  message: string,
+  refusal: HttpError,
   { head = false }: { head?: boolean } = {},
 ): void {
+  const status = refusal.statusCode;
   if (!socket.writable) {
     socket.destroy();
     return;
   }
-  const body = JSON.stringify({ message } satisfies ApiErrorBody);
+  const body = JSON.stringify(refusal.body());
   // After the answer is out: closing at once could cut it short.
   socket.once('finish', () => socket.destroy());
   socket.end(
@@ -46,14 +45,14 @@ export const answerClientError: NonNullable<FastifyServerOptions['clientErrorHan
   socket,
 ) => {
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
-  const [status, message] =
+  const refusal =
     error.code === 'HPE_HEADER_OVERFLOW'
-      ? [431, HEADERS_TOO_LARGE_MESSAGE]
+      ? new HttpError(431, 'headers-too-large')
       : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-        ? [408, REQUEST_TIMEOUT_MESSAGE]
-        : [400, MALFORMED_REQUEST_MESSAGE];
+        ? new HttpError(408, 'request-timeout')
+        : new HttpError(400, 'malformed-request');
   // What the parser had read: a Buffer, whatever Fastify's types say.
   const raw: unknown = error.rawPacket;
   const head = Buffer.isBuffer(raw) && raw.subarray(0, 5).toString('latin1') === 'HEAD ';
-  refuseOnSocket(socket, status, message, { head });
+  refuseOnSocket(socket, refusal, { head });
 };

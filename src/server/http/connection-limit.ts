@@ -1,9 +1,9 @@
 import type { Socket } from 'node:net';
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
-import type { ApiErrorBody } from '../../shared/api-error.ts';
+import { errorMessage } from '../../shared/error-messages.ts';
+import { HttpError } from './errors.ts';
 
-export const TOO_MANY_CONNECTIONS_MESSAGE =
-  'Too many connections are open from your address: try again in a few seconds';
+export const TOO_MANY_CONNECTIONS_MESSAGE = errorMessage('too-many-connections');
 
 /** A refusal is logged at most this often per address: a flood is one line a minute. */
 const LOG_INTERVAL_MS = 60_000;
@@ -77,7 +77,7 @@ export class ConnectionLimit {
         .header('retry-after', String(retryAfterSeconds))
         .header('connection', 'close')
         .type('application/json; charset=utf-8')
-        .send(JSON.stringify({ message: TOO_MANY_CONNECTIONS_MESSAGE } satisfies ApiErrorBody));
+        .send(JSON.stringify(new HttpError(503, 'too-many-connections').body()));
     });
   }
 

@@ -30,7 +30,9 @@ import {
  * Property-based: every route gets requests with hostile bodies, query strings, path ids,
  * headers, cookies and CSV files, and each answer must be a 4xx in the API's error shape (or
  * a success), never a 5xx, a stack or SQL text; a refusal must store nothing, and nothing the
- * operator sends may change another operator's data. The long run is `npm run fuzz`.
+ * operator sends may change another operator's data. Each refusal carries a code with a text
+ * in every language, and a code for each field at fault (refusalProblems). The long run is
+ * `npm run fuzz`.
  */
 
 /** Requests per route; HOSTILE_RUNS raises it for a longer local run. */
@@ -262,7 +264,7 @@ describe('hostile input', () => {
     for (const arbitrary of genericHostileRequests(context, served)) await holdsFor(arbitrary);
   });
 
-  test('the checks catch a 5xx, a refusal outside the error shape and a leaked internal', () => {
+  test('the checks catch a 5xx, a refusal outside the error shape or its codes, and a leaked internal', () => {
     const request: HostileRequest = {
       route: 'GET /api/clients',
       method: 'GET',
@@ -277,16 +279,35 @@ describe('hostile input', () => {
       headers: { 'content-type': type },
       body: Buffer.from(body),
     });
-    expect(problemsWith(request, answer(400, '{"message":"Some fields are not valid"}'))).toEqual(
-      [],
-    );
+    const refusal = (body: object) => answer(400, JSON.stringify(body));
+    const fine = {
+      message: 'Some fields are not valid',
+      code: 'validation',
+      fieldErrors: { phone: 'Phone is required', _: 'Unrecognized key: "x"' },
+      fieldCodes: { phone: 'phone.required', _: 'invalid' },
+    };
+    expect(problemsWith(request, refusal(fine))).toEqual([]);
+    const wrong = [
+      { message: 'Some fields are not valid' },
+      { ...fine, code: 'no-such-code' },
+      { ...fine, fieldCodes: { phone: 'phone.required' } },
+      { ...fine, fieldCodes: { ...fine.fieldCodes, extra: 'invalid' } },
+      { ...fine, fieldCodes: { ...fine.fieldCodes, phone: 'phone.no-such-code' } },
+      { ...fine, errors: [{ row: 2, field: 'phone', message: 'Phone is required' }] },
+    ];
+    for (const body of wrong) {
+      expect(problemsWith(request, refusal(body)), JSON.stringify(body)).not.toEqual([]);
+    }
     expect(problemsWith(request, answer(500, '{"message":"Something went wrong"}'))).toHaveLength(
-      1,
+      2,
     );
     expect(problemsWith(request, answer(400, 'Bad Request', 'text/html'))).toHaveLength(1);
     expect(problemsWith(request, answer(404, '{"error":"Not Found"}'))).toHaveLength(1);
     expect(
-      problemsWith(request, answer(400, '{"message":"x","fieldErrors":{"a":1}}')),
+      problemsWith(
+        request,
+        answer(400, '{"message":"x","code":"validation","fieldErrors":{"a":1}}'),
+      ),
     ).toHaveLength(1);
     const leaks = [
       '{"message":"SqliteError: no such table: clients"}',

@@ -301,7 +301,11 @@ describe('app integrity', () => {
       payload: JSON.stringify({ email: 'a@example.com', password: 'x'.repeat(70 * 1024) }),
     });
     expect(response.statusCode).toBe(413);
-    expect(response.json()).toEqual({ message: 'Request body is too large (at most 64 KiB)' });
+    expect(response.json()).toEqual({
+      message: 'Request body is too large (at most 64 KiB)',
+      code: 'body-too-large',
+      values: { limit: '64 KiB' },
+    });
   });
 
   test('malformed JSON gets a clear 400', async () => {
@@ -472,7 +476,10 @@ describe('connections', () => {
       expect(head).toMatch(/^HTTP\/1\.1 503 /);
       expect(head.toLowerCase()).toContain('retry-after: 10');
       expect(head.toLowerCase()).toContain('connection: close');
-      expect(JSON.parse(body)).toEqual({ message: TOO_MANY_CONNECTIONS_MESSAGE });
+      expect(JSON.parse(body)).toEqual({
+        message: TOO_MANY_CONNECTIONS_MESSAGE,
+        code: 'too-many-connections',
+      });
       const clients = await app.app.inject({
         method: 'GET',
         url: '/api/clients',

@@ -6,7 +6,7 @@ import fastifySwagger from '@fastify/swagger';
 import type { FastifyInstance, FastifySchemaCompiler } from 'fastify';
 import { createJsonSchemaTransform, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import * as z from 'zod/mini';
-import { apiErrorSchema } from '../../shared/api-error.ts';
+import { apiRefusalSchema } from '../../shared/api-error.ts';
 import { sessionCookieName } from '../auth/session.ts';
 import type { Config } from '../config.ts';
 import { DOCS_STYLESHEET, renderDocsPage } from './openapi-page.ts';
@@ -107,7 +107,7 @@ const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch'
  * rule, an unreachable database reach every route).
  */
 function completeResponses(document: JsonObject): JsonObject {
-  const errorSchema = z.toJSONSchema(apiErrorSchema, { target: 'draft-2020-12', io: 'output' });
+  const errorSchema = z.toJSONSchema(apiRefusalSchema, { target: 'draft-2020-12', io: 'output' });
   const { $schema: _dialect, ...apiError } = errorSchema;
   const components = (document.components ?? {}) as JsonObject;
   const schemas = { ...(components.schemas as JsonObject | undefined), ApiError: apiError };
@@ -134,7 +134,7 @@ function completeResponses(document: JsonObject): JsonObject {
 }
 
 function describeRange(status: string): string {
-  if (status === '4XX') return 'Refused: a message, and the fields at fault';
+  if (status === '4XX') return 'Refused: a message and its code, and the fields at fault';
   if (status === '5XX') return 'The server failed, or its database is unavailable';
   if (status === '2XX') return 'Success';
   return status;
@@ -169,8 +169,10 @@ export async function registerOpenApi(app: FastifyInstance, config: Config): Pro
         version: appVersion(),
         description:
           'The HTTP API of Client Panel. Amounts are decimal strings, times ISO 8601 UTC; ' +
-          'every refusal is `{ message, fieldErrors? }`. See docs/api.md for the rules ' +
-          'behind each call.',
+          'every refusal is `{ message, code, values?, fieldErrors?, fieldCodes? }`: `code` ' +
+          "names it (its text in each language is `errors.<code>` in the panel's " +
+          'catalogues), `fieldCodes` names each field error. See docs/api.md for every code ' +
+          'and the rules behind each call.',
       },
       components: {
         securitySchemes: {

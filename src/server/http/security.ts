@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import helmet, { type HelmetOptions } from 'helmet';
+import { errorMessage } from '../../shared/error-messages.ts';
 import type { Config } from '../config.ts';
 import { HttpError } from './errors.ts';
 import { closeRefusedUpgrades } from './upgrades.ts';
@@ -48,8 +49,7 @@ function isStatementFormFromItsPage(url: string, headers: IncomingHttpHeaders): 
   return headers.origin === 'null' && STATEMENT_FORM.test(url);
 }
 
-export const CROSS_ORIGIN_MESSAGE = 'Requests from another site are refused';
-const BAD_HOST_MESSAGE = 'The Host header is not valid';
+export const CROSS_ORIGIN_MESSAGE = errorMessage('cross-origin');
 
 // A DNS name, an IPv4 address or a bracketed IPv6 address, then an optional port.
 const HOST_PATTERN =
@@ -121,7 +121,7 @@ export function registerSecurity(app: FastifyInstance, config: Config): void {
   app.addHook('onRequest', (request, reply, done) => {
     const host = request.headers.host;
     if (host !== undefined && !isValidHost(host)) {
-      done(new HttpError(400, BAD_HOST_MESSAGE));
+      done(new HttpError(400, 'bad-host'));
       return;
     }
     if (
@@ -129,7 +129,7 @@ export function registerSecurity(app: FastifyInstance, config: Config): void {
       !isAcceptedOrigin(config, request.headers) &&
       !isStatementFormFromItsPage(request.url, request.headers)
     ) {
-      done(new HttpError(403, CROSS_ORIGIN_MESSAGE));
+      done(new HttpError(403, 'cross-origin'));
       return;
     }
     // Reply headers, not the raw response's: Node then writes the head in one pass.

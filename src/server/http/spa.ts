@@ -4,6 +4,7 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import { LANGUAGES, type Language, languageFromAcceptLanguage } from '../../shared/languages.ts';
 import { apiPaths, isAppPage, paths } from '../../shared/paths.ts';
+import { HttpError } from './errors.ts';
 
 /**
  * Serves the built web app and answers every other GET with index.html so that client
@@ -96,10 +97,12 @@ export async function registerSpa(app: FastifyInstance, webDistDir: string): Pro
   app.setNotFoundHandler((request, reply) => {
     const pathname = request.url.split('?')[0] ?? '';
     if (pathname === '/api' || pathname.startsWith('/api/')) {
-      return reply.status(404).send({ message: `No API route ${request.method} ${pathname}` });
+      throw new HttpError(404, 'no-api-route', {
+        values: { method: request.method, path: pathname },
+      });
     }
     if (request.method !== 'GET' && request.method !== 'HEAD') {
-      return reply.status(404).send({ message: 'Not found' });
+      throw new HttpError(404, 'not-found');
     }
     if (!hasBuild) {
       return reply

@@ -2,9 +2,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { apiErrorSchema } from '../../shared/api-error.ts';
+import { apiRefusalSchema } from '../../shared/api-error.ts';
 import { startTestApp, TEST_ORIGIN, type TestApp } from '../test-support.ts';
-import { BAD_WEBSOCKET_REQUEST_MESSAGE } from './upgrades.ts';
 
 // Upgrade requests leave Node's HTTP parser before Fastify sees them (and app.inject never
 // makes one): these go over real sockets.
@@ -100,7 +99,9 @@ describe('upgrade requests that are refused', () => {
     const [head = '', body = ''] = text.split('\r\n\r\n');
     expect(head).toMatch(/^HTTP\/1\.1 400 /);
     expect(head.toLowerCase()).toContain('content-type: application/json');
-    expect(apiErrorSchema.parse(JSON.parse(body)).message).toContain(BAD_WEBSOCKET_REQUEST_MESSAGE);
+    const refusal = apiRefusalSchema.parse(JSON.parse(body));
+    expect(refusal.code).toBe('bad-websocket-request');
+    expect(refusal.message).toMatch(/^Not a valid WebSocket request: ./);
     expect(closed).toBe(true);
   });
 

@@ -3,8 +3,7 @@ import type { Duplex } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { WebSocketServer } from 'ws';
 import { refuseOnSocket } from './client-errors.ts';
-
-export const BAD_WEBSOCKET_REQUEST_MESSAGE = 'Not a valid WebSocket request';
+import { HttpError } from './errors.ts';
 
 /** How long a refused upgrade's connection may wait for the client to close its side. */
 const CLOSE_GRACE_MS = 1000;
@@ -33,7 +32,10 @@ export function closeRefusedUpgrades(app: FastifyInstance): void {
     if (!app.hasDecorator('websocketServer')) return;
     const server = (app as unknown as { websocketServer: WebSocketServer }).websocketServer;
     server.on('wsClientError', (error: Error, socket: Duplex) => {
-      refuseOnSocket(socket, 400, `${BAD_WEBSOCKET_REQUEST_MESSAGE}: ${error.message}`);
+      refuseOnSocket(
+        socket,
+        new HttpError(400, 'bad-websocket-request', { values: { reason: error.message } }),
+      );
     });
   });
 }

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import * as z from 'zod/mini';
-import { apiErrorSchema } from '../../shared/api-error.ts';
+import { apiRefusalSchema } from '../../shared/api-error.ts';
 import {
   addDays,
   entriesPageQuerySchema,
@@ -15,14 +15,12 @@ import {
   totalsHistorySchema,
   totalsSchema,
 } from '../../shared/ledger-schema.ts';
-import { AMOUNT_RANGE_MESSAGE } from '../../shared/money.ts';
 import { apiPaths } from '../../shared/paths.ts';
 import { requireSession, type SessionReader } from '../auth/session.ts';
-import { CLIENT_NOT_FOUND_MESSAGE } from '../clients/clients-routes.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import { largeAnswerCompression } from '../http/compression.ts';
-import { HttpError } from '../http/errors.ts';
+import { fieldRefusal, HttpError } from '../http/errors.ts';
 import type { EventBus } from '../live/event-bus.ts';
 import { writeWithEvents } from '../live/write-with-events.ts';
 import {
@@ -43,12 +41,7 @@ interface LedgerRoutesOptions {
 }
 
 const idParams = z.object({ id: z.string() });
-const errors = { '4xx': apiErrorSchema };
-
-const FUTURE_DATE_MESSAGE = 'The date cannot be in the future';
-const PAYMENT_DUE_MESSAGE = 'A payment has no due date';
-const DUE_BEFORE_DATE_MESSAGE = "The due date cannot be before the charge's date";
-const BALANCE_RANGE_MESSAGE = `The balance would leave the allowed range: ${AMOUNT_RANGE_MESSAGE.toLowerCase()}`;
+const errors = { '4xx': apiRefusalSchema };
 
 /** Payments and charges, each client's history and statements, and the operator's totals. */
 export async function registerLedgerRoutes(
@@ -77,7 +70,7 @@ export async function registerLedgerRoutes(
           request.params.id,
           request.query,
         );
-        if (!page) throw new HttpError(404, CLIENT_NOT_FOUND_MESSAGE);
+        if (!page) throw new HttpError(404, 'client-not-found');
         return page;
       },
     );
@@ -98,14 +91,14 @@ export async function registerLedgerRoutes(
         const on = request.body.on ?? today;
         // A day of slack: a browser ahead of the panel's time zone may already be tomorrow.
         if (on > addDays(today, 1)) {
-          throw new HttpError(400, FUTURE_DATE_MESSAGE, { on: FUTURE_DATE_MESSAGE });
+          throw fieldRefusal(400, 'future-date', 'on');
         }
         const { dueOn } = request.body;
         if (dueOn !== undefined && request.body.kind === 'payment') {
-          throw new HttpError(400, PAYMENT_DUE_MESSAGE, { dueOn: PAYMENT_DUE_MESSAGE });
+          throw fieldRefusal(400, 'payment-no-due-date', 'dueOn');
         }
         if (dueOn !== undefined && dueOn < on) {
-          throw new HttpError(400, DUE_BEFORE_DATE_MESSAGE, { dueOn: DUE_BEFORE_DATE_MESSAGE });
+          throw fieldRefusal(400, 'due-before-date', 'dueOn');
         }
         const operator = { id: request.operator.id, email: request.operator.email };
         const outcome = await writeWithEvents(database, bus, async (trx, publish) => {
@@ -126,9 +119,9 @@ export async function registerLedgerRoutes(
           }
           return result;
         });
-        if (outcome.kind === 'not-found') throw new HttpError(404, CLIENT_NOT_FOUND_MESSAGE);
+        if (outcome.kind === 'not-found') throw new HttpError(404, 'client-not-found');
         if (outcome.kind === 'out-of-range') {
-          throw new HttpError(400, BALANCE_RANGE_MESSAGE, { amount: BALANCE_RANGE_MESSAGE });
+          throw fieldRefusal(400, 'balance-out-of-range', 'amount');
         }
         return reply.status(201).send({ entry: outcome.entry, client: outcome.client });
       },
@@ -154,7 +147,7 @@ export async function registerLedgerRoutes(
           request.query,
           dateIn(config.timeZone),
         );
-        if (!statement) throw new HttpError(404, CLIENT_NOT_FOUND_MESSAGE);
+        if (!statement) throw new HttpError(404, 'client-not-found');
         // Already JSON: Fastify sends text as it is, so the response schema above documents
         // the answer rather than re-checking thousands of entries the database just wrote
         // (the type provider only knows the object form, hence the cast).

@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import websocket from '@fastify/websocket';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { errorMessage } from '../../shared/error-messages.ts';
 import { SESSION_ENDED_CLOSE_CODE } from '../../shared/live-events.ts';
 import { apiPaths } from '../../shared/paths.ts';
 import { addressGroupOf } from '../auth/rate-limiter.ts';
@@ -8,7 +9,7 @@ import { requireSession, type SessionReader } from '../auth/session.ts';
 import type { Config } from '../config.ts';
 import { countUntilClose } from '../http/connection-limit.ts';
 import { HttpError } from '../http/errors.ts';
-import { CROSS_ORIGIN_MESSAGE, isAcceptedOrigin } from '../http/security.ts';
+import { isAcceptedOrigin } from '../http/security.ts';
 import type { BusDelivery, EventBus } from './event-bus.ts';
 import {
   createLiveSender,
@@ -20,8 +21,7 @@ import {
 
 /** A socket that does not read what it is sent is closed with this; the page reconnects. */
 export const TOO_SLOW_CLOSE_CODE = 4408;
-export const TOO_MANY_SOCKETS_MESSAGE =
-  'Too many live connections are open: close some tabs of the panel and try again';
+export const TOO_MANY_SOCKETS_MESSAGE = errorMessage('too-many-sockets');
 
 interface LiveRoutesOptions {
   config: Config;
@@ -63,7 +63,7 @@ class ConnectionTally {
   /** Counts the request's connection under the key, or refuses it with 429 at the cap. */
   admit(request: FastifyRequest, key: string): void {
     const count = this.counts.get(key) ?? 0;
-    if (this.cap > 0 && count >= this.cap) throw new HttpError(429, TOO_MANY_SOCKETS_MESSAGE);
+    if (this.cap > 0 && count >= this.cap) throw new HttpError(429, 'too-many-sockets');
     const connection = request.raw.socket;
     // Gone already: it will not be upgraded, and its close may have passed.
     if (connection.destroyed) return;
@@ -176,7 +176,7 @@ export async function registerLiveRoutes(
     // The origin is checked before the session, as for every state-changing request.
     scope.addHook('onRequest', async (request) => {
       if (!isAcceptedOrigin(config, request.headers)) {
-        throw new HttpError(403, CROSS_ORIGIN_MESSAGE);
+        throw new HttpError(403, 'cross-origin');
       }
       // Before the session is read: an address at its cap costs no database work.
       // An IPv6 host picks from a whole /64: it counts as one address, as for sign-in.

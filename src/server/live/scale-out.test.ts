@@ -301,7 +301,10 @@ describe.runIf(onPostgres && !missingTools)('when PostgreSQL goes away and comes
       ] as const) {
         const answer = await call(app, method, path, alice.cookie, body);
         expect(answer.status, `${method} ${path}`).toBe(503);
-        expect(answer.json).toEqual({ message: 'The database is unavailable, try again shortly' });
+        expect(answer.json).toEqual({
+          message: 'The database is unavailable, try again shortly',
+          code: 'database-unavailable',
+        });
         expect(answer.ms, `${method} ${path}`).toBeLessThan(5_000);
       }
       const signIn = await call(app, 'POST', '/api/auth/sign-in/email', undefined, {

@@ -27,7 +27,7 @@ import { RESET_LINK_FOR_DEACTIVATED_MESSAGE } from './operators-routes.ts';
 
 // ASVS 5.0 7.4.2: a deactivated account keeps no session and gets no new one.
 
-const SIGN_IN_REFUSED = { message: 'Invalid email or password' };
+const SIGN_IN_REFUSED = { message: 'Invalid email or password', code: 'invalid-credentials' };
 
 let t: ListeningTestApp;
 beforeAll(async () => {
@@ -111,7 +111,10 @@ describe('deactivating an operator', () => {
 
     const right = await signIn(carol.email);
     expect(right.statusCode).toBe(403);
-    expect(right.json()).toEqual({ message: ACCOUNT_DEACTIVATED_MESSAGE });
+    expect(right.json()).toEqual({
+      message: ACCOUNT_DEACTIVATED_MESSAGE,
+      code: 'account-deactivated',
+    });
     expect(right.headers['set-cookie'] ?? '').not.toMatch(/session_token=[^;]/);
     expect((await sessionIdsOf(t.database, carol.userId)).length).toBe(0);
 
@@ -173,7 +176,10 @@ describe('deactivating an operator', () => {
     for (const action of [deactivate, reactivate]) {
       const byOperator = await action(frank.userId, erin.cookie);
       expect(byOperator.statusCode).toBe(403);
-      expect(byOperator.json()).toEqual({ message: 'Only an administrator can do this' });
+      expect(byOperator.json()).toEqual({
+        message: 'Only an administrator can do this',
+        code: 'administrators-only',
+      });
       expect((await post(t.app, `/api/operators/${frank.userId}/deactivate`)).statusCode).toBe(401);
     }
     expect(await isSignedIn(t.app, frank.cookie)).toBe(true);
@@ -183,14 +189,17 @@ describe('deactivating an operator', () => {
   test('an administrator cannot deactivate themselves, and an unknown or malformed id is a 404', async () => {
     const self = await deactivate(t.admin.userId);
     expect(self.statusCode).toBe(409);
-    expect(self.json()).toEqual({ message: DEACTIVATE_SELF_MESSAGE });
+    expect(self.json()).toEqual({ message: DEACTIVATE_SELF_MESSAGE, code: 'deactivate-self' });
     expect(await isSignedIn(t.app, t.admin.cookie)).toBe(true);
     expect((await listed(t.admin.userId))?.deactivatedAt).toBeNull();
     for (const id of ['no-such-operator', 'a%00b']) {
       for (const action of [deactivate, reactivate]) {
         const unknown = await action(id);
         expect(unknown.statusCode, id).toBe(404);
-        expect(unknown.json()).toEqual({ message: 'Operator not found' });
+        expect(unknown.json()).toEqual({
+          message: 'Operator not found',
+          code: 'operator-not-found',
+        });
       }
     }
   });
@@ -207,7 +216,10 @@ describe('deactivating an operator', () => {
     expect((await deactivate(grace.userId)).statusCode).toBe(200);
     const checked = await post(t.app, '/api/password-reset/check', undefined, { token });
     expect(checked.statusCode).toBe(400);
-    expect(checked.json()).toEqual({ message: RESET_LINK_INVALID_MESSAGE });
+    expect(checked.json()).toEqual({
+      message: RESET_LINK_INVALID_MESSAGE,
+      code: 'reset-link-not-valid',
+    });
     const used = await post(t.app, '/api/password-reset', undefined, {
       token,
       password: 'a brand new passphrase',
@@ -216,7 +228,10 @@ describe('deactivating an operator', () => {
 
     const refused = await post(t.app, `/api/operators/${grace.userId}/reset-link`, t.admin.cookie);
     expect(refused.statusCode).toBe(409);
-    expect(refused.json()).toEqual({ message: RESET_LINK_FOR_DEACTIVATED_MESSAGE });
+    expect(refused.json()).toEqual({
+      message: RESET_LINK_FOR_DEACTIVATED_MESSAGE,
+      code: 'reset-link-for-deactivated',
+    });
 
     // The old password is the one that works once they are back.
     expect((await reactivate(grace.userId)).statusCode).toBe(200);
@@ -240,13 +255,19 @@ describe('deactivating an operator', () => {
     );
     const checked = await post(t.app, '/api/password-reset/check', undefined, { token });
     expect(checked.statusCode).toBe(400);
-    expect(checked.json()).toEqual({ message: ACCOUNT_DEACTIVATED_MESSAGE });
+    expect(checked.json()).toEqual({
+      message: ACCOUNT_DEACTIVATED_MESSAGE,
+      code: 'account-deactivated',
+    });
     const used = await post(t.app, '/api/password-reset', undefined, {
       token,
       password: 'a brand new passphrase',
     });
     expect(used.statusCode).toBe(400);
-    expect(used.json()).toEqual({ message: ACCOUNT_DEACTIVATED_MESSAGE });
+    expect(used.json()).toEqual({
+      message: ACCOUNT_DEACTIVATED_MESSAGE,
+      code: 'account-deactivated',
+    });
     expect((await reactivate(heidi.userId)).statusCode).toBe(200);
     expect((await signIn(heidi.email)).statusCode).toBe(200);
   });
@@ -298,7 +319,10 @@ describe('the administrators who remain', () => {
       expect(won?.statusCode).toBe(200);
       expect([401, 409]).toContain(lost?.statusCode);
       if (lost?.statusCode === 409) {
-        expect(lost.json()).toEqual({ message: LAST_ACTIVE_ADMINISTRATOR_MESSAGE });
+        expect(lost.json()).toEqual({
+          message: LAST_ACTIVE_ADMINISTRATOR_MESSAGE,
+          code: 'last-active-administrator',
+        });
       }
       const deactivated = await fresh.database.db
         .selectFrom('operator_deactivations')

@@ -115,7 +115,10 @@ describe("an administrator ending an operator's sessions", () => {
     const erin = await signUp(t.app);
     const byOperator = await post(t.app, `/api/operators/${erin.userId}/sign-out`, dave.cookie);
     expect(byOperator.statusCode).toBe(403);
-    expect(byOperator.json()).toEqual({ message: 'Only an administrator can do this' });
+    expect(byOperator.json()).toEqual({
+      message: 'Only an administrator can do this',
+      code: 'administrators-only',
+    });
     const all = await post(t.app, '/api/operators/sign-out-all', dave.cookie);
     expect(all.statusCode).toBe(403);
     expect((await post(t.app, `/api/operators/${erin.userId}/sign-out`)).statusCode).toBe(401);
@@ -132,7 +135,10 @@ describe("an administrator ending an operator's sessions", () => {
           ...(action === 'role' ? { payload: { role: 'admin' } } : {}),
         });
         expect(unknown.statusCode, `${action} ${id}`).toBe(404);
-        expect(unknown.json()).toEqual({ message: 'Operator not found' });
+        expect(unknown.json()).toEqual({
+          message: 'Operator not found',
+          code: 'operator-not-found',
+        });
       }
     }
   });

@@ -74,7 +74,10 @@ describe('the administrator', () => {
       headers: { cookie: other.cookie },
     });
     expect(refused.statusCode).toBe(403);
-    expect(refused.json()).toEqual({ message: 'Only an administrator can do this' });
+    expect(refused.json()).toEqual({
+      message: 'Only an administrator can do this',
+      code: 'administrators-only',
+    });
   });
 
   test('makes another operator an administrator, who may then change the settings', async () => {

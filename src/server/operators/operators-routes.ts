@@ -1,19 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import * as z from 'zod/mini';
-import { apiErrorSchema } from '../../shared/api-error.ts';
+import { apiRefusalSchema } from '../../shared/api-error.ts';
+import { errorMessage } from '../../shared/error-messages.ts';
 import {
-  DEACTIVATE_SELF_MESSAGE,
-  LAST_ACTIVE_ADMINISTRATOR_MESSAGE,
   operatorDeactivatedSchema,
   operatorListItemSchema,
   operatorListSchema,
 } from '../../shared/operator-list-schema.ts';
-import {
-  LAST_ADMINISTRATOR_MESSAGE,
-  operatorSchema,
-  roleChangeSchema,
-} from '../../shared/operator-schema.ts';
+import { operatorSchema, roleChangeSchema } from '../../shared/operator-schema.ts';
 import { resetLinkSchema, sessionsEndedSchema } from '../../shared/password-reset-schema.ts';
 import { apiPaths } from '../../shared/paths.ts';
 import { twoFactorPasswordSchema } from '../../shared/two-factor-schema.ts';
@@ -50,14 +45,11 @@ interface OperatorsRoutesOptions {
   publicUrl: string;
 }
 
-const errors = { '4xx': apiErrorSchema };
+const errors = { '4xx': apiRefusalSchema };
 
-const OPERATOR_NOT_FOUND_MESSAGE = 'Operator not found';
-export const RESET_LINK_FOR_DEACTIVATED_MESSAGE =
-  'This operator is deactivated: reactivate them before issuing a reset link';
+export const RESET_LINK_FOR_DEACTIVATED_MESSAGE = errorMessage('reset-link-for-deactivated');
 
-export const TWO_FACTOR_OFF_SELF_MESSAGE =
-  'Turn off your own two-factor sign-in in your account settings, with your password';
+export const TWO_FACTOR_OFF_SELF_MESSAGE = errorMessage('two-factor-off-self');
 
 /**
  * Who may change the panel: administrators see every operator, grant or remove the role,
@@ -107,9 +99,9 @@ export async function registerOperatorsRoutes(
           }
           return result;
         });
-        if (outcome.kind === 'not-found') throw new HttpError(404, OPERATOR_NOT_FOUND_MESSAGE);
+        if (outcome.kind === 'not-found') throw new HttpError(404, 'operator-not-found');
         if (outcome.kind === 'last-administrator') {
-          throw new HttpError(409, LAST_ADMINISTRATOR_MESSAGE);
+          throw new HttpError(409, 'last-administrator');
         }
         request.log.info(
           { operatorId: id, by: request.operator.id, role },
@@ -132,7 +124,7 @@ export async function registerOperatorsRoutes(
       },
       async (request) => {
         const operator = await findOperator(database, request.params.id);
-        if (!operator) throw new HttpError(404, OPERATOR_NOT_FOUND_MESSAGE);
+        if (!operator) throw new HttpError(404, 'operator-not-found');
         const revoked = await endSessions(database, bus, {
           userId: operator.id,
           exceptSessionId: request.operator.sessionId,
@@ -179,10 +171,10 @@ export async function registerOperatorsRoutes(
       },
       async (request) => {
         const operator = await findOperator(database, request.params.id);
-        if (!operator) throw new HttpError(404, OPERATOR_NOT_FOUND_MESSAGE);
+        if (!operator) throw new HttpError(404, 'operator-not-found');
         // It would not work (the reset refuses them), and deactivating withdrew their links.
         if (await isDeactivated(database, operator.id)) {
-          throw new HttpError(409, RESET_LINK_FOR_DEACTIVATED_MESSAGE);
+          throw new HttpError(409, 'reset-link-for-deactivated');
         }
         const link = await issueResetLink(auth, publicUrl, operator);
         await writeWithEvents(database, bus, (trx) => keepOnlyNewestResetLink(trx, operator.id));
@@ -211,7 +203,7 @@ export async function registerOperatorsRoutes(
       async (request) => {
         const { id } = request.params;
         // The administrator would lock themselves out mid-request; another one can do it.
-        if (id === request.operator.id) throw new HttpError(409, DEACTIVATE_SELF_MESSAGE);
+        if (id === request.operator.id) throw new HttpError(409, 'deactivate-self');
         const outcome = await writeWithEvents(database, bus, async (trx, publish) => {
           const result = await deactivateOperator(trx, id, {
             id: request.operator.id,
@@ -224,9 +216,9 @@ export async function registerOperatorsRoutes(
           return { result, revoked: ended.active };
         });
         const { result, revoked } = outcome;
-        if (result.kind === 'not-found') throw new HttpError(404, OPERATOR_NOT_FOUND_MESSAGE);
+        if (result.kind === 'not-found') throw new HttpError(404, 'operator-not-found');
         if (result.kind === 'last-administrator') {
-          throw new HttpError(409, LAST_ACTIVE_ADMINISTRATOR_MESSAGE);
+          throw new HttpError(409, 'last-active-administrator');
         }
         request.log.info(
           { operatorId: id, by: request.operator.id, revoked },
@@ -250,7 +242,7 @@ export async function registerOperatorsRoutes(
       async (request) => {
         const { id } = request.params;
         const operator = await writeWithEvents(database, bus, (trx) => reactivateOperator(trx, id));
-        if (!operator) throw new HttpError(404, OPERATOR_NOT_FOUND_MESSAGE);
+        if (!operator) throw new HttpError(404, 'operator-not-found');
         request.log.info(
           { operatorId: id, by: request.operator.id },
           'an administrator reactivated an operator',
@@ -277,10 +269,10 @@ export async function registerOperatorsRoutes(
       async (request, reply) => {
         const { id } = request.params;
         // One's own is turned off in the account settings, where it stays on while required.
-        if (id === request.operator.id) throw new HttpError(409, TWO_FACTOR_OFF_SELF_MESSAGE);
+        if (id === request.operator.id) throw new HttpError(409, 'two-factor-off-self');
         await checkCurrentPassword(request.operator, request.body.currentPassword, request, reply);
         if (!(await findListedOperator(database, id))) {
-          throw new HttpError(404, OPERATOR_NOT_FOUND_MESSAGE);
+          throw new HttpError(404, 'operator-not-found');
         }
         if (await writeWithEvents(database, bus, (trx) => removeTwoFactor(trx, id))) {
           request.log.info(
@@ -289,7 +281,7 @@ export async function registerOperatorsRoutes(
           );
         }
         const operator = await findListedOperator(database, id);
-        if (!operator) throw new HttpError(404, OPERATOR_NOT_FOUND_MESSAGE);
+        if (!operator) throw new HttpError(404, 'operator-not-found');
         return operator;
       },
     );

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { apiErrorSchema } from '../../shared/api-error.ts';
+import { apiRefusalSchema } from '../../shared/api-error.ts';
 import { apiPaths } from '../../shared/paths.ts';
 import { settingsSchema } from '../../shared/settings-schema.ts';
 import { requireSession, type SessionReader } from '../auth/session.ts';
@@ -44,7 +44,7 @@ export async function registerSettingsRoutes(
           tags: ['Settings'],
           summary: 'Change the panel settings (administrator)',
           body: settingsSchema,
-          response: { 200: settingsSchema, '4xx': apiErrorSchema },
+          response: { 200: settingsSchema, '4xx': apiRefusalSchema },
         },
       },
       (request) =>

@@ -176,7 +176,7 @@ describe('login and register forms', () => {
       routes: {
         'POST /api/auth/sign-in/email': () => ({
           status: 401,
-          body: { message: 'Invalid email or password' },
+          body: { message: 'Invalid email or password', code: 'invalid-credentials' },
         }),
         'POST /api/auth/sign-up/email': () => ({
           status: 400,
@@ -433,7 +433,10 @@ test('while the database is unavailable the page says so and offers to try again
     routes: {
       'GET /api/auth/get-session': () => ({
         status: 503,
-        body: { message: 'The database is unavailable, try again shortly' },
+        body: {
+          message: 'The database is unavailable, try again shortly',
+          code: 'database-unavailable',
+        },
       }),
     },
   });

@@ -1,3 +1,5 @@
+import { apiErrorSchema } from '../../shared/api-error.ts';
+import { validationCodeOf, validationValuesOf } from '../../shared/validation-messages.ts';
 import { ApiError } from '../lib/api-client.ts';
 import type { MessageId } from './catalogues.ts';
 import { i18n } from './language.ts';
@@ -5,6 +7,12 @@ import { translate } from './translate.tsx';
 
 function known(id: string): id is MessageId {
   return i18n.messages[id] !== undefined;
+}
+
+/** The values of a refusal's placeholders (`{limit}`, `{rows}`), as the server sent them. */
+function refusalValues(error: ApiError): Record<string, string | number> {
+  const refusal = apiErrorSchema.safeParse(error.body);
+  return { status: error.status, ...(refusal.success ? refusal.data.values : {}) };
 }
 
 /**
@@ -15,20 +23,25 @@ function known(id: string): id is MessageId {
 export function errorText(error: unknown): string {
   if (error instanceof ApiError) {
     const id = `errors.${error.code}`;
-    if (known(id)) return translate(id);
+    if (known(id)) return translate(id, refusalValues(error));
     const fallback = `errors.${error.status >= 500 ? 'server' : 'request-failed'}`;
-    if (i18n.locale !== 'en' && known(fallback)) return translate(fallback);
+    if (i18n.locale !== 'en' && known(fallback)) return translate(fallback, refusalValues(error));
     return error.message;
   }
+  // i18n-exempt: errors.unknown's English text, for a failure before any catalogue is in.
   return known('errors.unknown') ? translate('errors.unknown') : 'Something went wrong';
 }
 
 /**
- * A field's message in the chosen language, from its code (the server's `fieldCodes`, or the
- * shared schema's, src/shared/validation-messages.ts); the text as given when no catalogue
- * has the code.
+ * A field's message in the chosen language, from its code (the server's `fieldCodes`, or, for
+ * a message the shared schemas wrote in the browser, the code of its text), with the values
+ * its English text names ("No column is {column}…"); the text as given when no catalogue has
+ * the code.
  */
 export function fieldErrorText(message: string, code: string | undefined): string {
-  const id = code ? `validation.${code}` : undefined;
-  return id && known(id) ? translate(id) : message;
+  const resolved = code ?? validationCodeOf(message);
+  const id = resolved ? `validation.${resolved}` : undefined;
+  return id && resolved && known(id)
+    ? translate(id, validationValuesOf(resolved, message))
+    : message;
 }

@@ -138,7 +138,7 @@ function roundApi(items: CollectItem[] = ROUND, done = 9) {
       },
       'POST /api/clients/a1/skip': () => ({
         status: 404,
-        body: { message: 'Client not found' },
+        body: { message: 'Client not found', code: 'client-not-found' },
       }),
       'POST /api/clients/r1/entries': (init) => {
         const body = JSON.parse(String(init?.body)) as { amount: string; on: string };

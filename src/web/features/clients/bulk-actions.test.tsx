@@ -148,7 +148,13 @@ describe('picking rows to act on together', () => {
     listApi({
       'POST /api/clients/delete': () => ({
         status: 400,
-        body: { message: 'At most 500 clients at a time' },
+        // What the server answers when the body breaks its schema.
+        body: {
+          message: 'Some fields are not valid',
+          code: 'validation',
+          fieldErrors: { ids: 'At most 500 clients at a time' },
+          fieldCodes: { ids: 'ids.too-many' },
+        },
       }),
     });
     renderApp('/clients');
@@ -158,7 +164,7 @@ describe('picking rows to act on together', () => {
     await userEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
     expect(
       await within(screen.getByRole('alert')).findByText(
-        'The clients were not deleted: At most 500 clients at a time',
+        'The clients were not deleted: Some fields are not valid',
       ),
     ).toBeVisible();
     expect(box('Select Ravi Kumar')).toBeChecked();

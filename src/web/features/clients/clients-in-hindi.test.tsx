@@ -286,7 +286,14 @@ describe('the import in Hindi', () => {
       rows: 3,
       valid: 2,
       duplicates: [],
-      errors: [{ row: 3, field: 'fname', message: 'First name must be at least 2 characters' }],
+      errors: [
+        {
+          row: 3,
+          field: 'fname',
+          message: 'First name must be at least 2 characters',
+          code: 'fname.too-short',
+        },
+      ],
       columns: [
         { header: 'First Name', field: 'fname' },
         { header: 'Last Name', field: 'lname' },

@@ -30,8 +30,7 @@ import { usePaymentTerms, useRecordEntry } from './ledger-api.ts';
 // an empty due date is not sent: the charge is due by the payment terms.
 const entryFieldsSchema = z
   .extend(z.required(z.omit(newEntrySchema, { kind: true, dueOn: true }), { on: true }), {
-    // i18n-exempt: the shared schema's English field name; its message is shown by its code.
-    dueOn: z.optional(z.union([z.literal(''), dateSchema('Due date')])),
+    dueOn: z.optional(z.union([z.literal(''), dateSchema('dueOn')])),
   })
   .check(
     z.refine(({ on, dueOn }) => !dueOn || dueOn >= on, {
