@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { languageSchema } from './languages.ts';
 import { storableText, wellFormedText } from './text.ts';
 
 export const PASSWORD_MIN_LENGTH = 8;
@@ -36,6 +37,11 @@ export const signUpSchema = z.object({
   name: z.optional(
     storableText('Name', {}, z.trim(), z.maxLength(100, 'Name must be at most 100 characters')),
   ),
+  /**
+   * The new account's language: the one the visitor is reading the pages in. Without it, the
+   * request's Accept-Language decides.
+   */
+  language: z.optional(languageSchema),
 });
 export type SignUpInput = z.infer<typeof signUpSchema>;
 

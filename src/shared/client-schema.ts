@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { languageSchema } from './languages.ts';
 import { storableText } from './text.ts';
 
 /** The refusal of an update based on an old version (HTTP 409), shown as is by the web app. */
@@ -131,6 +132,8 @@ export const clientSchema = z.object({
       status: z.enum(['open', 'broken']),
     }),
   ),
+  /** The language of what the client reads: their reminders and their statement page. */
+  language: languageSchema,
   createdAt: z.iso.datetime(),
   updatedAt: z.iso.datetime(),
 });

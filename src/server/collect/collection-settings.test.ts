@@ -23,6 +23,12 @@ const mine: CollectionSettings = {
   otherWaysToPay: 'Cash at the shop\nHDFC 0000 1111',
   reminderMessage: 'Hello {name}, {amount} to {business}: {link} (UPI {upi})',
   reminderEmailSubject: 'From {business}',
+  templates: {
+    hi: {
+      reminderMessage: 'नमस्ते {name}, {business} को {amount} देने हैं: {link} (UPI {upi})',
+      reminderEmailSubject: '{business} से',
+    },
+  },
   paymentTermsDays: 15,
 };
 
