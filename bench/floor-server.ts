@@ -23,12 +23,13 @@ db.pragma('busy_timeout = 5000');
 // The statements below are the app's own (auth/session.ts, clients/clients-read.ts), columns and
 // all, so that SQLite does the same work for both.
 const sessionQuery = db.prepare(
-  `SELECT u.id AS id, u.email AS email, u.role AS role, s.id AS "sessionId"
+  `SELECT u.id AS id, u.email AS email, u.role AS role, u.language AS language, s.id AS "sessionId"
    FROM session s JOIN "user" u ON u.id = s."userId" WHERE s.token = ? AND s."expiresAt" > ?`,
 );
 const pageQuery = db.prepare(
   `SELECT id, fname, lname, email, phone, phone_display, phone_valid, balance_paise, version,
-     last_payment_on, pending_claims, last_reminded_on, oldest_due_on, promise_id, created_at, updated_at
+     last_payment_on, pending_claims, last_reminded_on, oldest_due_on, promise_id, language,
+     created_at, updated_at
    FROM clients WHERE owner_id = ? AND 1 = 1 ORDER BY lname ASC, fname ASC, seq ASC
    LIMIT ? OFFSET ?`,
 );
@@ -55,6 +56,7 @@ interface ClientRow {
   last_reminded_on: string | null;
   oldest_due_on: string | null;
   promise_id: string | null;
+  language: string;
   created_at: string;
   updated_at: string;
 }
@@ -125,6 +127,7 @@ const server = createServer((request, response) => {
       overdue: '0.00',
       overdueSince: null,
       promise: null,
+      language: row.language,
       createdAt: row.created_at,
       updatedAt: row.updated_at,
     })),

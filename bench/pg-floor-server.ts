@@ -45,6 +45,7 @@ interface Row {
   last_reminded_on: string | null;
   oldest_due_on: string | null;
   promise_id: string | null;
+  language: string;
   created_at: string;
   updated_at: string;
 }
@@ -55,7 +56,8 @@ const server = createServer((request, response) => {
     const token = value ? verified(value) : null;
     const session = token
       ? await pool.query<{ id: string }>(
-          `SELECT u.id AS id, u.email AS email, u.role AS role, s.id AS "sessionId"
+          `SELECT u.id AS id, u.email AS email, u.role AS role, u.language AS language,
+             s.id AS "sessionId"
            FROM session s JOIN "user" u ON u.id = s."userId"
            WHERE s.token = $1 AND s."expiresAt" > $2`,
           [token, new Date()],
@@ -70,7 +72,8 @@ const server = createServer((request, response) => {
     const [page, totals] = await Promise.all([
       pool.query<Row>(
         `SELECT id, fname, lname, email, phone, phone_display, phone_valid, balance_paise, version,
-                last_payment_on, pending_claims, last_reminded_on, oldest_due_on, promise_id, created_at, updated_at
+                last_payment_on, pending_claims, last_reminded_on, oldest_due_on, promise_id, language,
+                created_at, updated_at
          FROM clients WHERE owner_id = $1 ORDER BY lname ASC, fname ASC, seq ASC LIMIT $2 OFFSET $3`,
         [owner, 100, 0],
       ),
@@ -96,6 +99,7 @@ const server = createServer((request, response) => {
         overdue: '0.00',
         overdueSince: null,
         promise: null,
+        language: row.language,
         createdAt: row.created_at,
         updatedAt: row.updated_at,
       })),

@@ -331,6 +331,8 @@ export type ClientFields = {
   email: string;
   phone: string;
   balance: string;
+  /** Left out: the operator's language. */
+  language?: string;
 };
 
 /**

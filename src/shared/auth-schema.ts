@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { languageSchema } from './languages.ts';
 import { storableText, wellFormedText } from './text.ts';
 import { validationMessage } from './validation-messages.ts';
 
@@ -37,6 +38,11 @@ export const signUpSchema = z.object({
   name: z.optional(
     storableText('name', {}, z.trim(), z.maxLength(100, validationMessage('name.too-long'))),
   ),
+  /**
+   * The new account's language: the one the visitor is reading the pages in. Without it, the
+   * request's Accept-Language decides.
+   */
+  language: z.optional(languageSchema),
 });
 export type SignUpInput = z.infer<typeof signUpSchema>;
 

@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { apiRefusalSchema } from './api-error.ts';
 import { CLIENT_CSV_HEADERS } from './client-csv.ts';
+import { LANGUAGES, type Language } from './languages.ts';
 import { validationMessage } from './validation-messages.ts';
 
 /** The largest CSV an import takes, and the most clients in one. */
@@ -10,10 +11,13 @@ export const IMPORT_MAX_ROWS = 50_000;
 export const IMPORT_MAX_LISTED_ERRORS = 1000;
 
 /** The client fields a column of an import can fill, in the export's order. */
-export const IMPORT_FIELDS = ['fname', 'lname', 'email', 'phone', 'balance'] as const;
+export const IMPORT_FIELDS = ['fname', 'lname', 'email', 'phone', 'balance', 'language'] as const;
 export type ImportField = (typeof IMPORT_FIELDS)[number];
 
-/** A missing balance column means every client starts at 0; the others are needed. */
+/**
+ * A missing balance column means every client starts at 0, a missing language column that
+ * each reads the operator's language; the others are needed.
+ */
 export const REQUIRED_IMPORT_FIELDS: readonly ImportField[] = ['fname', 'lname', 'email', 'phone'];
 
 /** The export's header of each field, which the import reads first of all. */
@@ -55,10 +59,31 @@ const HEADER_ALIASES: Record<ImportField, readonly string[]> = {
     'balancedue',
     'totaldue',
   ],
+  language: ['language', 'lang', 'bhasha', 'भाषा'],
 };
 
+// Letters, their marks (a Devanagari header's vowel signs) and digits count.
 function headerKey(header: string): string {
-  return header.toLowerCase().replace(/[^\p{L}\p{N}]/gu, '');
+  return header.toLowerCase().replace(/[^\p{L}\p{M}\p{N}]/gu, '');
+}
+
+// What a spreadsheet writes in a language column: the export's codes, or the language's name.
+const LANGUAGE_CELLS: Record<Language, readonly string[]> = {
+  en: ['en', 'english', 'अंग्रेज़ी', 'अंग्रेजी'],
+  hi: ['hi', 'hindi', 'हिन्दी', 'हिंदी'],
+};
+
+/**
+ * The language a cell of a language column names, as its code; the cell as it is when it
+ * names none (the client's rules then refuse it), undefined when it is empty (the operator's).
+ */
+export function languageOfCell(cell: string): string | undefined {
+  const text = cell.trim().normalize('NFC').toLowerCase();
+  if (text === '') return undefined;
+  for (const language of LANGUAGES) {
+    if (LANGUAGE_CELLS[language].some((name) => name.normalize('NFC') === text)) return language;
+  }
+  return cell;
 }
 
 /** The field a header names, or null when it names none we know. */

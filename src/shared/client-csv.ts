@@ -3,7 +3,14 @@ import { clientListQuerySchema, MAX_BULK_IDS } from './client-schema.ts';
 import { validationMessage } from './validation-messages.ts';
 
 /** The columns of an export, in order; the import reads the same names. */
-export const CLIENT_CSV_HEADERS = ['First Name', 'Last Name', 'Email', 'Phone', 'Balance'] as const;
+export const CLIENT_CSV_HEADERS = [
+  'First Name',
+  'Last Name',
+  'Email',
+  'Phone',
+  'Balance',
+  'Language',
+] as const;
 
 const CLIENT_ID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
 const IDS_MESSAGE = validationMessage('exportIds.invalid');

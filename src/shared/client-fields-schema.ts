@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { emailSchema } from './auth-schema.ts';
 import { amountSchema } from './balance-schema.ts';
+import { languageSchema } from './languages.ts';
 import { noteSchema } from './ledger-schema.ts';
 import { parsePhone } from './phone.ts';
 import { storableText } from './text.ts';
@@ -46,6 +47,8 @@ export const clientFieldsSchema = z.strictObject({
   email: emailSchema,
   phone: phoneSchema,
   balance: amountSchema,
+  /** The language of the client's reminders and statement page; left out: the operator's. */
+  language: z.optional(languageSchema),
 });
 export type ClientFields = z.output<typeof clientFieldsSchema>;
 

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { apiRefusalSchema } from './api-error.ts';
+import { languageSchema } from './languages.ts';
 import { storableText } from './text.ts';
 import { validationMessage } from './validation-messages.ts';
 
@@ -127,6 +128,8 @@ export const clientSchema = z.object({
       status: z.enum(['open', 'broken']),
     }),
   ),
+  /** The language of what the client reads: their reminders and their statement page. */
+  language: languageSchema,
   createdAt: z.iso.datetime(),
   updatedAt: z.iso.datetime(),
 });

@@ -1,4 +1,7 @@
 import * as z from 'zod/mini';
+import { LANGUAGES, type Language } from './languages.ts';
+import english from './locales/en/reminders.json' with { type: 'json' };
+import hindi from './locales/hi/reminders.json' with { type: 'json' };
 import { formatInr } from './money.ts';
 import { storableText } from './text.ts';
 import { validationMessage } from './validation-messages.ts';
@@ -12,9 +15,14 @@ import { validationMessage } from './validation-messages.ts';
 export const TEMPLATE_PLACEHOLDERS = ['name', 'amount', 'business', 'link', 'upi'] as const;
 export type TemplatePlaceholder = (typeof TEMPLATE_PLACEHOLDERS)[number];
 
-export const DEFAULT_REMINDER_MESSAGE =
-  'Namaste {name}, a reminder from {business}: {amount} is due. Your statement, and a way to pay by UPI: {link}';
-export const DEFAULT_REMINDER_EMAIL_SUBJECT = 'Payment reminder from {business}';
+/**
+ * The built-in reminder texts of each language (src/shared/locales/<lang>/reminders.json): the
+ * templates until the operator saves their own, and what a preview shows for `{link}`.
+ */
+const REMINDER_TEXTS: Record<Language, typeof english> = { en: english, hi: hindi };
+
+export const DEFAULT_REMINDER_MESSAGE = english['reminders.defaultMessage'];
+export const DEFAULT_REMINDER_EMAIL_SUBJECT = english['reminders.defaultEmailSubject'];
 
 // A UPI address ("virtual payment address"): name@bank (NPCI's handles are letters and digits).
 const UPI_ID = /^[A-Za-z0-9._-]{2,256}@[A-Za-z0-9]{2,64}$/;
@@ -66,6 +74,21 @@ function optionalText(
   );
 }
 
+/** One language's reminder: the message, and the subject of a reminder sent by e-mail. */
+export const reminderTemplatesSchema = z.strictObject({
+  reminderMessage: templateText('reminderMessage', 1000),
+  reminderEmailSubject: templateText('reminderEmailSubject', 200),
+});
+export type ReminderTemplates = z.infer<typeof reminderTemplatesSchema>;
+
+/** The built-in templates of a language. */
+export function defaultTemplates(language: Language): ReminderTemplates {
+  return {
+    reminderMessage: REMINDER_TEXTS[language]['reminders.defaultMessage'],
+    reminderEmailSubject: REMINDER_TEXTS[language]['reminders.defaultEmailSubject'],
+  };
+}
+
 export const collectionSettingsSchema = z.strictObject({
   businessName: optionalText('businessName', 100),
   upiId: storableText(
@@ -76,8 +99,14 @@ export const collectionSettingsSchema = z.strictObject({
   ),
   payeeName: optionalText('payeeName', 100),
   otherWaysToPay: optionalText('otherWaysToPay', 500, true),
-  reminderMessage: templateText('reminderMessage', 1000),
-  reminderEmailSubject: templateText('reminderEmailSubject', 200),
+  /** The English reminder (the templates of the other languages are in `templates`). */
+  reminderMessage: reminderTemplatesSchema.shape.reminderMessage,
+  reminderEmailSubject: reminderTemplatesSchema.shape.reminderEmailSubject,
+  /**
+   * The reminders of the other languages, each used for the clients who read that language.
+   * Left out by a client written before languages existed: the saved ones stay.
+   */
+  templates: z.optional(z.strictObject({ hi: reminderTemplatesSchema })),
   /**
    * Days after its date that a charge (or an opening balance) is due; 0: at once. Left out by
    * a client written before terms existed: the saved terms stay.
@@ -100,10 +129,21 @@ export const DEFAULT_COLLECTION_SETTINGS: CollectionSettings = {
   upiId: '',
   payeeName: '',
   otherWaysToPay: '',
-  reminderMessage: DEFAULT_REMINDER_MESSAGE,
-  reminderEmailSubject: DEFAULT_REMINDER_EMAIL_SUBJECT,
+  ...defaultTemplates('en'),
+  templates: { hi: defaultTemplates('hi') },
   paymentTermsDays: 0,
 };
+
+/** The templates a client's reminder is written with: those of the client's language. */
+export function templatesFor(settings: CollectionSettings, language: Language): ReminderTemplates {
+  if (language === 'en') {
+    return {
+      reminderMessage: settings.reminderMessage,
+      reminderEmailSubject: settings.reminderEmailSubject,
+    };
+  }
+  return settings.templates[language];
+}
 
 /** What a template's placeholders become for one client. */
 export interface TemplateValues {
@@ -117,8 +157,16 @@ export interface TemplateValues {
   upi: string;
 }
 
-/** The text shown for `{link}` where no link is made (a preview changes nothing). */
-export const LINK_PREVIEW_TEXT = '(statement link)';
+/** The text shown for `{link}` where no link is made (a preview changes nothing), by language. */
+export function linkPreviewText(language: Language): string {
+  return REMINDER_TEXTS[language]['reminders.linkPreview'];
+}
+
+/** The English one: "(statement link)". */
+export const LINK_PREVIEW_TEXT = linkPreviewText('en');
+
+/** Every language's: a message edited from any preview may hold one. */
+export const LINK_PREVIEW_TEXTS: readonly string[] = LANGUAGES.map(linkPreviewText);
 
 /** A template filled in: every known placeholder replaced, money as the app shows it. */
 export function fillTemplate(template: string, values: TemplateValues): string {

@@ -18,6 +18,11 @@ export function isLanguage(value: unknown): value is Language {
   return typeof value === 'string' && (LANGUAGES as readonly string[]).includes(value);
 }
 
+/** A language as stored: the app writes only LANGUAGES, and anything else reads as English. */
+export function languageOrDefault(stored: string | null | undefined): Language {
+  return isLanguage(stored) ? stored : DEFAULT_LANGUAGE;
+}
+
 /**
  * The panel's language that an `Accept-Language` header prefers most ("hi-IN,hi;q=0.9,en;q=0.8"
  * → hi), or English when it names neither. A weight of 0 means "not this one".

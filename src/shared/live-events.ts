@@ -3,6 +3,7 @@ import { claimSchema } from './claim-schema.ts';
 import { clientSchema } from './client-schema.ts';
 import type { CollectionSettings } from './collection-schema.ts';
 import { promiseSchema } from './dues-schema.ts';
+import { languageSchema } from './languages.ts';
 import { entrySchema } from './ledger-schema.ts';
 import { operatorSchema } from './operator-schema.ts';
 import { settingsSchema } from './settings-schema.ts';
@@ -21,6 +22,9 @@ const collectionSettingsAnswerSchema = z.object({
   otherWaysToPay: z.string(),
   reminderMessage: z.string(),
   reminderEmailSubject: z.string(),
+  templates: z.object({
+    hi: z.object({ reminderMessage: z.string(), reminderEmailSubject: z.string() }),
+  }),
   paymentTermsDays: z.int(),
 }) satisfies z.ZodMiniType<CollectionSettings>;
 
@@ -32,6 +36,11 @@ export const liveEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('settings.updated'), settings: settingsSchema }),
   /** This operator's own role or e-mail changed (sent to that operator only). */
   z.object({ type: z.literal('operator.updated'), operator: operatorSchema }),
+  /**
+   * This operator chose another language for their pages (sent to that operator only): their
+   * other tabs and devices switch at once.
+   */
+  z.object({ type: z.literal('preferences.updated'), language: languageSchema }),
   /** A payment or charge was recorded: the entry, and the client with its new balance. */
   z.object({ type: z.literal('entry.created'), entry: entrySchema, client: clientSchema }),
   /** An import stored this many clients: lists and totals reload once, not per client. */

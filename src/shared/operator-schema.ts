@@ -34,3 +34,16 @@ export const sessionAnswerSchema = z.object({
   twoFactorSetupRequired: z.optional(z.literal(true)),
 });
 export type SessionAnswer = z.infer<typeof sessionAnswerSchema>;
+
+/**
+ * The session answer as the server sends it: the account's language always there. The web app
+ * reads it through sessionAnswerSchema, where it is optional until its test answers carry it.
+ */
+export const sentSessionAnswerSchema = z.object({
+  user: z.extend(operatorSchema, { language: languageSchema }),
+  twoFactorSetupRequired: z.optional(z.literal(true)),
+});
+export type SentSessionAnswer = z.infer<typeof sentSessionAnswerSchema>;
+
+export const LAST_ADMINISTRATOR_MESSAGE =
+  'The panel needs at least one administrator: make someone else an administrator first';

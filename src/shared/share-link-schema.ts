@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { claimSchema } from './claim-schema.ts';
 import { apiAmountSchema } from './client-schema.ts';
+import { languageSchema } from './languages.ts';
 import { ENTRY_KINDS, noteSchema, positiveAmountSchema } from './ledger-schema.ts';
 import { storableText } from './text.ts';
 import { validationMessage } from './validation-messages.ts';
@@ -71,6 +72,8 @@ export const sharedStatementSchema = z.object({
   ),
   upi: z.nullable(z.object({ uri: z.string() })),
   otherWaysToPay: z.string(),
+  /** The client's language: the page's, unless its address asks for another (`?lang=`). */
+  language: languageSchema,
 });
 export type SharedStatement = z.infer<typeof sharedStatementSchema>;
 

@@ -143,6 +143,7 @@ export function apiClient(id: string, fname: string, lname: string, balance: str
     overdue: '0.00',
     overdueSince: null,
     promise: null,
+    language: 'en',
     createdAt: '2026-01-01T00:00:00.000Z',
     updatedAt: '2026-01-01T00:00:00.000Z',
   };

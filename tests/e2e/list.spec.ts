@@ -110,13 +110,12 @@ test.describe('the list an operator works in', () => {
     expect(download.suggestedFilename()).toMatch(/^clients-\d{4}-\d{2}-\d{2}\.csv$/);
     const text = await (await download.createReadStream()).toArray();
     const lines = Buffer.concat(text).toString('utf8').trim().split('\n');
-    expect(lines[0]).toBe('First Name,Last Name,Email,Phone,Balance');
+    expect(lines[0]).toBe('First Name,Last Name,Email,Phone,Balance,Language');
     expect(lines).toHaveLength(21);
     // Highest balance first, as the view sorts: Person058 owes 158.
-    expect(lines[1]).toBe('Person058,Nair,person58@example.com,91000 00058,158.00');
-    expect(lines.slice(1).every((line) => !line.endsWith(',0.00') && !line.includes(',-'))).toBe(
-      true,
-    );
+    expect(lines[1]).toBe('Person058,Nair,person58@example.com,91000 00058,158.00,en');
+    const balances = lines.slice(1).map((line) => line.split(',')[4] ?? '');
+    expect(balances.every((balance) => balance !== '0.00' && !balance.startsWith('-'))).toBe(true);
   });
 
   test('picked rows are deleted in one request, and one Undo brings them all back', async ({
@@ -193,10 +192,10 @@ test.describe('the list an operator works in', () => {
     expect(download.suggestedFilename()).toMatch(/^clients-\d{4}-\d{2}-\d{2}\.csv$/);
     const text = Buffer.concat(await (await download.createReadStream()).toArray()).toString();
     const lines = text.trim().split('\n');
-    expect(lines[0]).toBe('First Name,Last Name,Email,Phone,Balance');
+    expect(lines[0]).toBe('First Name,Last Name,Email,Phone,Balance,Language');
     expect(lines.slice(1).map((line) => line.split(',')[0])).toEqual(shown);
     // Lowest balances on the last page: the credits, Person029 (-₹79.00) last.
-    expect(lines.at(-1)).toBe('Person029,Bose,person29@example.com,91000 00029,-79.00');
+    expect(lines.at(-1)).toBe('Person029,Bose,person29@example.com,91000 00029,-79.00,en');
 
     // Another page starts with nothing picked.
     await page.getByRole('button', { name: 'Page 1' }).click();

@@ -1,6 +1,7 @@
+import { type Language, languageOrDefault } from '../../shared/languages.ts';
 import type { OperatorSummary } from '../../shared/operator-schema.ts';
 import { dialectOf, storedDate, type WriteTransaction } from '../db/database.ts';
-import type { DatabaseReader } from '../db/reader.ts';
+import { type DatabaseReader, handleOf, type ReadSource } from '../db/reader.ts';
 import { toOperator } from '../operators/operators-repository.ts';
 import { withdrawResetLinks } from './reset-links-repository.ts';
 
@@ -81,4 +82,22 @@ export async function changeEmail(
     .returning(['id', 'email', 'role'])
     .executeTakeFirstOrThrow();
   return { kind: 'changed', operator: toOperator(row) };
+}
+
+/** The language the operator's account keeps for their pages. */
+export async function accountLanguageOf(source: ReadSource, userId: string): Promise<Language> {
+  const row = await handleOf(source)
+    .selectFrom('user')
+    .select('language')
+    .where('id', '=', userId)
+    .executeTakeFirst();
+  return languageOrDefault(row?.language);
+}
+
+export async function saveAccountLanguage(
+  trx: WriteTransaction,
+  userId: string,
+  language: Language,
+): Promise<void> {
+  await trx.updateTable('user').set({ language }).where('id', '=', userId).execute();
 }

@@ -154,13 +154,13 @@ describe('changing one’s e-mail address', () => {
     const changed = await changeEmail(alice.cookie, `  ${newEmail} `);
     expect(changed.statusCode, changed.body).toBe(200);
     const user = { id: alice.userId, email: newEmail.toLowerCase(), role: 'operator' };
-    expect(changed.json()).toEqual({ user });
+    expect(changed.json()).toEqual({ user: { ...user, language: 'en' } });
     const session = await t.app.inject({
       method: 'GET',
       url: '/api/auth/get-session',
       headers: { cookie: alice.cookie },
     });
-    expect(session.json()).toEqual({ user });
+    expect(session.json()).toEqual({ user: { ...user, language: 'en' } });
     await expect
       .poll(() => tab.events)
       .toContainEqual({ type: 'operator.updated', operator: user });

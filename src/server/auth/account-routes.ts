@@ -3,14 +3,15 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   accountSessionListSchema,
   accountSessionsEndedSchema,
-  emailChangedSchema,
   emailChangeSchema,
   passwordChangedSchema,
   passwordChangeSchema,
+  preferencesSchema,
   sessionsEndSchema,
   signedOutEverywhereSchema,
 } from '../../shared/account-schema.ts';
 import { apiRefusalSchema } from '../../shared/api-error.ts';
+import { sentSessionAnswerSchema } from '../../shared/operator-schema.ts';
 import { apiPaths } from '../../shared/paths.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
@@ -23,6 +24,7 @@ import {
   isUniqueViolation,
   passwordHashOf,
   replacePassword,
+  saveAccountLanguage,
 } from './account-repository.ts';
 import { refuseUnacceptablePassword, refuseUnlessAllowed } from './auth-routes.ts';
 import { endSessions } from './end-sessions.ts';
@@ -88,6 +90,34 @@ export async function registerAccountRoutes(
     );
   }
 
+  // The language of the pages is open before a required two-factor setup too: that setup's
+  // page has the language menu.
+  await app.register(async (scope) => {
+    requireSession(scope, readSession, { beforeTwoFactorSetup: true });
+    scope.withTypeProvider<ZodTypeProvider>().put(
+      apiPaths.accountPreferences,
+      {
+        schema: {
+          tags: ['Auth'],
+          summary:
+            "Choose the language of one's pages: kept on the account, every device and open tab follows",
+          body: preferencesSchema,
+          response: { 200: preferencesSchema, ...errors },
+        },
+      },
+      (request) => {
+        const { language } = request.body;
+        const ownerId = request.operator.id;
+        return writeWithEvents(database, bus, async (trx, publish) => {
+          await saveAccountLanguage(trx, ownerId, language);
+          const event = { type: 'preferences.updated' as const, language };
+          await publish({ kind: 'event', ownerId, event });
+          return { language };
+        });
+      },
+    );
+  });
+
   await app.register(async (scope) => {
     requireSession(scope, readSession);
     const routes = scope.withTypeProvider<ZodTypeProvider>();
@@ -144,15 +174,16 @@ export async function registerAccountRoutes(
           tags: ['Auth'],
           summary: "Change one's e-mail address (the current password required)",
           body: emailChangeSchema,
-          response: { 200: emailChangedSchema, ...errors },
+          response: { 200: sentSessionAnswerSchema, ...errors },
         },
       },
       async (request, reply) => {
         const operator = request.operator;
         const email = request.body.email.toLowerCase();
         await checkCurrentPassword(operator, request.body.currentPassword, request, reply);
+        const { language } = operator;
         if (email === operator.email) {
-          return { user: { id: operator.id, email, role: operator.role } };
+          return { user: { id: operator.id, email, role: operator.role, language } };
         }
         const outcome: EmailChange = await writeWithEvents(database, bus, async (trx, publish) => {
           const result = await changeEmail(trx, { userId: operator.id, email });
@@ -170,7 +201,7 @@ export async function registerAccountRoutes(
           throw fieldRefusal(409, 'email-taken', 'email');
         }
         request.log.info({ operatorId: operator.id }, 'an operator changed their e-mail address');
-        return { user: outcome.operator };
+        return { user: { ...outcome.operator, language } };
       },
     );
 

@@ -5,10 +5,12 @@ import { type $ZodType, safeParse } from 'zod/v4/core';
 import { apiRefusalSchema, fieldErrorsFromIssues } from '../../shared/api-error.ts';
 import { signInSchema, signUpSchema } from '../../shared/auth-schema.ts';
 import { type ErrorCode, errorMessage } from '../../shared/error-messages.ts';
+import { languageFromAcceptLanguage } from '../../shared/languages.ts';
 import {
   type OperatorSummary,
   operatorRoleOf,
-  sessionAnswerSchema,
+  type SentSessionAnswer,
+  sentSessionAnswerSchema,
 } from '../../shared/operator-schema.ts';
 import { apiPaths } from '../../shared/paths.ts';
 import { secondFactorRequiredSchema, secondFactorSchema } from '../../shared/two-factor-schema.ts';
@@ -21,6 +23,7 @@ import type { EventBus } from '../live/event-bus.ts';
 import { writeWithEvents } from '../live/write-with-events.ts';
 import { claimFirstAdministrator } from '../operators/operators-repository.ts';
 import { getSettings } from '../settings/settings-repository.ts';
+import { accountLanguageOf, saveAccountLanguage } from './account-repository.ts';
 import type { Auth } from './auth.ts';
 import { createAuthBridge } from './auth-bridge.ts';
 import { endSessions } from './end-sessions.ts';
@@ -124,7 +127,13 @@ export async function registerAuthRoutes(
     if (previous) await endSessions(database, bus, { sessionIds: [previous.sessionId] });
   }
 
-  const sessionResponses = { 200: sessionAnswerSchema, '4xx': apiRefusalSchema };
+  const sessionResponses = { 200: sentSessionAnswerSchema, '4xx': apiRefusalSchema };
+
+  /** Who signed in, with the language their account keeps (every device follows it). */
+  async function withLanguage(session: { user: OperatorSummary }): Promise<SentSessionAnswer> {
+    const language = await accountLanguageOf(database, session.user.id);
+    return { user: { ...session.user, language } };
+  }
 
   // Sign-up and sign-in check their bodies themselves, after the rate limits (and the
   // registrations setting), and sign-out reads none: these body schemas only describe the
@@ -159,10 +168,15 @@ export async function registerAuthRoutes(
       const session = answer.status === 200 ? toSessionAnswer(answer.body) : null;
       if (!session) return refusal(answer);
       await endReplacedSession(request);
-      const { user } = session;
-      if (await writeWithEvents(database, bus, (trx) => claimFirstAdministrator(trx, user.id))) {
-        user.role = 'admin';
-      }
+      // The language the visitor was reading the pages in, else the one their browser asks for.
+      const language =
+        input.language ?? languageFromAcceptLanguage(request.headers['accept-language']);
+      const user = { ...session.user, language };
+      const claimed = await writeWithEvents(database, bus, async (trx) => {
+        await saveAccountLanguage(trx, user.id, language);
+        return claimFirstAdministrator(trx, user.id);
+      });
+      if (claimed) user.role = 'admin';
       return withTwoFactorSetupFlag(database, { user });
     },
   );
@@ -178,7 +192,7 @@ export async function registerAuthRoutes(
           'Sign in with e-mail and password; an account with two-factor sign-in answers secondFactorRequired',
         body: signInSchema,
         response: {
-          200: z.union([sessionAnswerSchema, secondFactorRequiredSchema]),
+          200: z.union([sentSessionAnswerSchema, secondFactorRequiredSchema]),
           '4xx': apiRefusalSchema,
         },
       },
@@ -204,7 +218,7 @@ export async function registerAuthRoutes(
       if (!session) return refusal(answer);
       await attempt.succeeded();
       await endReplacedSession(request);
-      return withTwoFactorSetupFlag(database, session);
+      return withTwoFactorSetupFlag(database, await withLanguage(session));
     },
   );
 
@@ -234,7 +248,7 @@ export async function registerAuthRoutes(
       const session = toSessionAnswer(answer.body);
       if (!session) return refusal(answer);
       await endReplacedSession(request);
-      return session;
+      return withLanguage(session);
     },
   );
 
@@ -267,14 +281,14 @@ export async function registerAuthRoutes(
         ...OPTIONAL_SESSION,
         tags: ['Auth'],
         summary: 'Who is signed in (null when no one is)',
-        response: { 200: z.nullable(sessionAnswerSchema), '4xx': apiRefusalSchema },
+        response: { 200: z.nullable(sentSessionAnswerSchema), '4xx': apiRefusalSchema },
       },
     },
     async (request, reply) => {
       const answer = await callAuth(request, reply);
       if (answer.status !== 200) return refusal(answer);
       const session = toSessionAnswer(answer.body);
-      return session && withTwoFactorSetupFlag(database, session);
+      return session && withTwoFactorSetupFlag(database, await withLanguage(session));
     },
   );
 }

@@ -12,6 +12,7 @@ const alice: Operator = {
   id: 'u-alice',
   email: 'alice@example.com',
   role: 'operator',
+  language: 'en',
   sessionId: 's1',
   twoFactorSetupRequired: false,
 };

@@ -4,6 +4,7 @@ import { parse as parseCookies } from 'cookie';
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import { errorMessage } from '../../shared/error-messages.ts';
+import { type Language, languageOrDefault } from '../../shared/languages.ts';
 import { type OperatorRole, operatorRoleOf } from '../../shared/operator-schema.ts';
 import { UNATTENDED_HEADER } from '../../shared/session-use.ts';
 import type { Config, SessionLimits } from '../config.ts';
@@ -15,6 +16,8 @@ export interface Operator {
   id: string;
   email: string;
   role: OperatorRole;
+  /** The language the account keeps: its pages', and new clients' until chosen. */
+  language: Language;
   /** The session this request signed in with: its live sockets close when it ends. */
   sessionId: string;
   /**
@@ -68,13 +71,15 @@ const sessionOperatorQuery = compiledQuery(
       id: string;
       email: string;
       role: string | null;
+      language: string;
       sessionId: string;
       expiresAt: string | Date;
       createdAt: string | Date;
       twoFactorEnabled: number | boolean | null;
       requireTwoFactor: number | string | null;
     }>`
-      SELECT u.id AS id, u.email AS email, u.role AS role, s.id AS "sessionId",
+      SELECT u.id AS id, u.email AS email, u.role AS role, u.language AS language,
+        s.id AS "sessionId",
         s."expiresAt" AS "expiresAt", s."createdAt" AS "createdAt",
         u."twoFactorEnabled" AS "twoFactorEnabled",
         (SELECT require_two_factor FROM settings WHERE id = 1) AS "requireTwoFactor"
@@ -184,6 +189,7 @@ export function createSessionReader(
       id: row.id,
       email: row.email,
       role: operatorRoleOf(row.role),
+      language: languageOrDefault(row.language),
       sessionId: row.sessionId,
       twoFactorSetupRequired: Number(row.requireTwoFactor ?? 0) !== 0 && !row.twoFactorEnabled,
     };

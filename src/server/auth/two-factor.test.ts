@@ -89,7 +89,7 @@ describe('two-factor sign-in', () => {
     });
     expect(right.statusCode).toBe(200);
     expect(right.json()).toEqual({
-      user: { id: operator.userId, email: operator.email, role: 'operator' },
+      user: { id: operator.userId, email: operator.email, role: 'operator', language: 'en' },
     });
     expect(await isSignedIn(t.app, sessionCookie(right))).toBe(true);
 

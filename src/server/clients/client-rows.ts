@@ -1,5 +1,6 @@
 import { type RawBuilder, type Selectable, sql } from 'kysely';
 import type { Client } from '../../shared/client-schema.ts';
+import { languageOrDefault } from '../../shared/languages.ts';
 import { formatAmount } from '../../shared/money.ts';
 import { compiledQuery } from '../db/compiled-queries.ts';
 import { type DbInteger, exactInteger, smallInteger } from '../db/integers.ts';
@@ -25,6 +26,7 @@ export type ClientRow = Pick<
   | 'promise_id'
   | 'promise_amount_paise'
   | 'promise_by'
+  | 'language'
   | 'created_at'
   | 'updated_at'
 > & {
@@ -53,6 +55,7 @@ export const CLIENT_COLUMNS = [
   'promise_id',
   'promise_amount_paise',
   'promise_by',
+  'language',
   'created_at',
   'updated_at',
 ] as const;
@@ -138,6 +141,7 @@ export function toClient(row: ClientRow, today: string): Client {
     lastRemindedOn: row.last_reminded_on,
     ...overdueOf(row, today),
     promise: promiseOf(row, today),
+    language: languageOrDefault(row.language),
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };

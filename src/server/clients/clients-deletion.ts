@@ -120,7 +120,8 @@ type AddedColumns =
   | 'latest_due_on'
   | 'promise_id'
   | 'promise_amount_paise'
-  | 'promise_by';
+  | 'promise_by'
+  | 'language';
 
 type ClientSnapshot = Omit<Snapshot<Selectable<ClientsTable>>, AddedColumns> &
   Partial<Pick<Snapshot<Selectable<ClientsTable>>, AddedColumns>>;
@@ -220,6 +221,8 @@ async function bringBack(
           ? null
           : BigInt(c.promise_amount_paise),
       promise_by: c.promise_by ?? null,
+      // Deleted before languages existed: English, as the migration made every client.
+      language: c.language ?? 'en',
       created_at: c.created_at,
       updated_at: c.updated_at,
     })

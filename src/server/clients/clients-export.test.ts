@@ -66,7 +66,7 @@ describe('export', () => {
     }
     expect(shown).toHaveLength(505);
     expect(rows).toEqual(
-      shown.map((c) => [c.fname, c.lname, c.email, formatPhone(c.phone), c.balance]),
+      shown.map((c) => [c.fname, c.lname, c.email, formatPhone(c.phone), c.balance, c.language]),
     );
     // Read in small pages, the export is the same: pages follow each other without a gap.
     const paged = await clientsCsv(
@@ -105,12 +105,20 @@ describe('export', () => {
       fname: 'Plain, "quoted"',
       lname: 'a=b',
       balance: '0.05',
+      language: 'hi',
     });
     const rows = await exportedRows(cookie, '?sort=balance');
     expect(rows.slice(1)).toEqual([
-      ['\'=HYPERLINK("http://evil.example","x")', "'+1", 'c@example.com', '90000 00000', '-50.00'],
-      ['Plain, "quoted"', 'a=b', 'c@example.com', '90000 00000', '0.05'],
-      ["'@SUM(A1)", "'-2", 'c@example.com', "'+44 20 7946 0958", '3.00'],
+      [
+        '\'=HYPERLINK("http://evil.example","x")',
+        "'+1",
+        'c@example.com',
+        '90000 00000',
+        '-50.00',
+        'en',
+      ],
+      ['Plain, "quoted"', 'a=b', 'c@example.com', '90000 00000', '0.05', 'hi'],
+      ["'@SUM(A1)", "'-2", 'c@example.com', "'+44 20 7946 0958", '3.00', 'en'],
     ]);
   });
 
@@ -144,9 +152,9 @@ describe('export', () => {
     const rows = await exportedRows(cookie, `?ids=${ids}&sort=balance&dir=desc`);
     expect(rows[0]).toEqual([...CLIENT_CSV_HEADERS]);
     expect(rows.slice(1)).toEqual([
-      ['Asha', 'Client', 'c@example.com', '90000 00000', '30.00'],
-      ['Devi', 'Client', 'c@example.com', '90000 00000', '20.00'],
-      ['Chitra', 'Client', 'c@example.com', '90000 00000', '-5.00'],
+      ['Asha', 'Client', 'c@example.com', '90000 00000', '30.00', 'en'],
+      ['Devi', 'Client', 'c@example.com', '90000 00000', '20.00', 'en'],
+      ['Chitra', 'Client', 'c@example.com', '90000 00000', '-5.00', 'en'],
     ]);
     // The view's own filter and search still apply to the picked clients.
     const owing = await exportedRows(cookie, `?ids=${ids}&balance=owing&sort=fname&dir=desc`);

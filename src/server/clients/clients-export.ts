@@ -23,6 +23,7 @@ function csvRow(client: Client): string[] {
     neutraliseFormula(client.email),
     neutraliseFormula(client.phoneDisplay),
     client.balance,
+    client.language,
   ];
 }
 

@@ -154,7 +154,11 @@ export async function registerClientsImportRoutes(
             const created = await insertClients(
               trx,
               author,
-              kept.map(({ fields }) => fields),
+              // A row without a language reads the operator's.
+              kept.map(({ fields }) => ({
+                ...fields,
+                language: fields.language ?? request.operator.language,
+              })),
               IMPORT_OPENING_NOTE,
             );
             if (created > 0) {

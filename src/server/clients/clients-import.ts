@@ -8,6 +8,7 @@ import {
   type ImportError,
   type ImportField,
   type ImportPreview,
+  languageOfCell,
   REQUIRED_IMPORT_FIELDS,
 } from '../../shared/client-csv-import.ts';
 import { type ClientFields, clientFieldsSchema } from '../../shared/client-fields-schema.ts';
@@ -127,6 +128,10 @@ function fieldsOfRow(cells: readonly string[], columns: readonly (ImportField | 
   });
   // A spreadsheet leaves an amount blank, or has no such column, when nothing is owed.
   if ((values.balance ?? '').trim() === '') values.balance = '0';
+  // An empty language, or none, is the operator's: left out here, filled in when stored.
+  const language = languageOfCell(values.language ?? '');
+  if (language === undefined) delete values.language;
+  else values.language = language;
   return values;
 }
 

@@ -147,9 +147,11 @@ export async function registerClientsRoutes(
       },
       async (request, reply) => {
         const settings = await getSettings(database);
-        const fields = settings.disableBalanceOnAdd
-          ? { ...request.body, balance: formatAmount(0n) }
-          : request.body;
+        const fields = {
+          ...request.body,
+          ...(settings.disableBalanceOnAdd ? { balance: formatAmount(0n) } : {}),
+          language: request.body.language ?? request.operator.language,
+        };
         const client = await writeWithEvents(database, bus, async (trx, publish) => {
           const created = await insertClient(trx, authorOf(request), fields);
           const event = { type: 'client.created' as const, client: created };

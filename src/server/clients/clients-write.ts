@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import type { ClientFields, ClientPatch } from '../../shared/client-fields-schema.ts';
 import type { Client } from '../../shared/client-schema.ts';
+import type { Language } from '../../shared/languages.ts';
 import { formatAmount, paiseFromAmount } from '../../shared/money.ts';
 import { formatPhone } from '../../shared/phone.ts';
 import { searchTextOf } from '../../shared/search-text.ts';
@@ -22,6 +23,9 @@ export interface Author {
   today: string;
 }
 
+/** A new client's fields, its language settled by the caller (the operator's when not sent). */
+export type NewClient = ClientFields & { language: Language };
+
 interface NewClientRow {
   id: string;
   ownerId: string;
@@ -29,6 +33,7 @@ interface NewClientRow {
   lname: string;
   email: string;
   phone: string;
+  language: Language;
   phoneDisplay: string;
   phoneValid: number;
   searchText: string;
@@ -48,6 +53,7 @@ const insertClientQuery = compiledQuery('insert-client', (db, p: NewClientRow) =
     phone_valid: p.phoneValid,
     search_text: p.searchText,
     balance_paise: p.balancePaise,
+    language: p.language,
     version: 1,
     created_at: p.createdAt,
     updated_at: p.createdAt,
@@ -64,7 +70,7 @@ const CHECKED_PHONE = 1;
 export async function insertClient(
   trx: WriteTransaction,
   author: Author,
-  fields: ClientFields,
+  fields: NewClient,
 ): Promise<Client> {
   const ownerId = author.operator.id;
   const row: NewClientRow = {
@@ -132,7 +138,7 @@ export async function insertClient(
 export async function insertClients(
   trx: WriteTransaction,
   author: Author,
-  fieldsList: readonly ClientFields[],
+  fieldsList: readonly NewClient[],
   openingNote: string,
 ): Promise<number> {
   const ownerId = author.operator.id;
@@ -148,6 +154,7 @@ export async function insertClients(
     phone_valid: CHECKED_PHONE,
     search_text: searchTextOf(fields),
     balance_paise: paiseFromAmount(fields.balance),
+    language: fields.language,
     version: 1,
     created_at: createdAt,
     updated_at: createdAt,
@@ -212,6 +219,7 @@ export async function updateClient(
     email: patch.email ?? current.email,
     phone: patch.phone ?? current.phone,
   };
+  const language = patch.language ?? current.language;
   const balancePaise =
     patch.balance === undefined
       ? exactInteger(current.balance_paise)
@@ -222,6 +230,7 @@ export async function updateClient(
     .set({
       ...next,
       search_text: searchTextOf(next),
+      language,
       ...(patch.phone === undefined
         ? {}
         : { phone_display: formatPhone(patch.phone), phone_valid: CHECKED_PHONE }),

@@ -2,9 +2,25 @@ import {
   type CollectionSettings,
   type CollectionSettingsInput,
   DEFAULT_COLLECTION_SETTINGS,
+  defaultTemplates,
+  type ReminderTemplates,
 } from '../../shared/collection-schema.ts';
 import type { WriteTransaction } from '../db/database.ts';
 import { handleOf, type ReadSource } from '../db/reader.ts';
+
+/**
+ * The other languages' templates as saved (JSON by language, written only by
+ * saveCollectionSettings); a language not saved yet has its built-in ones.
+ */
+function templatesOf(stored: string): CollectionSettings['templates'] {
+  const saved = JSON.parse(stored) as Partial<CollectionSettings['templates']>;
+  return { hi: saved.hi ?? defaultTemplates('hi') };
+}
+
+function storedTemplates(templates: { hi: ReminderTemplates }): string {
+  const { reminderMessage, reminderEmailSubject } = templates.hi;
+  return JSON.stringify({ hi: { reminderMessage, reminderEmailSubject } });
+}
 
 /** An operator's collection settings: the defaults until they first save theirs. */
 export async function getCollectionSettings(
@@ -24,6 +40,7 @@ export async function getCollectionSettings(
     otherWaysToPay: row.other_ways_to_pay,
     reminderMessage: row.reminder_message,
     reminderEmailSubject: row.reminder_email_subject,
+    templates: templatesOf(row.reminder_templates),
     paymentTermsDays: Number(row.payment_terms_days),
   };
 }
@@ -50,6 +67,10 @@ export async function saveCollectionSettings(
     other_ways_to_pay: settings.otherWaysToPay,
     reminder_message: settings.reminderMessage,
     reminder_email_subject: settings.reminderEmailSubject,
+    // Left out by a client written before they existed: what is saved stays.
+    ...(settings.templates === undefined
+      ? {}
+      : { reminder_templates: storedTemplates(settings.templates) }),
     ...(settings.paymentTermsDays === undefined
       ? {}
       : { payment_terms_days: settings.paymentTermsDays }),

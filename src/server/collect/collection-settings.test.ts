@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import {
   type CollectionSettings,
   DEFAULT_COLLECTION_SETTINGS,
+  defaultTemplates,
   UPI_ID_MESSAGE,
 } from '../../shared/collection-schema.ts';
 import { apiPaths } from '../../shared/paths.ts';
@@ -23,6 +24,12 @@ const mine: CollectionSettings = {
   otherWaysToPay: 'Cash at the shop\nHDFC 0000 1111',
   reminderMessage: 'Hello {name}, {amount} to {business}: {link} (UPI {upi})',
   reminderEmailSubject: 'From {business}',
+  templates: {
+    hi: {
+      reminderMessage: 'नमस्ते {name}, {business} को {amount} देने हैं: {link} (UPI {upi})',
+      reminderEmailSubject: '{business} से',
+    },
+  },
   paymentTermsDays: 15,
 };
 
@@ -92,4 +99,58 @@ test('bad settings are a 400 naming each field at fault, and nothing is saved', 
   expect(missing.statusCode).toBe(400);
   expect(Object.keys(missing.json().fieldErrors)).toContain('upiId');
   expect((await get(cookie)).json()).toEqual(mine);
+});
+
+describe('reminder templates by language', () => {
+  test('the Hindi templates start as the built-in ones: Hindi, with the English ones’ placeholders', async () => {
+    const { cookie } = await signUp(t.app);
+    const { templates, reminderMessage, reminderEmailSubject } = (await get(cookie)).json();
+    expect(templates).toEqual({ hi: defaultTemplates('hi') });
+    const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
+    expect(placeholders(templates.hi.reminderMessage)).toEqual(placeholders(reminderMessage));
+    expect(placeholders(templates.hi.reminderEmailSubject)).toEqual(
+      placeholders(reminderEmailSubject),
+    );
+    expect(templates.hi.reminderMessage).toMatch(/[\u0900-\u097F]/);
+    expect(templates.hi.reminderEmailSubject).toMatch(/[\u0900-\u097F]/);
+  });
+
+  test('a PUT without templates (a client written before them) keeps the saved ones', async () => {
+    const { cookie } = await signUp(t.app);
+    expect((await put(cookie, mine)).statusCode).toBe(200);
+    const { templates: _left, ...older } = mine;
+    const saved = await put(cookie, { ...older, businessName: 'Rao & Sons' });
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect(saved.json()).toEqual({ ...mine, businessName: 'Rao & Sons' });
+    // One that never saved any keeps the built-in ones.
+    const fresh = await signUp(t.app);
+    expect((await put(fresh.cookie, older)).json().templates).toEqual({
+      hi: defaultTemplates('hi'),
+    });
+  });
+
+  test('a Hindi template is checked as the English one is: 400 naming the field, nothing saved', async () => {
+    const { cookie } = await signUp(t.app);
+    await put(cookie, mine);
+    const before = bus.delivered.length;
+    const answer = await put(cookie, {
+      ...mine,
+      templates: { hi: { reminderMessage: 'नमस्ते {naam}', reminderEmailSubject: '  ' } },
+    });
+    expect(answer.statusCode).toBe(400);
+    expect(answer.json().fieldErrors).toEqual({
+      'templates.hi.reminderMessage':
+        'Unknown placeholder {naam}: use {name}, {amount}, {business}, {link}, {upi}',
+      'templates.hi.reminderEmailSubject': 'E-mail subject is required',
+    });
+    for (const templates of [{}, { hi: {} }, { hi: { ...mine.templates.hi, extra: 1 } }, 'hi']) {
+      const refused = await put(cookie, { ...mine, templates });
+      expect(refused.statusCode, JSON.stringify(templates)).toBe(400);
+      expect(
+        Object.keys(refused.json().fieldErrors).every((key) => key.startsWith('templates')),
+      ).toBe(true);
+    }
+    expect((await get(cookie)).json()).toEqual(mine);
+    expect(bus.delivered.length).toBe(before);
+  });
 });

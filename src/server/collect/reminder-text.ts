@@ -3,7 +3,7 @@ import { mailtoUrl, smsUrl, whatsappUrl } from '../../shared/collect-links.ts';
 import {
   type CollectionSettings,
   fillTemplate,
-  LINK_PREVIEW_TEXT,
+  LINK_PREVIEW_TEXTS,
 } from '../../shared/collection-schema.ts';
 import { paiseFromAmount } from '../../shared/money.ts';
 import { isMobileNumber } from '../../shared/phone.ts';
@@ -47,8 +47,8 @@ export function fillFor(
 
 /**
  * The operator's own text: its placeholders filled, and the preview's stand-in for the link
- * (the dialog edits the previewed text, where `{link}` reads "(statement link)") replaced by
- * the link made for it.
+ * (the dialog edits the previewed text, where `{link}` reads "(statement link)", or
+ * "(खाता विवरण का लिंक)" in a Hindi client's) replaced by the link made for it.
  */
 export function fillOwnText(
   text: string,
@@ -56,12 +56,15 @@ export function fillOwnText(
   settings: CollectionSettings,
   link: string,
 ): string {
-  return fillFor(text, client, settings, link).replaceAll(LINK_PREVIEW_TEXT, link);
+  return LINK_PREVIEW_TEXTS.reduce(
+    (filled, standIn) => filled.replaceAll(standIn, link),
+    fillFor(text, client, settings, link),
+  );
 }
 
-/** Whether a message needs a statement link: it names `{link}` or the preview's stand-in. */
+/** Whether a message needs a statement link: it names `{link}` or a preview's stand-in. */
 export function needsLink(text: string): boolean {
-  return text.includes('{link}') || text.includes(LINK_PREVIEW_TEXT);
+  return text.includes('{link}') || LINK_PREVIEW_TEXTS.some((standIn) => text.includes(standIn));
 }
 
 /** The link that opens the channel's app with the message; null for "copy". */

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import * as z from 'zod/mini';
 import { apiRefusalSchema } from '../../shared/api-error.ts';
-import { LINK_PREVIEW_TEXT } from '../../shared/collection-schema.ts';
+import { linkPreviewText, templatesFor } from '../../shared/collection-schema.ts';
 import {
   newReminderSchema,
   reminderListSchema,
@@ -69,17 +69,13 @@ export async function registerRemindersRoutes(
         ]);
         if (!row) throw new HttpError(404, 'client-not-found');
         const client = await answerClient(database, row, dateIn(config.timeZone));
+        // In the client's language: its template, and its words for the link to come.
+        const templates = templatesFor(settings, client.language);
+        const link = linkPreviewText(client.language);
         return {
-          message: fillFor(settings.reminderMessage, client, settings, LINK_PREVIEW_TEXT),
+          message: fillFor(templates.reminderMessage, client, settings, link),
           ...(request.query.channel === 'email'
-            ? {
-                subject: fillFor(
-                  settings.reminderEmailSubject,
-                  client,
-                  settings,
-                  LINK_PREVIEW_TEXT,
-                ),
-              }
+            ? { subject: fillFor(templates.reminderEmailSubject, client, settings, link) }
             : {}),
           unavailable: unavailableChannels(client),
         };
@@ -112,16 +108,17 @@ export async function registerRemindersRoutes(
             throw fieldRefusal(400, code, 'channel');
           }
           const settings = await getCollectionSettings(trx, operator.id);
-          const text = request.body.message ?? settings.reminderMessage;
+          const templates = templatesFor(settings, client.language);
+          const text = request.body.message ?? templates.reminderMessage;
           // Tokens are kept only as digests, so no older link's URL can be shown again: a
           // message that carries a link carries a new one (docs/decisions/0035).
-          let url = LINK_PREVIEW_TEXT;
+          let url = linkPreviewText(client.language);
           if (needsLink(text)) {
             const made = await createShareLink(trx, operator.id, client.id, DEFAULT_LINK_DAYS);
             if (made.kind === 'created') url = `${config.publicUrl}/s/${made.token}`;
           }
           const message = fillOwnText(text, client, settings, url);
-          const subject = fillFor(settings.reminderEmailSubject, client, settings, url);
+          const subject = fillFor(templates.reminderEmailSubject, client, settings, url);
           const recorded = await recordReminder(trx, {
             operator,
             client: row,

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Client } from '../../shared/client-schema.ts';
+import { defaultTemplates } from '../../shared/collection-schema.ts';
 import { apiPaths } from '../../shared/paths.ts';
 import {
   addClient,
@@ -258,6 +259,101 @@ describe('sending', () => {
       ).statusCode,
     ).toBe(404);
     expect((await send(other.cookie, client.id, { channel: 'copy' })).statusCode).toBe(404);
+  });
+});
+
+describe("in the client's language", () => {
+  const HINDI = {
+    reminderMessage: 'नमस्ते {name} जी, {business} में आपका {amount} बकाया है: {link}',
+    reminderEmailSubject: '{business} से {name} जी के लिए',
+  };
+
+  /** An operator whose settings hold their own Hindi templates beside the English ones. */
+  async function operatorWithHindi(): Promise<SignedUp> {
+    const me = await signUp(t.app);
+    const saved = await t.app.inject({
+      method: 'PUT',
+      url: apiPaths.collectionSettings,
+      headers: { cookie: me.cookie },
+      payload: {
+        businessName: 'राव स्टोर्स',
+        upiId: '',
+        payeeName: '',
+        otherWaysToPay: '',
+        reminderMessage: MESSAGE,
+        reminderEmailSubject: 'Reminder from {business} for {name}',
+        templates: { hi: HINDI },
+      },
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    return me;
+  }
+
+  test('a Hindi client is reminded with the Hindi template, its link stand-in and e-mail subject in Hindi', async () => {
+    const me = await operatorWithHindi();
+    const client = await addClient(t.app, me.cookie, {
+      fname: 'राजेश',
+      lname: 'कुमार',
+      email: 'rajesh@example.com',
+      balance: '123456.5',
+      language: 'hi',
+    });
+    const shown = (await preview(me.cookie, client.id, 'email')).json();
+    expect(shown).toEqual({
+      message: 'नमस्ते राजेश कुमार जी, राव स्टोर्स में आपका ₹1,23,456.50 बकाया है: (खाता विवरण का लिंक)',
+      subject: 'राव स्टोर्स से राजेश कुमार जी के लिए',
+      unavailable: {},
+    });
+    const sent = (await send(me.cookie, client.id, { channel: 'email' })).json();
+    const link = /http:\S+\/s\/[A-Za-z0-9_-]{43}/.exec(sent.message)?.[0] ?? '';
+    expect(sent.message).toBe(`नमस्ते राजेश कुमार जी, राव स्टोर्स में आपका ₹1,23,456.50 बकाया है: ${link}`);
+    expect(sent.url).toBe(
+      `mailto:rajesh@example.com?subject=${encodeURIComponent('राव स्टोर्स से राजेश कुमार जी के लिए')}&body=${encodeURIComponent(sent.message)}`,
+    );
+    // The message edited from the Hindi preview gets a link in place of its stand-in.
+    const edited = (
+      await send(me.cookie, client.id, {
+        channel: 'copy',
+        message: 'कृपया भुगतान करें: (खाता विवरण का लिंक)',
+      })
+    ).json();
+    expect(edited.message).toMatch(/^कृपया भुगतान करें: http:\S+\/s\/[A-Za-z0-9_-]{43}$/);
+    expect(await linkCount(client.id)).toBe(2);
+  });
+
+  test('an English client of the same operator keeps the English template', async () => {
+    const me = await operatorWithHindi();
+    const client = await addClient(t.app, me.cookie, {
+      fname: 'Asha',
+      lname: 'Rao',
+      balance: '10',
+      language: 'en',
+    });
+    const shown = (await preview(me.cookie, client.id, 'email')).json();
+    expect(shown.message).toBe(
+      'Namaste Asha Rao, ₹10.00 is due to राव स्टोर्स. Pay:  or (statement link)',
+    );
+    expect(shown.subject).toBe('Reminder from राव स्टोर्स for Asha Rao');
+  });
+
+  test('settings saved without templates (an older client) remind a Hindi client with the built-in Hindi ones', async () => {
+    const client = await addClient(t.app, owner.cookie, {
+      fname: 'सीता',
+      lname: 'वर्मा',
+      balance: '500',
+      language: 'hi',
+    });
+    const builtIn = defaultTemplates('hi');
+    expect((await preview(owner.cookie, client.id, 'email')).json()).toEqual({
+      message: builtIn.reminderMessage
+        .replace('{name}', 'सीता वर्मा')
+        .replace('{business}', 'Rao Stores')
+        .replace('{amount}', '₹500.00')
+        .replace('{link}', '(खाता विवरण का लिंक)'),
+      subject: builtIn.reminderEmailSubject.replace('{business}', 'Rao Stores'),
+      unavailable: {},
+    });
+    expect(builtIn.reminderMessage).toContain('बकाया');
   });
 });
 

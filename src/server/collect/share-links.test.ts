@@ -294,7 +294,7 @@ describe('what the link shows', () => {
     expect(html).toContain('Rao Stores &amp; Sons');
     expect(html).toContain('&lt;b&gt;Kumar&lt;/b&gt;');
     expect(html).toContain('Cash at the shop &lt;any day&gt;');
-    expect(html).toContain(`<form method="post" action="/s/${link.token}/claims">`);
+    expect(html).toContain(`<form method="post" action="/s/${link.token}/claims?lang=en">`);
     expect(html).not.toContain('<script');
     expect(html).not.toContain(' style=');
     expect(html).not.toContain('ravi.private@example.com');

@@ -4,14 +4,13 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import * as z from 'zod/mini';
 import { apiRefusalSchema } from '../../shared/api-error.ts';
 import { errorMessage } from '../../shared/error-messages.ts';
+import type { Language } from '../../shared/languages.ts';
 import {
-  LINK_NOT_VALID_MESSAGE,
   MAX_CLAIMS_PER_ADDRESS_PER_HOUR,
   type NewClaim,
   newClaimSchema,
   sentClaimSchema,
   sharedStatementSchema,
-  TOO_MANY_PENDING_CLAIMS_MESSAGE,
 } from '../../shared/share-link-schema.ts';
 import { addressGroupOf, createRateLimiter } from '../auth/rate-limiter.ts';
 import type { Config } from '../config.ts';
@@ -25,10 +24,12 @@ import { sendClaim } from './claims-repository.ts';
 import { getCollectionSettings } from './collection-settings-repository.ts';
 import { openShareLink } from './share-links-repository.ts';
 import { sharedStatementOf } from './shared-statement.ts';
+import { askedLanguage, pageLanguages, visitorLanguage } from './statement-language.ts';
 import {
   type ClaimFormState,
-  messagePage,
+  invalidClaimForm,
   notFoundPage,
+  notSentPage,
   STATEMENT_CSS,
   STATEMENT_CSS_PATH,
   statementPage,
@@ -60,7 +61,7 @@ function privateHeaders(reply: FastifyReply): FastifyReply {
 }
 
 type ClaimOutcome =
-  | { kind: 'sent'; id: string; ownerId: string }
+  | { kind: 'sent'; id: string; ownerId: string; clientLanguage: Language }
   | { kind: 'not-found' }
   | { kind: 'too-many' }
   | { kind: 'rate-limited'; retryAfterSeconds: number };
@@ -71,13 +72,7 @@ export async function registerSharedRoutes(
   { config, database, bus }: SharedRoutesOptions,
 ): Promise<void> {
   const consume = createRateLimiter(database);
-  // One formatter for the panel's time zone: building one per page is most of a date's cost.
-  const asOfFormat = new Intl.DateTimeFormat('en-IN', {
-    timeZone: config.timeZone,
-    dateStyle: 'medium',
-    timeStyle: 'short',
-  });
-  const asOfText = (iso: string) => asOfFormat.format(new Date(iso));
+  const languages = pageLanguages(config.timeZone);
 
   /** The statement a token opens (setting `lastOpenedAt`), or undefined for any bad link. */
   async function open(token: string) {
@@ -97,7 +92,8 @@ export async function registerSharedRoutes(
       if (sent.kind !== 'sent') return sent;
       const event = { type: 'claim.created' as const, claim: sent.claim, client: sent.client };
       await publish({ kind: 'event', ownerId: sent.ownerId, event });
-      return { kind: 'sent', id: sent.claim.id, ownerId: sent.ownerId };
+      const clientLanguage = sent.client.language;
+      return { kind: 'sent', id: sent.claim.id, ownerId: sent.ownerId, clientLanguage };
     });
   }
 
@@ -169,14 +165,27 @@ export async function registerSharedRoutes(
     const html = (reply: FastifyReply, status: number, text: string) =>
       privateHeaders(reply).status(status).type('text/html; charset=utf-8').send(text);
 
+    /**
+     * A page in the language its address asks for (the switch, and the pages after it), else
+     * the client's; one that belongs to no client (a link not valid) in the browser's.
+     */
+    const shownIn = (request: FastifyRequest, clientLanguage: Language) =>
+      languages[askedLanguage(request.query) ?? clientLanguage];
+    const notFound = (request: FastifyRequest) =>
+      notFoundPage(languages[visitorLanguage(request.query, request.headers['accept-language'])]);
+
     pages.get<{ Params: { token: string } }>(
       '/s/:token',
       { schema: { hide: true } },
       async (request, reply) => {
         const { token } = request.params;
         const statement = await open(token);
-        if (!statement) return html(reply, 404, notFoundPage(LINK_NOT_VALID_MESSAGE));
-        return html(reply, 200, statementPage(token, statement, asOfText));
+        if (!statement) return html(reply, 404, notFound(request));
+        return html(
+          reply,
+          200,
+          statementPage(token, statement, shownIn(request, statement.language)),
+        );
       },
     );
 
@@ -189,30 +198,27 @@ export async function registerSharedRoutes(
         const parsed = z.safeParse(newClaimSchema, sent);
         if (!parsed.success) {
           const statement = await open(token);
-          if (!statement) return html(reply, 404, notFoundPage(LINK_NOT_VALID_MESSAGE));
-          const form: ClaimFormState = {
-            values: sent,
-            message: 'Some fields are not valid',
-            fieldErrors: fieldErrorsOf(parsed.error),
-          };
-          return html(reply, 400, statementPage(token, statement, asOfText, form));
+          if (!statement) return html(reply, 404, notFound(request));
+          const shown = shownIn(request, statement.language);
+          const form = invalidClaimForm(shown, sent, fieldErrorsOf(parsed.error));
+          return html(reply, 400, statementPage(token, statement, shown, form));
         }
         const outcome = await claim(request, token, parsed.data);
+        // A refusal that says nothing of the client is in the language the form was shown in.
+        const visitor =
+          languages[visitorLanguage(request.query, request.headers['accept-language'])];
         switch (outcome.kind) {
           case 'not-found':
-            return html(reply, 404, notFoundPage(LINK_NOT_VALID_MESSAGE));
+            return html(reply, 404, notFoundPage(visitor));
           case 'too-many':
-            return html(
-              reply,
-              429,
-              messagePage('Not sent', TOO_MANY_PENDING_CLAIMS_MESSAGE, token),
-            );
+            return html(reply, 429, notSentPage(visitor, 'too-many', token));
           case 'rate-limited':
             reply.header('retry-after', String(outcome.retryAfterSeconds));
-            return html(reply, 429, messagePage('Not sent', TOO_MANY_CLAIMS_MESSAGE, token));
+            return html(reply, 429, notSentPage(visitor, 'rate-limited', token));
           default: {
             const { businessName } = await getCollectionSettings(database, outcome.ownerId);
-            return html(reply, 200, thanksPage(businessName, token));
+            const shown = shownIn(request, outcome.clientLanguage);
+            return html(reply, 200, thanksPage(shown, businessName, token));
           }
         }
       },

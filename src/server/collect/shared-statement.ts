@@ -1,4 +1,5 @@
 import { upiUri } from '../../shared/collect-links.ts';
+import { languageOrDefault } from '../../shared/languages.ts';
 import { addDays, type EntryKind } from '../../shared/ledger-schema.ts';
 import { formatAmount } from '../../shared/money.ts';
 import { SHARED_ENTRY_DAYS, type SharedStatement } from '../../shared/share-link-schema.ts';
@@ -29,7 +30,7 @@ export async function sharedStatementOf(
     getCollectionSettings(reader, link.ownerId),
     reader.db
       .selectFrom('clients')
-      .select(['fname', 'lname', 'balance_paise'])
+      .select(['fname', 'lname', 'balance_paise', 'language'])
       .where('id', '=', link.clientId)
       .where('owner_id', '=', link.ownerId)
       .executeTakeFirst(),
@@ -73,5 +74,6 @@ export async function sharedStatementOf(
           }
         : null,
     otherWaysToPay: settings.otherWaysToPay,
+    language: languageOrDefault(client.language),
   };
 }

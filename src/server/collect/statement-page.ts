@@ -1,13 +1,22 @@
 import { createHash } from 'node:crypto';
 import { encode } from 'uqr';
+import { LANGUAGE_NAMES, LANGUAGES } from '../../shared/languages.ts';
 import { NOTE_MAX_LENGTH } from '../../shared/ledger-schema.ts';
 import { formatInr, paiseFromAmount } from '../../shared/money.ts';
-import { REFERENCE_MAX_LENGTH, type SharedStatement } from '../../shared/share-link-schema.ts';
+import {
+  MAX_PENDING_CLAIMS_PER_LINK,
+  REFERENCE_MAX_LENGTH,
+  SHARED_ENTRY_DAYS,
+  type SharedStatement,
+} from '../../shared/share-link-schema.ts';
+import type { StatementTextId } from '../i18n/statement-texts.ts';
+import type { PageLanguage } from './statement-language.ts';
 
 /*
  * The page a client opens from a statement link, written by the server: no script, no app
  * bundle, one small stylesheet of its own (the app's CSP allows no inline style), the QR code
- * as inline SVG. Light or dark by the phone's setting. A few kilobytes on the wire.
+ * as inline SVG. Light or dark by the phone's setting. A few kilobytes on the wire. In the
+ * client's language, with a link to the other (`?lang=`), which the pages after it keep.
  */
 
 // Muted text is darker than Bootstrap's #6c757d, which falls under 4.5:1 on the light --bg.
@@ -32,6 +41,7 @@ label{display:block;margin:.75rem 0 .25rem;font-weight:600}
 input,textarea{width:100%;font:inherit;padding:.5rem;border:1px solid var(--line);border-radius:.375rem;background:var(--bg);color:var(--fg)}
 button{margin-top:1rem;font:inherit;font-weight:600;padding:.625rem 1rem;border:0;border-radius:.375rem;background:var(--accent);color:var(--accent-fg)}
 .error{color:var(--error)}
+.lang{text-align:right;margin:0;font-size:.875rem}
 `;
 
 /** Where the stylesheet is served; its digest in the name lets browsers keep it for a year. */
@@ -96,16 +106,32 @@ function drawQr(text: string, label: string): string {
 }
 
 // The app's own icon: without one named, browsers ask for /favicon.ico, which is a 404.
-function page(title: string, body: string): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><meta name="robots" content="noindex"><title>${escapeHtml(title)}</title><link rel="stylesheet" href="${STATEMENT_CSS_PATH}"><link rel="icon" href="/favicon.svg" type="image/svg+xml"></head><body><main>${body}</main></body></html>`;
+function page(shown: PageLanguage, title: string, body: string): string {
+  return `<!doctype html><html lang="${shown.language}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><meta name="robots" content="noindex"><title>${escapeHtml(title)}</title><link rel="stylesheet" href="${STATEMENT_CSS_PATH}"><link rel="icon" href="/favicon.svg" type="image/svg+xml"></head><body><main>${body}</main></body></html>`;
 }
 
-const KIND_LABELS: Record<SharedStatement['entries'][number]['kind'], string> = {
-  opening: 'Opening balance',
-  charge: 'Charge',
-  payment: 'Payment',
-  adjustment: 'Adjustment',
+const KIND_TEXTS: Record<SharedStatement['entries'][number]['kind'], StatementTextId> = {
+  opening: 'statement.kind.opening',
+  charge: 'statement.kind.charge',
+  payment: 'statement.kind.payment',
+  adjustment: 'statement.kind.adjustment',
 };
+
+/** A page of a statement link, in the language shown: the pages after it keep that language. */
+function linkPath(token: string, shown: PageLanguage, path = ''): string {
+  return `/s/${encodeURIComponent(token)}${path}?lang=${shown.language}`;
+}
+
+/** The statement in each other language, each named in itself ("हिन्दी"). */
+function languageSwitch(token: string, shown: PageLanguage): string {
+  const links = LANGUAGES.filter((language) => language !== shown.language)
+    .map(
+      (language) =>
+        `<a href="/s/${escapeHtml(encodeURIComponent(token))}?lang=${language}" lang="${language}" hreflang="${language}">${escapeHtml(LANGUAGE_NAMES[language])}</a>`,
+    )
+    .join(' · ');
+  return `<nav class="lang" aria-label="${escapeHtml(shown.t('statement.language'))}">${links}</nav>`;
+}
 
 /** What the claim form shows again after a refusal: the values sent and what was wrong. */
 export interface ClaimFormState {
@@ -114,9 +140,11 @@ export interface ClaimFormState {
   fieldErrors?: Record<string, string>;
 }
 
-function fieldError(state: ClaimFormState | undefined, field: string): string {
+function fieldError(shown: PageLanguage, state: ClaimFormState | undefined, field: string): string {
   const message = state?.fieldErrors?.[field];
-  return message ? `<p class="error" id="${field}-error">${escapeHtml(message)}</p>` : '';
+  return message
+    ? `<p class="error" id="${field}-error">${escapeHtml(shown.t.field(message))}</p>`
+    : '';
 }
 
 function described(state: ClaimFormState | undefined, field: string): string {
@@ -125,76 +153,119 @@ function described(state: ClaimFormState | undefined, field: string): string {
     : '';
 }
 
-function claimForm(token: string, state: ClaimFormState | undefined): string {
+function claimForm(token: string, shown: PageLanguage, state: ClaimFormState | undefined): string {
+  const { t } = shown;
   const values = state?.values ?? { amount: '', reference: '', note: '' };
   const message = state?.message
     ? `<p class="error" role="alert">${escapeHtml(state.message)}</p>`
     : '';
-  return `<section class="card" aria-labelledby="paid"><h2 id="paid">I have paid</h2><p class="muted">Tell the shop about a payment you made, so that they can check it.</p>${message}<form method="post" action="/s/${escapeHtml(token)}/claims"><label for="amount">Amount (₹)</label><input id="amount" name="amount" inputmode="decimal" required value="${escapeHtml(values.amount)}"${described(state, 'amount')}>${fieldError(state, 'amount')}<label for="reference">UPI or bank reference</label><input id="reference" name="reference" required minlength="4" maxlength="${REFERENCE_MAX_LENGTH}" value="${escapeHtml(values.reference)}"${described(state, 'reference')}>${fieldError(state, 'reference')}<label for="note">Note (optional)</label><textarea id="note" name="note" rows="2" maxlength="${NOTE_MAX_LENGTH}"${described(state, 'note')}>${escapeHtml(values.note)}</textarea>${fieldError(state, 'note')}<button type="submit">Send</button></form></section>`;
+  return `<section class="card" aria-labelledby="paid"><h2 id="paid">${escapeHtml(t('statement.claim.title'))}</h2><p class="muted">${escapeHtml(t('statement.claim.intro'))}</p>${message}<form method="post" action="${escapeHtml(linkPath(token, shown, '/claims'))}"><label for="amount">${escapeHtml(t('statement.claim.amount'))}</label><input id="amount" name="amount" inputmode="decimal" required value="${escapeHtml(values.amount)}"${described(state, 'amount')}>${fieldError(shown, state, 'amount')}<label for="reference">${escapeHtml(t('statement.claim.reference'))}</label><input id="reference" name="reference" required minlength="4" maxlength="${REFERENCE_MAX_LENGTH}" value="${escapeHtml(values.reference)}"${described(state, 'reference')}>${fieldError(shown, state, 'reference')}<label for="note">${escapeHtml(t('statement.claim.note'))}</label><textarea id="note" name="note" rows="2" maxlength="${NOTE_MAX_LENGTH}"${described(state, 'note')}>${escapeHtml(values.note)}</textarea>${fieldError(shown, state, 'note')}<button type="submit">${escapeHtml(t('statement.claim.send'))}</button></form></section>`;
 }
 
-function balanceText(balancePaise: bigint): { label: string; amount: string; tone: string } {
-  if (balancePaise > 0n) return { label: 'You owe', amount: formatInr(balancePaise), tone: 'owe' };
-  if (balancePaise < 0n) {
-    return { label: 'You have in credit', amount: formatInr(-balancePaise), tone: 'credit' };
+function balanceText(
+  shown: PageLanguage,
+  balancePaise: bigint,
+): { label: string; amount: string; tone: string } {
+  const { t } = shown;
+  if (balancePaise > 0n) {
+    return { label: t('statement.owe'), amount: formatInr(balancePaise), tone: 'owe' };
   }
-  return { label: 'Nothing to pay', amount: formatInr(0n), tone: '' };
+  if (balancePaise < 0n) {
+    return { label: t('statement.credit'), amount: formatInr(-balancePaise), tone: 'credit' };
+  }
+  return { label: t('statement.nothingToPay'), amount: formatInr(0n), tone: '' };
+}
+
+/** The claim form's refusal, said above it in the language shown. */
+export function invalidClaimForm(
+  shown: PageLanguage,
+  values: ClaimFormState['values'],
+  fieldErrors: Record<string, string>,
+): ClaimFormState {
+  return { values, message: shown.t('statement.claim.invalid'), fieldErrors };
 }
 
 /** The statement page; `form` re-shows the claim form after a refusal. */
 export function statementPage(
   token: string,
   statement: SharedStatement,
-  asOfText: (iso: string) => string,
+  shown: PageLanguage,
   form?: ClaimFormState,
 ): string {
-  const business = statement.businessName || 'Your statement';
+  const { t } = shown;
+  const business = statement.businessName || t('statement.yourStatement');
   const balance = paiseFromAmount(statement.balance);
-  const shown = balanceText(balance);
+  const balanceShown = balanceText(shown, balance);
+  const amount = { amount: balanceShown.amount };
   const pay = statement.upi
-    ? `<a class="pay" href="${escapeHtml(statement.upi.uri)}">Pay ${escapeHtml(shown.amount)} with UPI</a>${qrSvg(statement.upi.uri, `UPI QR code to pay ${shown.amount}`)}<p class="muted">Scan with any UPI app, or tap the button on this phone.</p>`
+    ? `<a class="pay" href="${escapeHtml(statement.upi.uri)}">${escapeHtml(t('statement.payWithUpi', amount))}</a>${qrSvg(statement.upi.uri, t('statement.upiQr', amount))}<p class="muted">${escapeHtml(t('statement.scan'))}</p>`
     : '';
   const rows = statement.entries
     .map((entry) => {
-      const label = entry.note
-        ? `${KIND_LABELS[entry.kind]}: ${entry.note}`
-        : KIND_LABELS[entry.kind];
-      return `<tr><td>${escapeHtml(entry.on)}</td><td>${escapeHtml(label)}</td><td class="n">${escapeHtml(formatInr(paiseFromAmount(entry.amount)))}</td><td class="n">${escapeHtml(formatInr(paiseFromAmount(entry.balanceAfter)))}</td></tr>`;
+      const kind = t(KIND_TEXTS[entry.kind]);
+      const label = entry.note ? `${kind}: ${entry.note}` : kind;
+      return `<tr><td>${escapeHtml(shown.day(entry.on))}</td><td>${escapeHtml(label)}</td><td class="n">${escapeHtml(formatInr(paiseFromAmount(entry.amount)))}</td><td class="n">${escapeHtml(formatInr(paiseFromAmount(entry.balanceAfter)))}</td></tr>`;
     })
     .join('');
+  const days = { days: SHARED_ENTRY_DAYS };
   const entries = rows
-    ? `<table><thead><tr><th scope="col">Date</th><th scope="col">What</th><th scope="col" class="n">Amount</th><th scope="col" class="n">Balance</th></tr></thead><tbody>${rows}</tbody></table>`
-    : '<p class="muted">No entries in the last 90 days.</p>';
+    ? `<table><thead><tr><th scope="col">${escapeHtml(t('statement.column.date'))}</th><th scope="col">${escapeHtml(t('statement.column.what'))}</th><th scope="col" class="n">${escapeHtml(t('statement.column.amount'))}</th><th scope="col" class="n">${escapeHtml(t('statement.column.balance'))}</th></tr></thead><tbody>${rows}</tbody></table>`
+    : `<p class="muted">${escapeHtml(t('statement.noEntries', days))}</p>`;
   const other = statement.otherWaysToPay
-    ? `<section class="card" aria-labelledby="other"><h2 id="other">Other ways to pay</h2><pre>${escapeHtml(statement.otherWaysToPay)}</pre></section>`
+    ? `<section class="card" aria-labelledby="other"><h2 id="other">${escapeHtml(t('statement.otherWays'))}</h2><pre>${escapeHtml(statement.otherWaysToPay)}</pre></section>`
     : '';
   const values = form ?? {
     values: { amount: balance > 0n ? statement.balance : '', reference: '', note: '' },
   };
+  const name = { name: statement.clientName };
   return page(
-    `${business}: statement for ${statement.clientName}`,
-    `<h1>${escapeHtml(business)}</h1><p class="muted">Statement for ${escapeHtml(statement.clientName)}</p><section class="card" aria-label="Balance"><p>${shown.label}</p><p class="amount ${shown.tone}">${escapeHtml(shown.amount)}</p><p class="muted">As of ${escapeHtml(asOfText(statement.asOf))}</p>${pay}</section>${other}<section class="card" aria-labelledby="entries"><h2 id="entries">Last 90 days</h2>${entries}</section>${claimForm(token, values)}`,
+    shown,
+    t('statement.title', { business, ...name }),
+    `${languageSwitch(token, shown)}<h1>${escapeHtml(business)}</h1><p class="muted">${escapeHtml(t('statement.for', name))}</p><section class="card" aria-label="${escapeHtml(t('statement.balance'))}"><p>${escapeHtml(balanceShown.label)}</p><p class="amount ${balanceShown.tone}">${escapeHtml(balanceShown.amount)}</p><p class="muted">${escapeHtml(t('statement.asOf', { time: shown.time(statement.asOf) }))}</p>${pay}</section>${other}<section class="card" aria-labelledby="entries"><h2 id="entries">${escapeHtml(t('statement.lastDays', days))}</h2>${entries}</section>${claimForm(token, shown, values)}`,
   );
 }
 
-export function thanksPage(businessName: string, token: string): string {
-  return page(
-    'Thank you',
-    `<h1>Thank you</h1><div class="card"><p role="status">${escapeHtml(businessName || 'The shop')} will check your payment and update your statement.</p><p><a href="/s/${escapeHtml(token)}">Back to the statement</a></p></div>`,
-  );
+function backLink(token: string, shown: PageLanguage): string {
+  return `<p><a href="${escapeHtml(linkPath(token, shown))}">${escapeHtml(shown.t('statement.back'))}</a></p>`;
 }
 
-export function notFoundPage(message: string): string {
+export function thanksPage(shown: PageLanguage, businessName: string, token: string): string {
+  const { t } = shown;
+  const title = t('statement.thanks.title');
+  const business = businessName || t('statement.thanks.theShop');
   return page(
-    'Link not valid',
-    `<h1>Link not valid</h1><div class="card"><p>${escapeHtml(message)}.</p><p class="muted">Ask the shop for a new link.</p></div>`,
-  );
-}
-
-/** A refusal with nothing to re-show (too many claims). */
-export function messagePage(title: string, message: string, token: string): string {
-  return page(
+    shown,
     title,
-    `<h1>${escapeHtml(title)}</h1><div class="card"><p role="alert">${escapeHtml(message)}</p><p><a href="/s/${escapeHtml(token)}">Back to the statement</a></p></div>`,
+    `<h1>${escapeHtml(title)}</h1><div class="card"><p role="status">${escapeHtml(t('statement.thanks.text', { business }))}</p>${backLink(token, shown)}</div>`,
+  );
+}
+
+/** Unknown, expired and revoked links alike. */
+export function notFoundPage(shown: PageLanguage): string {
+  const { t } = shown;
+  const title = t('statement.notValid.title');
+  return page(
+    shown,
+    title,
+    `<h1>${escapeHtml(title)}</h1><div class="card"><p>${escapeHtml(t('statement.notValid.text'))}</p><p class="muted">${escapeHtml(t('statement.notValid.ask'))}</p></div>`,
+  );
+}
+
+/** A claim refused with nothing to re-show: too many waiting on the link, or from the network. */
+export function notSentPage(
+  shown: PageLanguage,
+  why: 'too-many' | 'rate-limited',
+  token: string,
+): string {
+  const { t } = shown;
+  const title = t('statement.notSent');
+  const message =
+    why === 'too-many'
+      ? t('statement.tooManyPending', { count: MAX_PENDING_CLAIMS_PER_LINK })
+      : t('statement.tooManyClaims');
+  return page(
+    shown,
+    title,
+    `<h1>${escapeHtml(title)}</h1><div class="card"><p role="alert">${escapeHtml(message)}</p>${backLink(token, shown)}</div>`,
   );
 }

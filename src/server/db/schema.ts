@@ -60,6 +60,8 @@ export interface ClientsTable {
   promise_id: ColumnType<string | null, string | null | undefined, string | null>;
   promise_amount_paise: ColumnType<DbInteger | null, bigint | null | undefined, bigint | null>;
   promise_by: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The language of what the client reads ('en', 'hi'): reminders and the statement page. */
+  language: ColumnType<string, string | undefined, string>;
   created_at: string;
   updated_at: string;
 }
@@ -86,6 +88,8 @@ interface UserTable {
   role: ColumnType<string | null, string | undefined, string>;
   /** better-auth's two-factor plugin: whether sign-in asks for a second factor. */
   twoFactorEnabled: ColumnType<number | boolean | null, never, number | boolean>;
+  /** The language of the operator's pages ('en', 'hi'), on every device: ours, not better-auth's. */
+  language: ColumnType<string, never, string>;
   createdAt: Date | string;
   updatedAt: Date | string;
 }
@@ -239,6 +243,8 @@ interface CollectionSettingsTable {
   reminder_message: string;
   reminder_email_subject: string;
   payment_terms_days: ColumnType<DbInteger, number | undefined, number>;
+  /** The reminder templates of languages other than English, JSON by language; '{}': built-in. */
+  reminder_templates: ColumnType<string, string | undefined, string>;
   updated_at: string;
 }
 

@@ -315,6 +315,8 @@ describe('answers and the description', () => {
     const operator = signedIn.json().user as { id: string };
     const cookie = (await signUp(app)).cookie;
     await call('GET', '/api/auth/get-session', 200, { cookie });
+    await call('PUT', '/api/account/preferences', 200, { cookie, payload: { language: 'hi' } });
+    await call('PUT', '/api/account/preferences', 400, { cookie, payload: { language: 'fr' } });
 
     // Settings and operators: the administrator's, refused to others.
     const settings = {
@@ -367,7 +369,13 @@ describe('answers and the description', () => {
     });
     await call('POST', '/api/clients', 201, {
       cookie,
-      payload: { ...fields, email: 'ravi@example.com', fname: 'Ravi', balance: -20 },
+      payload: {
+        ...fields,
+        email: 'ravi@example.com',
+        fname: 'Ravi',
+        balance: -20,
+        language: 'en',
+      },
     });
     await call('GET', '/api/clients?q=asha&sort=balance&dir=desc&balance=owing&limit=10', 200, {
       cookie,

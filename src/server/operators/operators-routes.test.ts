@@ -42,7 +42,7 @@ describe('the administrator', () => {
       payload: { email, password: GOOD_PASSWORD },
     });
     expect(signUpAnswer.json()).toEqual({
-      user: { id: expect.any(String), email, role: 'operator' },
+      user: { id: expect.any(String), email, role: 'operator', language: 'en' },
     });
     const signInAnswer = await t.app.inject({
       method: 'POST',

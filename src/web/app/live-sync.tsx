@@ -1,6 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { applyClientEvent } from '../features/clients/clients-cache.ts';
+import { changeLanguage } from '../i18n/language.ts';
 import { connectLive } from '../lib/live-socket.ts';
 import { collectKeys, refreshAfterChange } from '../lib/query-keys.ts';
 import { session } from '../lib/session.ts';
@@ -40,6 +41,9 @@ export function useLiveSync(queryClient: QueryClient, operatorId: string): void 
         } else if (event.type === 'operator.updated') {
           // This operator's role changed: the navbar and settings page follow.
           session.set(event.operator);
+        } else if (event.type === 'preferences.updated') {
+          // The operator chose another language on another tab or device: this one follows.
+          void changeLanguage(event.language);
         } else if (event.type === 'collection-settings.updated') {
           // The preview and the next form shown use them; a form being edited keeps its text.
           queryClient.setQueryData(collectKeys.settings, event.settings);

@@ -42,6 +42,7 @@ const FIELD_NAMES: Record<ImportField, MessageId> = {
   email: 'clients.field.email',
   phone: 'clients.field.phone',
   balance: 'clients.field.balance',
+  language: 'clients.field.language',
 };
 
 function isImportField(field: string): field is ImportField {
