@@ -10,6 +10,13 @@ import { settingsSchema } from './settings-schema.ts';
 
 /** The close code of a live socket whose session ended (signed out elsewhere, expired). */
 export const SESSION_ENDED_CLOSE_CODE = 4401;
+/**
+ * The socket's book is no longer this member's (removed, left, or their role changed): the tab
+ * reads its session and books again (issue 23).
+ */
+export const BOOK_ACCESS_CHANGED_CLOSE_CODE = 4403;
+/** The session switched to another book: every tab of it reloads what it shows, from that book. */
+export const BOOK_SWITCHED_CLOSE_CODE = 4410;
 
 /**
  * Collection settings as the server sends them: their shape, not their input rules (those are
@@ -41,6 +48,8 @@ export const liveEventSchema = z.discriminatedUnion('type', [
    * other tabs and devices switch at once.
    */
   z.object({ type: z.literal('preferences.updated'), language: languageSchema }),
+  /** The book's members changed (one joined, left, was removed or got another role). */
+  z.object({ type: z.literal('members.updated') }),
   /** A payment or charge was recorded: the entry, and the client with its new balance. */
   z.object({ type: z.literal('entry.created'), entry: entrySchema, client: clientSchema }),
   /** An import stored this many clients: lists and totals reload once, not per client. */

@@ -52,6 +52,9 @@ export const pages = {
   ageingPrint: page('/ageing/print'),
   settings: page('/settings'),
   resetPassword: page('/reset-password'),
+  // Shared books (issue 23): joining one by its invitation link, and what its members did.
+  invite: page('/invite/:token'),
+  activity: page('/activity'),
 } as const;
 
 type Pages = typeof pages;
@@ -153,4 +156,12 @@ export const apiPaths = {
   promises: (id: string) => clientPath(id, 'promises'),
   collect: '/api/collect',
   collectSkip: (id: string) => clientPath(id, 'skip'),
+  // Shared books (issue 23).
+  books: '/api/books',
+  currentBook: '/api/books/current',
+  bookMembers: '/api/book/members',
+  bookMember: (id: string) => under('book/members', id),
+  bookInvites: '/api/book/invites',
+  inviteAccept: (token: string) => under('invites', token, 'accept'),
+  activity: '/api/activity',
 } as const;

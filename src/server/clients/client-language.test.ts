@@ -198,7 +198,7 @@ describe('in CSV', () => {
     const refused = await importCsv(me.cookie, csv);
     expect(refused.statusCode).toBe(400);
     expect(refused.json().errors).toEqual([
-      { row: 3, field: 'language', message: expect.any(String) },
+      { row: 3, field: 'language', message: expect.any(String), code: 'language.invalid' },
     ]);
     expect((await listOf(me.cookie)).total).toBe(0);
   });

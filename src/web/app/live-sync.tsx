@@ -44,6 +44,9 @@ export function useLiveSync(queryClient: QueryClient, operatorId: string): void 
         } else if (event.type === 'preferences.updated') {
           // The operator chose another language on another tab or device: this one follows.
           void changeLanguage(event.language);
+        } else if (event.type === 'members.updated') {
+          // Someone joined, left or got another role: the book's member list and books change.
+          void queryClient.invalidateQueries({ queryKey: ['books'] });
         } else if (event.type === 'collection-settings.updated') {
           // The preview and the next form shown use them; a form being edited keeps its text.
           queryClient.setQueryData(collectKeys.settings, event.settings);
