@@ -13,6 +13,7 @@ import autocannon from 'autocannon';
 import Database from 'better-sqlite3';
 import { addDays } from '../src/shared/ledger-schema.ts';
 import { formatAmount } from '../src/shared/money.ts';
+import { cpuProfileFlags, microseconds, summariseWrittenProfile } from './cpu-profile.ts';
 import { seedLedgerSqlite, unpaidProblemsSqlite } from './seed-data.ts';
 
 const SERVER_COMMAND = [process.execPath, path.join('dist', 'server', 'server', 'index.js')];
@@ -25,6 +26,14 @@ const PORT = 3292;
 const BASE = `http://127.0.0.1:${PORT}`;
 const ORIGIN = `http://localhost:${PORT}`;
 const TIME_ZONE = 'Asia/Kolkata';
+/**
+ * LEDGER_PROFILE=settle (or none): profiles the server (--cpu-prof) under that one payment load
+ * of the settling comparison, for BENCH_SECONDS, prints where its time went, and stops there.
+ */
+const PROFILE = ((name) => {
+  if (name === undefined || name === 'settle' || name === 'none') return name;
+  throw new Error(`LEDGER_PROFILE: settle or none, not ${name}`);
+})(process.env.LEDGER_PROFILE);
 
 function today(): string {
   return new Intl.DateTimeFormat('en-CA', { timeZone: TIME_ZONE }).format(new Date());
@@ -122,15 +131,15 @@ interface Arrears {
  * most unpaid amounts first, each paying its oldest unpaid amount and half the next; each
  * client paid once while the list lasts. Answers the two loads, and their figures to print.
  */
-async function compareSettling(
+function settlingLoads(
   headers: Record<string, string>,
   creditIds: readonly string[],
   arrears: readonly Arrears[],
-): Promise<{ none: Figures; settle: Figures; figures: Figures[] }> {
+) {
   const amount = (i: number) => formatAmount(arrears[i % arrears.length]?.paymentPaise ?? 100n);
   let noneNext = 0;
   let settleNext = 0;
-  const half = DURATION_S / 2;
+  const half = PROFILE ? DURATION_S : DURATION_S / 2;
   const none = () =>
     load(
       'payment on a client in credit (nothing to settle)',
@@ -175,6 +184,15 @@ async function compareSettling(
       },
       half,
     );
+  return { none, settle, settled: () => arrears.slice(0, settleNext) };
+}
+
+async function compareSettling(
+  headers: Record<string, string>,
+  creditIds: readonly string[],
+  arrears: readonly Arrears[],
+): Promise<{ none: Figures; settle: Figures; figures: Figures[] }> {
+  const { none, settle, settled: settledSoFar } = settlingLoads(headers, creditIds, arrears);
   const runs = [await none(), await settle(), await settle(), await none()];
   const both = (a: Figures | undefined, b: Figures | undefined, name: string): Figures => ({
     name,
@@ -183,7 +201,7 @@ async function compareSettling(
     p99: Math.max(a?.p99 ?? 0, b?.p99 ?? 0),
     errors: (a?.errors ?? 0) + (b?.errors ?? 0),
   });
-  const settled = arrears.slice(0, settleNext);
+  const settled = settledSoFar();
   const unpaidEach = settled.reduce((sum, a) => sum + a.unpaid, 0) / Math.max(settled.length, 1);
   const noneFigures = both(
     runs[0],
@@ -212,7 +230,7 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(path.join(tmpdir(), 'client-panel-ledger-bench-'));
   const file = path.join(dir, 'bench.db');
   const [command = process.execPath, ...args] = SERVER_COMMAND;
-  const server = spawn(command, args, {
+  const server = spawn(command, [...(PROFILE ? cpuProfileFlags(dir) : []), ...args], {
     env: {
       ...process.env,
       PORT: String(PORT),
@@ -250,6 +268,17 @@ async function main(): Promise<void> {
     }
 
     const writeHeaders = { cookie, origin: ORIGIN, 'content-type': 'application/json' };
+    if (PROFILE) {
+      const window = { from: microseconds(), to: 0 };
+      const figures = await settlingLoads(writeHeaders, creditIds, arrears)[PROFILE]();
+      window.to = microseconds();
+      console.log(
+        `${figures.name}: ${figures.rps.toFixed(0)} req/s, p50 ${ms(figures.p50)} ms, p99 ${ms(figures.p99)} ms, ${figures.errors} errors`,
+      );
+      await stop(server);
+      summariseWrittenProfile(dir, window);
+      return;
+    }
     const end = today();
     const results: Figures[] = [];
     const creates = await load('POST /api/clients (create, opening entry)', {
