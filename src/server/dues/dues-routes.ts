@@ -24,7 +24,7 @@ import { allowLongSilence } from '../http/long-work.ts';
 import { dateIn } from '../ledger/panel-date.ts';
 import type { EventBus } from '../live/event-bus.ts';
 import { writeWithEvents } from '../live/write-with-events.ts';
-import { ageingCsv, ageingOf } from './ageing-repository.ts';
+import { ageingCsv, keptAgeing } from './ageing-repository.ts';
 import { collectRoundOf, skipOnRound } from './collect-round-repository.ts';
 import { createPromise, listPromises } from './promises-repository.ts';
 
@@ -51,6 +51,7 @@ export async function registerDuesRoutes(
   { config, database, readSession, bus }: DuesRoutesOptions,
 ): Promise<void> {
   const today = () => dateIn(config.timeZone);
+  const ageingOf = keptAgeing(database);
 
   /** A round's day as asked, within a day of the panel's today. */
   function roundDay(on: string | undefined): string {
@@ -75,7 +76,7 @@ export async function registerDuesRoutes(
           response: { 200: ageingSchema, ...errors },
         },
       },
-      (request) => ageingOf(database, request.operator.id, today()),
+      (request) => ageingOf(request.operator.id, today()),
     );
 
     routes.get(
