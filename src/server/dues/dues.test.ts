@@ -2,6 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from 'vite
 import type { Client } from '../../shared/client-schema.ts';
 import type { Ageing, CollectRound, Promises } from '../../shared/dues-schema.ts';
 import { addDays } from '../../shared/ledger-schema.ts';
+import { formatAmount } from '../../shared/money.ts';
 import { apiPaths } from '../../shared/paths.ts';
 import {
   addClient,
@@ -12,7 +13,7 @@ import {
   startTestApp,
   type TestApp,
 } from '../test-support.ts';
-import { dropEmptyDueSums } from './unpaid-repository.ts';
+import { dropEmptyDueSums, SETTLE_BATCH } from './unpaid-repository.ts';
 
 let t: TestApp;
 let today: string;
@@ -155,12 +156,14 @@ describe('due dates: payments settle the oldest due first', () => {
   test('a payment settling many unpaid amounts exactly leaves the next one the oldest, counted once', async () => {
     const cookie = await operator();
     const client = await addClient(t.app, cookie, { balance: '0' });
-    for (let day = -120; day < -112; day += 1)
-      await charge(cookie, client, '10', addDays(today, day));
+    // As many as a settle reads at once, then two more: paying exactly the first ones ends
+    // the settle on the last row read, and the next is the oldest, with nothing before it.
+    for (let i = 0; i < SETTLE_BATCH; i += 1) {
+      await charge(cookie, client, '10', addDays(today, -100 - SETTLE_BATCH + i));
+    }
     await charge(cookie, client, '40', addDays(today, -100));
     await charge(cookie, client, '50', addDays(today, -95));
-    // The first eight, to the paisa: the next is the oldest, with nothing unpaid before it.
-    const paid = await pay(cookie, client, '80');
+    const paid = await pay(cookie, client, formatAmount(BigInt(SETTLE_BATCH) * 1000n));
     expect(paid).toMatchObject({ overdue: '90.00', overdueSince: addDays(today, -100) });
     expect((await ageing(cookie))['90+']).toEqual(['90.00', 1]);
     // Then part of it: the rest of that one stays the oldest.
