@@ -228,7 +228,7 @@ async function compareSettling(
   headers: Record<string, string>,
   creditIds: readonly string[],
   arrears: readonly Arrears[],
-): Promise<{ none: Figures; settle: Figures; figures: Figures[] }> {
+): Promise<{ none: Figures; settle: Figures; figures: Figures[]; runs: string }> {
   const { none, settle, settled: settledSoFar } = settlingLoads(headers, creditIds, arrears);
   const runs = [await none(), await settle(), await settle(), await none()];
   const both = (a: Figures | undefined, b: Figures | undefined, name: string): Figures => ({
@@ -250,7 +250,13 @@ async function compareSettling(
     runs[2],
     `POST /api/clients/:id/entries (payment; client owing ${unpaidEach.toFixed(1)} unpaid amounts on average: settles the oldest and half the next)`,
   );
-  return { none: noneFigures, settle: settleFigures, figures: [noneFigures, settleFigures] };
+  const runRates = runs.map((run) => (run ? run.rps.toFixed(0) : '?'));
+  return {
+    none: noneFigures,
+    settle: settleFigures,
+    figures: [noneFigures, settleFigures],
+    runs: `none ${runRates[0]}, settle ${runRates[1]}, settle ${runRates[2]}, none ${runRates[3]} req/s`,
+  };
 }
 
 function stop(child: ChildProcess | undefined): Promise<void> {
@@ -413,6 +419,7 @@ async function main(): Promise<void> {
     console.log(
       `payments settling unpaid amounts / payments with none to settle (throughput): ${(settling.settle.rps / settling.none.rps).toFixed(2)} (target ≥ 0.8: "recording a payment stays within 20% of today's rate")`,
     );
+    console.log(`  the four runs in order: ${settling.runs}`);
     console.log(SETTLING_NOTE);
     const db = new Database(file, { readonly: true });
     const problems = unpaidProblemsSqlite(db, ownerId);
