@@ -39,15 +39,15 @@ function bucketSql(bucket: number, ownerId: string, from: string | null, to: str
 }
 
 interface AgeingRow {
-  version: DbInteger;
-  bucket: DbInteger | null;
+  version: DbInteger | null;
+  bucket: DbInteger;
   amount: DbInteger | null;
   clients: DbInteger | null;
 }
 
 /**
  * The ageing and the version of the sums it was read from, in one statement (one snapshot on
- * either database); no row when the operator has no totals yet (nothing was ever owed).
+ * either database): a row per bucket, the version null when the operator has no totals row.
  */
 function ageingQuery(p: Edges) {
   const buckets = [
@@ -57,9 +57,10 @@ function ageingQuery(p: Edges) {
     bucketSql(3, p.ownerId, p.d90, p.d60),
     bucketSql(4, p.ownerId, null, p.d90),
   ];
-  return sql<AgeingRow>`SELECT t.dues_version AS version, s.bucket, s.amount, s.clients
-    FROM owner_totals t LEFT JOIN (${sql.join(buckets, sql` UNION ALL `)}) s ON 1 = 1
-    WHERE t.owner_id = ${p.ownerId}`;
+  return sql<AgeingRow>`SELECT
+      (SELECT dues_version FROM owner_totals WHERE owner_id = ${p.ownerId}) AS version,
+      s.bucket, s.amount, s.clients
+    FROM (${sql.join(buckets, sql` UNION ALL `)}) s`;
 }
 
 const duesVersionQuery = compiledQuery('dues-version', (db, p: { ownerId: string }) =>
@@ -82,7 +83,7 @@ function ageingFrom(rows: readonly AgeingRow[], today: string): Ageing {
   return { today, totalOverdue: formatAmount(overdue), buckets };
 }
 
-/** An ageing as read, with the version of the sums it was read from (null: no sums yet). */
+/** An ageing as read, with the version of the sums it was read from (null: no totals row). */
 interface ReadAgeing {
   ageing: Ageing;
   version: bigint | null;
@@ -94,7 +95,7 @@ async function readAgeing(reader: DatabaseReader, ownerId: string, today: string
   const version = rows[0]?.version;
   return {
     ageing: ageingFrom(rows, today),
-    version: version === undefined ? null : exactInteger(version),
+    version: version === undefined || version === null ? null : exactInteger(version),
   } satisfies ReadAgeing;
 }
 
