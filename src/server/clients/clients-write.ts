@@ -1,6 +1,5 @@
 // New clients and edits, each with its ledger entry and its share of the running totals.
 import { randomUUID } from 'node:crypto';
-import { sql } from 'kysely';
 import type { ClientFields, ClientPatch } from '../../shared/client-fields-schema.ts';
 import type { Client } from '../../shared/client-schema.ts';
 import type { Language } from '../../shared/languages.ts';
@@ -12,7 +11,7 @@ import { compiledQuery } from '../db/compiled-queries.ts';
 import type { WriteTransaction } from '../db/database.ts';
 import { insertRows } from '../db/insert-rows.ts';
 import { exactInteger, smallInteger } from '../db/integers.ts';
-import { dueByTerms, moveUnpaid } from '../dues/unpaid-repository.ts';
+import { dueByTerms, moveUnpaid, OwnerDuesChanges } from '../dues/unpaid-repository.ts';
 import { appendEntry, insertEntries } from '../ledger/ledger-repository.ts';
 import { answerClient, CLIENT_COLUMNS, type ClientRow, selectOwnedClient } from './client-rows.ts';
 import { addNewClientsToTotals, adjustTotals } from './running-totals.ts';
@@ -307,12 +306,10 @@ async function addOpeningDues(
       prev_due_on: null,
     })),
   );
+  const sums = new OwnerDuesChanges();
   const total = rows.reduce((sum, row) => sum + row.balance_paise, 0n);
-  await sql`INSERT INTO owner_dues (owner_id, due_on, prev_due_on, amount_paise, clients)
-    VALUES (${ownerId}, ${dueOn}, '', ${total}, ${BigInt(rows.length)})
-    ON CONFLICT (owner_id, due_on, prev_due_on) DO UPDATE SET
-      amount_paise = owner_dues.amount_paise + excluded.amount_paise,
-      clients = owner_dues.clients + excluded.clients`.execute(trx);
+  sums.add(dueOn, null, total, BigInt(rows.length));
+  await sums.apply(trx, ownerId);
   for (let start = 0; start < rows.length; start += IDS_PER_UPDATE) {
     await trx
       .updateTable('clients')

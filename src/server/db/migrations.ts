@@ -16,6 +16,7 @@ import { phoneValidMigration } from './migrations/0013-phone-valid.ts';
 import { operatorColumnsWithoutDefaultsMigration } from './migrations/0014-operator-columns-without-defaults.ts';
 import { gettingPaidMigration } from './migrations/0015-getting-paid.ts';
 import { dueDatesAndPromisesMigration } from './migrations/0016-due-dates-and-promises.ts';
+import { ageingVersionAndKeyedDuesMigration } from './migrations/0017-ageing-version-and-keyed-dues.ts';
 import { languagesMigration } from './migrations/0019-languages.ts';
 
 export interface MigrationOptions {
@@ -51,6 +52,7 @@ function appMigrations(options: MigrationOptions): Record<string, Migration> {
     '0014_operator_columns_without_defaults': operatorColumnsWithoutDefaultsMigration,
     '0015_getting_paid': gettingPaidMigration,
     '0016_due_dates_and_promises': dueDatesAndPromisesMigration,
+    '0017_ageing_version_and_keyed_dues': ageingVersionAndKeyedDuesMigration,
     '0019_languages': languagesMigration,
   };
 }

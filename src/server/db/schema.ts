@@ -77,6 +77,11 @@ interface OwnerTotalsTable {
   /** Clients whose balance is below 0 (in credit), and the credit held (a negative sum). */
   credit_count: Int64Column;
   credit_paise: Int64Column;
+  /**
+   * Raised by every write that changes the operator's sums by due date (`owner_dues`), in its
+   * transaction: an ageing answered at one version holds until it moves or the day changes.
+   */
+  dues_version: ColumnType<DbInteger, bigint | undefined, bigint>;
 }
 
 /** The better-auth user table, named here only so that clients can reference it. */

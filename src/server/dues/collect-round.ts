@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import { COLLECT_REMIND_EVERY_DAYS } from '../../shared/dues-schema.ts';
 import { addDays } from '../../shared/ledger-schema.ts';
 import type { ClientRow } from '../clients/client-rows.ts';
+import { compiledQuery } from '../db/compiled-queries.ts';
 import type { WriteTransaction } from '../db/database.ts';
 
 export type RoundAction = 'reminded' | 'paid' | 'promised' | 'skipped';
@@ -36,6 +37,17 @@ export function roundCondition(on: string) {
     AND (c.last_reminded_on IS NULL OR c.last_reminded_on < ${since})))`;
 }
 
+const markDoneQuery = compiledQuery(
+  'mark-done-on-round',
+  (
+    _db,
+    p: { ownerId: string; on: string; clientId: string; action: RoundAction; doneAt: string },
+  ) =>
+    sql`INSERT INTO collect_done (owner_id, on_date, client_id, action, done_at)
+      VALUES (${p.ownerId}, ${p.on}, ${p.clientId}, ${p.action}, ${p.doneAt})
+      ON CONFLICT (owner_id, on_date, client_id) DO NOTHING`,
+);
+
 /**
  * Marks a client dealt with on the round of `on`, when it is on it (`row` as it was before
  * the write), in the write's transaction; the first action of the day counts.
@@ -48,8 +60,12 @@ export async function markDealtWith(
   action: RoundAction,
 ): Promise<boolean> {
   if (!isOnRound(row, on)) return false;
-  await sql`INSERT INTO collect_done (owner_id, on_date, client_id, action, done_at)
-    VALUES (${ownerId}, ${on}, ${row.id}, ${action}, ${new Date().toISOString()})
-    ON CONFLICT (owner_id, on_date, client_id) DO NOTHING`.execute(trx);
+  await markDoneQuery(trx, {
+    ownerId,
+    on,
+    clientId: row.id,
+    action,
+    doneAt: new Date().toISOString(),
+  });
   return true;
 }

@@ -468,6 +468,41 @@ class Run {
     return newestFirst.reverse();
   }
 
+  /**
+   * The ageing the API answers against the one computed from `unpaid` (each live client's
+   * unpaid amounts; by default from the entries this run wrote). Run after every step, so
+   * that an ageing kept from before a write or a day (keptAgeing) is caught at once, whatever
+   * the write. Answers the total overdue.
+   */
+  async checkAgeing(
+    unpaid: Unpaid[][] = this.live().map((known) =>
+      unpaidOf(known.entries.map((entry) => ({ ...entry, amount: formatAmount(entry.amount) }))),
+    ),
+  ): Promise<bigint> {
+    const today = this.today;
+    const response = await injectCall(t.app, 'GET', '/api/ageing', this.cookie);
+    expect(response.statusCode, response.body).toBe(200);
+    const ageing: Ageing = response.json();
+    let totalOverdue = 0n;
+    const buckets = BUCKETS.map((key) => {
+      let paise = 0n;
+      let clients = 0;
+      for (const amounts of unpaid) {
+        const inBucket = amounts.filter((amount) => bucketOf(amount.dueOn, today) === key);
+        paise += inBucket.reduce((sum, amount) => sum + amount.paise, 0n);
+        if (inBucket.length > 0) clients += 1;
+      }
+      if (key !== 'current') totalOverdue += paise;
+      return { key, amount: formatAmount(paise), clients };
+    });
+    expect(ageing, `the ageing on ${today}`).toEqual({
+      today,
+      totalOverdue: formatAmount(totalOverdue),
+      buckets,
+    });
+    return totalOverdue;
+  }
+
   /** Every figure the API answers against the recomputation, as of the run's today. */
   async check(): Promise<void> {
     const today = this.today;
@@ -547,27 +582,7 @@ class Run {
       [...sorted].sort((a, b) => (a < b ? 1 : a > b ? -1 : 0)),
     );
 
-    const ageingResponse = await injectCall(t.app, 'GET', '/api/ageing', this.cookie);
-    expect(ageingResponse.statusCode, ageingResponse.body).toBe(200);
-    const ageing: Ageing = ageingResponse.json();
-    let totalOverdue = 0n;
-    const buckets = BUCKETS.map((key) => {
-      let paise = 0n;
-      let clients = 0;
-      for (const figures of expected.values()) {
-        const inBucket = figures.unpaid.filter((amount) => bucketOf(amount.dueOn, today) === key);
-        paise += inBucket.reduce((sum, amount) => sum + amount.paise, 0n);
-        if (inBucket.length > 0) clients += 1;
-      }
-      if (key !== 'current') totalOverdue += paise;
-      return { key, amount: formatAmount(paise), clients };
-    });
-    expect(ageing, `the ageing on ${today}`).toEqual({
-      today,
-      totalOverdue: formatAmount(totalOverdue),
-      buckets,
-    });
-
+    const totalOverdue = await this.checkAgeing([...expected.values()].map((f) => f.unpaid));
     const totalsResponse = await injectCall(t.app, 'GET', '/api/totals', this.cookie);
     expect(totalsResponse.statusCode, totalsResponse.body).toBe(200);
     const totals: Totals = totalsResponse.json();
@@ -588,7 +603,10 @@ test(
         vi.setSystemTime(new Date(`${startDay}T06:30:00Z`));
         const run = new Run(await signUp(t.app), startDay);
         for (const opening of openings) await run.add(opening);
-        for (const step of steps) await run.apply(step);
+        for (const step of steps) {
+          await run.apply(step);
+          await run.checkAgeing();
+        }
         await run.check();
         for (const days of laterDays) {
           await run.pass(days);

@@ -22,7 +22,7 @@ import { allowLongSilence } from '../http/long-work.ts';
 import { dateIn } from '../ledger/panel-date.ts';
 import type { EventBus } from '../live/event-bus.ts';
 import { writeWithEvents } from '../live/write-with-events.ts';
-import { ageingCsv, ageingOf } from './ageing-repository.ts';
+import { ageingCsv, keptAgeing } from './ageing-repository.ts';
 import { collectRoundOf, skipOnRound } from './collect-round-repository.ts';
 import { createPromise, listPromises } from './promises-repository.ts';
 
@@ -45,6 +45,7 @@ export async function registerDuesRoutes(
   { config, database, readSession, bus }: DuesRoutesOptions,
 ): Promise<void> {
   const today = () => dateIn(config.timeZone);
+  const ageingOf = keptAgeing(database);
 
   /**
    * A round's day as asked: the panel's today, or a day either side (a browser in another
@@ -72,7 +73,7 @@ export async function registerDuesRoutes(
           response: { 200: ageingSchema, ...errors },
         },
       },
-      (request) => ageingOf(database, request.operator.id, today()),
+      (request) => ageingOf(request.operator.id, today()),
     );
 
     routes.get(

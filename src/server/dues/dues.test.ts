@@ -2,6 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from 'vite
 import type { Client } from '../../shared/client-schema.ts';
 import type { Ageing, CollectRound, Promises } from '../../shared/dues-schema.ts';
 import { addDays } from '../../shared/ledger-schema.ts';
+import { formatAmount } from '../../shared/money.ts';
 import { apiPaths } from '../../shared/paths.ts';
 import {
   addClient,
@@ -12,7 +13,7 @@ import {
   startTestApp,
   type TestApp,
 } from '../test-support.ts';
-import { dropEmptyDueSums } from './unpaid-repository.ts';
+import { dropEmptyDueSums, SETTLE_BATCH } from './unpaid-repository.ts';
 
 let t: TestApp;
 let today: string;
@@ -61,8 +62,11 @@ async function read(cookie: string, client: { id: string }): Promise<Client> {
   return response.json();
 }
 
-async function ageing(cookie: string): Promise<Record<string, [string, number]>> {
-  const response = await injectCall(t.app, 'GET', apiPaths.ageing, cookie);
+async function ageing(
+  cookie: string,
+  app: TestApp['app'] = t.app,
+): Promise<Record<string, [string, number]>> {
+  const response = await injectCall(app, 'GET', apiPaths.ageing, cookie);
   expect(response.statusCode, response.body).toBe(200);
   const body: Ageing = response.json();
   return Object.fromEntries(body.buckets.map((b) => [b.key, [b.amount, b.clients]]));
@@ -147,6 +151,28 @@ describe('due dates: payments settle the oldest due first', () => {
     const paid = await pay(cookie, client, '600', addDays(today, -9));
     expect(paid).toMatchObject({ balance: '0.00', overdue: '0.00', overdueSince: null });
     expect((await ageing(cookie))['1-30']).toEqual(['0.00', 0]);
+  });
+
+  test('a payment settling many unpaid amounts exactly leaves the next one the oldest, counted once', async () => {
+    const cookie = await operator();
+    const client = await addClient(t.app, cookie, { balance: '0' });
+    // As many as a settle reads at once, then two more: paying exactly the first ones ends
+    // the settle on the last row read, and the next is the oldest, with nothing before it.
+    for (let i = 0; i < SETTLE_BATCH; i += 1) {
+      await charge(cookie, client, '10', addDays(today, -100 - SETTLE_BATCH + i));
+    }
+    await charge(cookie, client, '40', addDays(today, -100));
+    await charge(cookie, client, '50', addDays(today, -95));
+    const paid = await pay(cookie, client, formatAmount(BigInt(SETTLE_BATCH) * 1000n));
+    expect(paid).toMatchObject({ overdue: '90.00', overdueSince: addDays(today, -100) });
+    expect((await ageing(cookie))['90+']).toEqual(['90.00', 1]);
+    // Then part of it: the rest of that one stays the oldest.
+    expect(await pay(cookie, client, '15')).toMatchObject({
+      overdue: '75.00',
+      overdueSince: addDays(today, -100),
+    });
+    expect((await ageing(cookie))['90+']).toEqual(['75.00', 1]);
+    expect(await read(cookie, client)).toMatchObject({ overdue: '75.00' });
   });
 
   test('balance edits: up is due by the payment terms, down settles the oldest', async () => {
@@ -279,6 +305,39 @@ describe('the calendar moves the figures with no write', () => {
       expect(listed.statusCode, listed.body).toBe(200);
       const found = listed.json().items.find((c: Client) => c.id === client.id);
       expect(found, query).toMatchObject({ overdue: '100.00', overdueSince: addDays(today, -100) });
+    }
+  });
+});
+
+describe('the ageing each instance keeps', () => {
+  test('a write through another instance of the panel changes the ageing this one answers next', async () => {
+    const other = await startTestApp({ database: t.config.database });
+    try {
+      const cookie = await operator();
+      const client = await addClient(t.app, cookie, { balance: '0' });
+      await charge(cookie, client, '500', addDays(today, -40));
+      // Both instances have answered (and kept) the ageing before the writes below.
+      expect((await ageing(cookie))['31-60']).toEqual(['500.00', 1]);
+      expect((await ageing(cookie, other.app))['31-60']).toEqual(['500.00', 1]);
+
+      const paid = await post(other.app, apiPaths.entries(client.id), cookie, {
+        kind: 'payment',
+        amount: '200',
+      });
+      expect(paid.statusCode, paid.body).toBe(201);
+      expect((await ageing(cookie))['31-60']).toEqual(['300.00', 1]);
+
+      await charge(cookie, client, '70', addDays(today, -3));
+      expect(await ageing(cookie, other.app)).toMatchObject({
+        '1-30': ['70.00', 1],
+        '31-60': ['300.00', 1],
+      });
+
+      const deleted = await injectCall(other.app, 'DELETE', apiPaths.client(client.id), cookie);
+      expect(deleted.statusCode, deleted.body).toBe(204);
+      expect(await ageing(cookie)).toMatchObject({ '1-30': ['0.00', 0], '31-60': ['0.00', 0] });
+    } finally {
+      await other.close();
     }
   });
 });
