@@ -232,7 +232,7 @@ export function ImportDialog({ onClose }: { onClose(): void }) {
 
   return (
     <Modal show onHide={busy ? () => {} : onClose} size="lg" aria-labelledby="import-title">
-      <Modal.Header closeButton={!busy}>
+      <Modal.Header closeButton={!busy} closeLabel={t('shell.close')}>
         <Modal.Title id="import-title">{t('clients.import.title')}</Modal.Title>
       </Modal.Header>
       <Modal.Body onDragOver={(event) => event.preventDefault()} onDrop={drop}>

@@ -226,7 +226,7 @@ export function RemindDialog({
   const preview = useReminderPreview(client.id);
   return (
     <Modal show onHide={sequence ? sequence.onStop : onClose} centered aria-labelledby={titleId}>
-      <Modal.Header closeButton>
+      <Modal.Header closeButton closeLabel={t('collect.close')}>
         <Modal.Title id={titleId}>
           {t('collect.remind.title', { name: `${client.fname} ${client.lname}` })}
           {sequence ? (
