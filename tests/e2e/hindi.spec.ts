@@ -107,13 +107,31 @@ async function expectNoEnglish(page: Page, what: string, names: readonly string[
   expect(leaks, `${what}: English words on a Hindi page`).toEqual([]);
 }
 
-/** No horizontal scroll: every line of the page wraps within the phone's width. */
+/**
+ * No horizontal scroll: every line of the page wraps within the phone's width. When one does
+ * not, the innermost elements whose content is wider than they are say which.
+ */
 async function expectFits(page: Page, what: string) {
-  const { scrollWidth, innerWidth } = await page.evaluate(() => ({
-    scrollWidth: document.scrollingElement?.scrollWidth ?? 0,
-    innerWidth: window.innerWidth,
-  }));
-  expect(scrollWidth, `${what}: wider than ${innerWidth} px`).toBeLessThanOrEqual(innerWidth);
+  const { scrollWidth, innerWidth, wide } = await page.evaluate(() => {
+    const overflowing = [...document.body.querySelectorAll('*')].filter(
+      (element) => element.scrollWidth > element.clientWidth + 1 && element.clientWidth > 0,
+    );
+    const innermost = overflowing.filter(
+      (element) => !overflowing.some((other) => other !== element && element.contains(other)),
+    );
+    return {
+      scrollWidth: document.scrollingElement?.scrollWidth ?? 0,
+      innerWidth: window.innerWidth,
+      wide: innermost.slice(0, 5).map((element) => {
+        const text = element.textContent?.trim().slice(0, 60);
+        return `<${element.tagName.toLowerCase()} class="${element.className}"> ${element.scrollWidth} px: ${text}`;
+      }),
+    };
+  });
+  expect(
+    scrollWidth,
+    `${what}: wider than ${innerWidth} px: ${wide.join('; ')}`,
+  ).toBeLessThanOrEqual(innerWidth);
 }
 
 /** What every Hindi page must be: marked Hindi, wholly in Hindi, within the phone, accessible. */
