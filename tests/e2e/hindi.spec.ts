@@ -247,6 +247,12 @@ test.describe('the panel in Hindi', () => {
     await expect(ashaCard).toContainText('₹1,23,456.50');
     await expect(page.getByTestId('total-owed')).toHaveText('कुल बकाया : ₹1,23,456.50');
     await checkHindiPage(page, 'dashboard with a client');
+    await page.getByRole('button', { name: 'इम्पोर्ट' }).click();
+    const importing = page.getByRole('dialog', { name: 'ग्राहक इम्पोर्ट करें' });
+    await expect(importing.getByLabel('CSV फ़ाइल')).toBeVisible();
+    await checkHindiPage(page, 'import dialog');
+    await importing.getByRole('button', { name: 'बंद करें' }).click();
+    await expect(importing).toHaveCount(0);
 
     // Details
     await ashaCard.getByRole('link', { name: /Asha/ }).first().click();
