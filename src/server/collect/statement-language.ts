@@ -13,7 +13,7 @@ export interface PageLanguage {
   t: StatementTexts;
   /** A calendar date (YYYY-MM-DD): "5 Mar 2026", "25 नवंबर 2026". */
   day(on: string): string;
-  /** A moment (ISO) where the panel is: "5 Mar 2026, 4:30 pm", "25 नवंबर 2026 को 4:30 pm बजे". */
+  /** A moment (ISO) where the panel is: "5 Mar 2026, 4:30 pm", "25 नवंबर 2026 को शाम 4:30 बजे". */
   time(iso: string): string;
 }
 
@@ -40,6 +40,8 @@ export function pageLanguages(timeZone: string): Record<Language, PageLanguage> 
             year: 'numeric',
             hour: 'numeric',
             minute: '2-digit',
+            // "शाम 4:30", not CLDR's Latin "4:30 pm" on a Hindi page.
+            dayPeriod: 'short',
             timeZone,
           })
         : new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short', timeZone });

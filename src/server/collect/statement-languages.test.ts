@@ -108,7 +108,10 @@ describe('the statement page', () => {
     expect(html).toContain('<p>आपका बकाया</p><p class="amount owe">₹1,23,456.50</p>');
     expect(html).toContain('UPI से ₹1,23,456.50 का भुगतान करें');
     expect(html).toContain(`<td>${dayIn('hi', on)}</td><td>उधार: चीनी</td>`);
-    expect(html).toMatch(/\d{1,2} [^\s<]+ \d{4} को \d{1,2}:\d{2} [ap]m बजे तक का हिसाब/);
+    // The time of day in Hindi words ("शाम 5:44"), not CLDR's Latin "pm".
+    expect(html).toMatch(
+      /\d{1,2} [^\s<]+ \d{4} को (सुबह|दोपहर|शाम|रात) \d{1,2}:\d{2} बजे तक का हिसाब/,
+    );
     expect(html).toContain('<h2 id="paid">मैंने भुगतान कर दिया है</h2>');
     expect(html).toContain(`action="/s/${token}/claims?lang=hi"`);
     expect(html).toContain(

@@ -38,7 +38,7 @@ export function ConfirmDialog({
       centered
       aria-labelledby={titleId}
     >
-      <Modal.Header closeButton>
+      <Modal.Header closeButton closeLabel={t('shell.close')}>
         <Modal.Title id={titleId}>{title}</Modal.Title>
       </Modal.Header>
       <Modal.Body>{children}</Modal.Body>

@@ -17,6 +17,8 @@ interface FormFieldProps {
   help?: ReactNode;
   /** A longer text (a note) is a textarea of this many rows. */
   rows?: number;
+  /** The language of what is typed, when it is not the page's (a Hindi template on an English page). */
+  lang?: string;
 }
 
 /**
@@ -34,6 +36,7 @@ export function FormField({
   disabled,
   help,
   rows,
+  lang,
 }: FormFieldProps) {
   const helpId = help ? `${id}-help` : undefined;
   const errorId = error ? `${id}-error` : undefined;
@@ -43,6 +46,7 @@ export function FormField({
     autoComplete,
     inputMode,
     disabled,
+    lang,
     'aria-invalid': Boolean(error),
     'aria-describedby': [helpId, errorId].filter(Boolean).join(' ') || undefined,
     ...registration,

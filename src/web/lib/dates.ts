@@ -49,13 +49,15 @@ const timeFormat = perLanguage((language) =>
         year: 'numeric',
         hour: 'numeric',
         minute: '2-digit',
+        // "शाम 5:44", not CLDR's Latin "5:44 pm" on a Hindi page.
+        dayPeriod: 'short',
       })
     : new Intl.DateTimeFormat(INTL_LOCALES.en, { dateStyle: 'medium', timeStyle: 'short' }),
 );
 
 /**
  * An API time (ISO, UTC) as people read it, where the operator is: "5 Mar 2026, 4:30 pm",
- * "27 नवंबर 2026 को 3:32 pm बजे".
+ * "27 नवंबर 2026 को दोपहर 3:32 बजे".
  */
 export function formatTime(iso: string): string {
   return timeFormat().format(new Date(iso));

@@ -14,6 +14,7 @@ import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import type * as z from 'zod/mini';
 import { balanceUpdateSchema } from '../../shared/balance-schema.ts';
 import type { Client } from '../../shared/client-schema.ts';
+import { LANGUAGE_NAMES } from '../../shared/languages.ts';
 import { formatInr, paiseFromAmount } from '../../shared/money.ts';
 import { paths } from '../../shared/paths.ts';
 import { ConfirmDialog } from '../components/confirm-dialog.tsx';
@@ -313,6 +314,15 @@ function ClientDetails({ client }: { client: Client }) {
             <ListGroup.Item>{t('clients.details.email', { email: client.email })}</ListGroup.Item>
             <ListGroup.Item>
               <T id="clients.details.phone" components={{ 0: <ClientPhone client={client} /> }} />
+            </ListGroup.Item>
+            <ListGroup.Item data-testid="client-language">
+              {/* Named in itself, as the language menus name it. */}
+              <T
+                id="clients.details.language"
+                components={{
+                  0: <span lang={client.language}>{LANGUAGE_NAMES[client.language]}</span>,
+                }}
+              />
             </ListGroup.Item>
             <ListGroup.Item>
               {t('clients.card.lastPayment', { date: dayOrNever(client.lastPaymentOn) })}

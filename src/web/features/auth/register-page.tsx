@@ -9,6 +9,7 @@ import { useFlash } from '../../components/flash-messages.tsx';
 import { FormField } from '../../components/form-field.tsx';
 import { usePageTitle } from '../../components/page-title.ts';
 import { errorText } from '../../i18n/errors.ts';
+import { currentLanguage } from '../../i18n/language.ts';
 import { translate, useT } from '../../i18n/translate.tsx';
 import { applyServerErrors } from '../../lib/form-errors.ts';
 import { useSchemaForm } from '../../lib/use-schema-form.ts';
@@ -26,7 +27,8 @@ export function RegisterPage() {
   // Unlike the original, this waits for the server: a refusal keeps the operator here.
   const onSubmit = form.handleSubmit(async (values) => {
     try {
-      await signUp(values);
+      // The new account keeps the language its pages were read in (decision 0038).
+      await signUp({ ...values, language: currentLanguage() });
       flash.success(translate(authMessages.registered.id), authMessages.registered.seconds);
       navigate(paths.dashboard);
     } catch (error) {

@@ -1,4 +1,4 @@
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, test } from 'vitest';
 import hindiErrors from '../../../shared/locales/hi/errors.json' with { type: 'json' };
@@ -83,6 +83,44 @@ describe('the sign-in pages in Hindi', () => {
       '8 से 128 अक्षर, कोई भी अक्षर चलेंगे; पर बहुत आम पासवर्ड नहीं, और पैनल के नाम या आपके ईमेल पते से बना पासवर्ड भी नहीं।',
     );
   });
+
+  test.each(['hi', 'en'] as const)(
+    'register: the account is made in the language the pages are read in (%s)',
+    async (language) => {
+      const sent: unknown[] = [];
+      let user: unknown = null;
+      mockApi({
+        session: () => user,
+        routes: {
+          'POST /api/auth/sign-up/email': (init) => {
+            sent.push(JSON.parse(String(init?.body)));
+            user = { user: { ...signedIn.user, language } };
+            return { status: 200, body: user };
+          },
+          'GET /api/clients': () => ({ status: 200, body: emptyList }),
+        },
+      });
+      await changeLanguage(language);
+      renderApp('/register');
+      const title = language === 'hi' ? 'रजिस्टर करें' : 'Register';
+      const form = await screen.findByRole('form', { name: title });
+      await userEvent.type(
+        within(form).getByLabelText(language === 'hi' ? 'ईमेल' : 'Email'),
+        'new@example.com',
+      );
+      await userEvent.type(
+        within(form).getByLabelText(language === 'hi' ? 'पासवर्ड' : 'Password'),
+        'a long enough passphrase',
+      );
+      await userEvent.click(within(form).getByRole('button', { name: title }));
+      await waitFor(() => expect(sent).toHaveLength(1));
+      expect(sent[0]).toEqual({
+        email: 'new@example.com',
+        password: 'a long enough passphrase',
+        language,
+      });
+    },
+  );
 
   // The field messages' Hindi is the validation catalogue's (the server side of issue 22 fills
   // it): this runs once it has the message.

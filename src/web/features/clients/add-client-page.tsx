@@ -5,12 +5,11 @@ import { useFlash } from '../../components/flash-messages.tsx';
 import { PageCard } from '../../components/page-card.tsx';
 import { WithSettings } from '../../components/with-settings.tsx';
 import { translate, useT } from '../../i18n/translate.tsx';
+import { useLanguage } from '../../i18n/use-language.ts';
 import type { DetailsPageState } from '../../lib/details-page-state.ts';
 import { failureText, messages } from '../../lib/messages.ts';
 import { ClientForm, type ClientFormOutput } from './client-form.tsx';
 import { useCreateClient } from './clients-api.ts';
-
-const EMPTY_CLIENT = { fname: '', lname: '', email: '', phone: '', balance: '0' };
 
 export function AddClientPage() {
   return (
@@ -27,6 +26,8 @@ export function AddClientPage() {
 
 function AddClientCard({ balanceDisabled }: { balanceDisabled: boolean }) {
   const t = useT();
+  // A new client reads the operator's language until the operator chooses another.
+  const language = useLanguage();
   const createClient = useCreateClient();
   const flash = useFlash();
   const navigate = useNavigate();
@@ -58,7 +59,7 @@ function AddClientCard({ balanceDisabled }: { balanceDisabled: boolean }) {
       <ClientForm
         idPrefix="add-client"
         label={t('clients.add.title')}
-        initialValues={EMPTY_CLIENT}
+        initialValues={{ fname: '', lname: '', email: '', phone: '', balance: '0', language }}
         balanceDisabled={balanceDisabled}
         lockedBalanceHelp={t('clients.add.balanceOnPage')}
         onSubmit={save}

@@ -5,7 +5,7 @@ import { PHONE_INVALID_MESSAGE } from '../../../shared/phone.ts';
 import { renderWithTexts } from '../../test-utils.tsx';
 import { ClientForm } from './client-form.tsx';
 
-const empty = { fname: '', lname: '', email: '', phone: '', balance: '0' };
+const empty = { fname: '', lname: '', email: '', phone: '', balance: '0', language: 'en' } as const;
 
 function renderForm(balanceDisabled: boolean, onSubmit = vi.fn(async () => {})) {
   renderWithTexts(
@@ -55,6 +55,7 @@ describe('client form', () => {
         lname: 'Verma',
         email: 'asha@example.com',
         phone: '+919876543210',
+        language: 'en',
       };
       expect(onSubmit).toHaveBeenCalledWith(locked ? expected : { ...expected, balance: '12.50' });
     },

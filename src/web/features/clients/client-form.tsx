@@ -5,18 +5,20 @@ import Form from 'react-bootstrap/Form';
 import { useForm } from 'react-hook-form';
 import * as z from 'zod/mini';
 import { clientFieldsSchema } from '../../../shared/client-fields-schema.ts';
+import { LANGUAGE_NAMES, LANGUAGES, type Language } from '../../../shared/languages.ts';
 import { formatPhone, parsePhone } from '../../../shared/phone.ts';
 import { FormField } from '../../components/form-field.tsx';
 import { useT } from '../../i18n/translate.tsx';
-import { applyServerErrors } from '../../lib/form-errors.ts';
+import { applyServerErrors, fieldMessageText } from '../../lib/form-errors.ts';
 
-const FIELD_NAMES = ['fname', 'lname', 'email', 'phone', 'balance'] as const;
+const FIELD_NAMES = ['fname', 'lname', 'email', 'phone', 'balance', 'language'] as const;
 
 // With the balance locked by a setting, the form neither shows nor checks a typed balance.
 // Not strict: the form still holds the locked balance, which must be dropped, not refused.
 const fieldsWithoutBalance = z.omit(z.object(clientFieldsSchema.shape), { balance: true });
 
-export type ClientFormValues = z.input<typeof clientFieldsSchema>;
+/** What the form shows: the client's language always chosen (a new client's: the operator's). */
+export type ClientFormValues = z.input<typeof clientFieldsSchema> & { language: Language };
 export type ClientFormOutput = Omit<z.output<typeof clientFieldsSchema>, 'balance'> & {
   balance?: string;
 };
@@ -74,7 +76,7 @@ export function ClientForm({
     }
   });
 
-  const field = (name: (typeof FIELD_NAMES)[number]) => ({
+  const field = (name: Exclude<(typeof FIELD_NAMES)[number], 'language'>) => ({
     id: `${idPrefix}-${name}`,
     registration: form.register(name),
     error: errors[name]?.message,
@@ -110,6 +112,32 @@ export function ClientForm({
         })}
         help={t('clients.form.phoneHelp')}
       />
+      <Form.Group className="mb-3" controlId={`${idPrefix}-language`}>
+        <Form.Label>{t('clients.field.language')}</Form.Label>
+        <Form.Select
+          isInvalid={Boolean(errors.language)}
+          aria-invalid={Boolean(errors.language)}
+          aria-describedby={
+            errors.language
+              ? `${idPrefix}-language-help ${idPrefix}-language-error`
+              : `${idPrefix}-language-help`
+          }
+          {...form.register('language')}
+        >
+          {/* Each language named in itself, as the language menus name them. */}
+          {LANGUAGES.map((code) => (
+            <option key={code} value={code} lang={code}>
+              {LANGUAGE_NAMES[code]}
+            </option>
+          ))}
+        </Form.Select>
+        <Form.Text id={`${idPrefix}-language-help`} muted>
+          {t('clients.form.languageHelp')}
+        </Form.Text>
+        <Form.Control.Feedback type="invalid" id={`${idPrefix}-language-error`}>
+          {fieldMessageText(errors.language?.message)}
+        </Form.Control.Feedback>
+      </Form.Group>
       {balanceDisabled ? (
         <Form.Group className="mb-3" controlId={`${idPrefix}-balance`}>
           <Form.Label>{t('clients.field.balance')}</Form.Label>

@@ -307,6 +307,12 @@ describe('the import in Hindi', () => {
     expect(within(dialog).getByText(/ज़्यादा से ज़्यादा 10 MiB और 50,000 ग्राहक/)).toHaveTextContent(
       'कॉलम के नाम: First Name, Last Name, Email, Phone और, अगर कुछ बकाया है तो, Balance।',
     );
+    // The file's headers stay English in every language, and say so.
+    expect(within(dialog).getByText('First Name, Last Name, Email, Phone')).toHaveAttribute(
+      'lang',
+      'en',
+    );
+    expect(within(dialog).getByText('Balance')).toHaveAttribute('lang', 'en');
 
     const file = new File(['First Name,Last Name\n'], 'clients.csv', { type: 'text/csv' });
     await userEvent.upload(within(dialog).getByLabelText('CSV फ़ाइल'), file);

@@ -2,13 +2,14 @@ import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import type { Client } from '../../../shared/client-schema.ts';
+import { isLanguage, LANGUAGE_NAMES } from '../../../shared/languages.ts';
 import { formatInr, paiseFromAmount } from '../../../shared/money.ts';
 import { formatPhone } from '../../../shared/phone.ts';
 import type { MessageId } from '../../i18n/catalogues.ts';
 import { useT } from '../../i18n/translate.tsx';
 import type { ClientFormOutput } from './client-form.tsx';
 
-type Field = 'fname' | 'lname' | 'email' | 'phone' | 'balance';
+type Field = 'fname' | 'lname' | 'email' | 'phone' | 'balance' | 'language';
 type Choice = 'mine' | 'current';
 
 const LABELS: Record<Field, MessageId> = {
@@ -17,11 +18,13 @@ const LABELS: Record<Field, MessageId> = {
   email: 'clients.field.email',
   phone: 'clients.field.phone',
   balance: 'clients.field.balance',
+  language: 'clients.field.language',
 };
 
 function shown(field: Field, value: string): string {
   if (field === 'phone') return formatPhone(value);
   if (field === 'balance') return formatInr(paiseFromAmount(value));
+  if (field === 'language' && isLanguage(value)) return LANGUAGE_NAMES[value];
   return value;
 }
 
@@ -69,7 +72,9 @@ export function ConflictResolver({
   function merged(): ClientFormOutput {
     const values = { ...mine };
     for (const field of fields) {
-      if (choices[field] === 'current') values[field] = current[field];
+      if (choices[field] !== 'current') continue;
+      if (field === 'language') values.language = current.language;
+      else values[field] = current[field];
     }
     return values;
   }

@@ -14,8 +14,8 @@ import { ConflictResolver } from './conflict-resolver.tsx';
 import { WithClient } from './with-client.tsx';
 
 function formValues(client: Client): ClientFormValues {
-  const { fname, lname, email, phoneDisplay, balance } = client;
-  return { fname, lname, email, phone: phoneDisplay, balance };
+  const { fname, lname, email, phoneDisplay, balance, language } = client;
+  return { fname, lname, email, phone: phoneDisplay, balance, language };
 }
 
 export function EditClientPage() {

@@ -18,7 +18,7 @@ import {
 import { useFlash } from '../../components/flash-messages.tsx';
 import type { MessageId } from '../../i18n/catalogues.ts';
 import { errorText } from '../../i18n/errors.ts';
-import { translate, useT } from '../../i18n/translate.tsx';
+import { T, translate, useT } from '../../i18n/translate.tsx';
 import { ApiError } from '../../lib/api-client.ts';
 import { formatCount } from '../../lib/counts.ts';
 import { fieldMessageText } from '../../lib/form-errors.ts';
@@ -232,7 +232,7 @@ export function ImportDialog({ onClose }: { onClose(): void }) {
 
   return (
     <Modal show onHide={busy ? () => {} : onClose} size="lg" aria-labelledby="import-title">
-      <Modal.Header closeButton={!busy}>
+      <Modal.Header closeButton={!busy} closeLabel={t('shell.close')}>
         <Modal.Title id="import-title">{t('clients.import.title')}</Modal.Title>
       </Modal.Header>
       <Modal.Body onDragOver={(event) => event.preventDefault()} onDrop={drop}>
@@ -246,14 +246,18 @@ export function ImportDialog({ onClose }: { onClose(): void }) {
             onChange={(event) => choose((event.target as HTMLInputElement).files?.[0])}
           />
           <Form.Text id="import-file-help">
-            {t('clients.import.help', {
-              rows: formatCount(IMPORT_MAX_ROWS),
-              // The headers as the file has them, in English in every language.
-              required: REQUIRED_IMPORT_FIELDS.map((field) => IMPORT_FIELD_LABELS[field]).join(
-                ', ',
-              ),
-              balance: IMPORT_FIELD_LABELS.balance,
-            })}
+            <T
+              id="clients.import.help"
+              values={{
+                rows: formatCount(IMPORT_MAX_ROWS),
+                // The headers as the file has them, in English in every language (marked so).
+                required: REQUIRED_IMPORT_FIELDS.map((field) => IMPORT_FIELD_LABELS[field]).join(
+                  ', ',
+                ),
+                balance: IMPORT_FIELD_LABELS.balance,
+              }}
+              components={{ 0: <span lang="en" />, 1: <span lang="en" /> }}
+            />
           </Form.Text>
         </Form.Group>
 

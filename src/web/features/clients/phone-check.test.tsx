@@ -114,6 +114,7 @@ describe('numbers to check', () => {
         lname: 'Verma',
         email: 'ravi@example.com',
         phone: '+919812340000',
+        language: 'en',
         version: 3,
       },
     ]);

@@ -10,9 +10,10 @@ import {
   collectionSettingsSchema,
   DEFAULT_COLLECTION_SETTINGS,
   fillTemplate,
-  LINK_PREVIEW_TEXT,
+  linkPreviewText,
   MAX_PAYMENT_TERMS_DAYS,
   TEMPLATE_PLACEHOLDERS,
+  templatesFor,
 } from '../../../shared/collection-schema.ts';
 import { paiseFromAmount } from '../../../shared/money.ts';
 import { useFlash } from '../../components/flash-messages.tsx';
@@ -21,6 +22,7 @@ import { LoadFailed } from '../../components/loading.tsx';
 import { translate, useT } from '../../i18n/translate.tsx';
 import { applyServerErrors, fieldMessageText } from '../../lib/form-errors.ts';
 import { failureText, messages } from '../../lib/messages.ts';
+import { ClientLanguage } from './client-language.tsx';
 import {
   useCollectionSettings,
   usePreviewClients,
@@ -37,6 +39,9 @@ const FIELDS = [
   'paymentTermsDays',
 ] as const satisfies readonly (keyof CollectionSettings)[];
 
+/** The other languages' templates, as the server names their fields in `fieldErrors`. */
+const HINDI_FIELDS = ['templates.hi.reminderMessage', 'templates.hi.reminderEmailSubject'] as const;
+
 // A plain line, not a status region: the flash messages are the page's one status region.
 function LoadingLine() {
   const t = useT();
@@ -45,8 +50,8 @@ function LoadingLine() {
 
 const PLACEHOLDERS = TEMPLATE_PLACEHOLDERS.map((word) => `{${word}}`).join(', ');
 
-/** The reminder as one client would read it, from what the form holds now. */
-function ReminderPreview({ values }: { values: CollectionSettingsInput }) {
+/** The reminder as one client would read it, in their language, from what the form holds now. */
+function ReminderPreview({ values }: { values: CollectionSettings }) {
   const t = useT();
   const clients = usePreviewClients();
   const [chosen, setChosen] = useState('');
@@ -66,12 +71,13 @@ function ReminderPreview({ values }: { values: CollectionSettingsInput }) {
   if (!client) {
     return <p className="text-body-secondary">{t('collect.settings.previewNoClient')}</p>;
   }
+  const templates = templatesFor(values, client.language);
   const fill = (template: string) =>
     fillTemplate(template, {
       name: `${client.fname} ${client.lname}`,
       owedPaise: paiseFromAmount(client.balance),
       business: values.businessName.trim(),
-      link: LINK_PREVIEW_TEXT,
+      link: linkPreviewText(client.language),
       upi: values.upiId.trim(),
     });
   return (
@@ -93,16 +99,20 @@ function ReminderPreview({ values }: { values: CollectionSettingsInput }) {
           ))}
         </Form.Select>
       </Form.Group>
+      <p className="small text-body-secondary mb-1" data-testid="preview-language">
+        <ClientLanguage client={client} />
+      </p>
       <p className="small mb-1" data-testid="preview-subject">
         <span className="text-body-secondary">{t('collect.settings.previewSubject')} </span>
-        {fill(values.reminderEmailSubject)}
+        <span lang={client.language}>{fill(templates.reminderEmailSubject)}</span>
       </p>
       <p
         className="mb-0 preview-message"
         data-testid="preview-message"
+        lang={client.language}
         style={{ whiteSpace: 'pre-wrap' }}
       >
-        {fill(values.reminderMessage)}
+        {fill(templates.reminderMessage)}
       </p>
     </section>
   );
@@ -126,7 +136,7 @@ function GettingPaidForm({ saved }: { saved: CollectionSettings }) {
       form.reset(answer);
       flash.success(translate('collect.settings.saved'), messages.settingsSaved.seconds);
     } catch (error) {
-      applyServerErrors(error, form.setError, FIELDS);
+      applyServerErrors(error, form.setError, [...FIELDS, ...HINDI_FIELDS]);
       flash.failure(
         failureText(translate('collect.settings.notSaved'), error),
         messages.failureSeconds,
@@ -165,17 +175,41 @@ function GettingPaidForm({ saved }: { saved: CollectionSettings }) {
         help={t('collect.settings.otherWaysHelp')}
         {...field('otherWaysToPay')}
       />
-      <FormField
-        label={t('collect.settings.reminderMessage')}
-        rows={4}
-        help={t('collect.settings.placeholders', { list: PLACEHOLDERS })}
-        {...field('reminderMessage')}
-      />
-      <FormField
-        label={t('collect.settings.emailSubject')}
-        help={t('collect.settings.placeholders', { list: PLACEHOLDERS })}
-        {...field('reminderEmailSubject')}
-      />
+      {/* Each client is reminded in their language: the English words beside the Hindi. */}
+      <div className="row">
+        <div className="col-md-6">
+          <FormField
+            label={t('collect.settings.reminderMessage')}
+            rows={5}
+            help={t('collect.settings.placeholders', { list: PLACEHOLDERS })}
+            {...field('reminderMessage')}
+          />
+          <FormField
+            label={t('collect.settings.emailSubject')}
+            help={t('collect.settings.placeholders', { list: PLACEHOLDERS })}
+            {...field('reminderEmailSubject')}
+          />
+        </div>
+        <div className="col-md-6">
+          <FormField
+            id="getting-paid-hi-reminderMessage"
+            label={t('collect.settings.hindiMessage')}
+            rows={5}
+            lang="hi"
+            help={t('collect.settings.hindiHelp', { list: PLACEHOLDERS })}
+            registration={form.register('templates.hi.reminderMessage')}
+            error={errors.templates?.hi?.reminderMessage?.message}
+          />
+          <FormField
+            id="getting-paid-hi-reminderEmailSubject"
+            label={t('collect.settings.hindiSubject')}
+            lang="hi"
+            help={t('collect.settings.placeholders', { list: PLACEHOLDERS })}
+            registration={form.register('templates.hi.reminderEmailSubject')}
+            error={errors.templates?.hi?.reminderEmailSubject?.message}
+          />
+        </div>
+      </div>
       <FormField
         id="getting-paid-paymentTermsDays"
         label={t('collect.settings.terms')}
@@ -186,7 +220,14 @@ function GettingPaidForm({ saved }: { saved: CollectionSettings }) {
         registration={form.register('paymentTermsDays', { valueAsNumber: true })}
         error={errors.paymentTermsDays?.message}
       />
-      <ReminderPreview values={{ ...DEFAULT_COLLECTION_SETTINGS, ...values }} />
+      <ReminderPreview
+        values={{
+          ...DEFAULT_COLLECTION_SETTINGS,
+          ...values,
+          templates: values.templates ?? DEFAULT_COLLECTION_SETTINGS.templates,
+          paymentTermsDays: values.paymentTermsDays ?? 0,
+        }}
+      />
       <Button type="submit" variant="primary" disabled={isSubmitting}>
         {t('collect.settings.save')}
       </Button>

@@ -144,7 +144,7 @@ export function PromiseDialog({ client, onClose }: { client: Client; onClose(): 
   const titleId = useId();
   return (
     <Modal show onHide={onClose} centered aria-labelledby={titleId}>
-      <Modal.Header closeButton>
+      <Modal.Header closeButton closeLabel={t('collect.close')}>
         <Modal.Title id={titleId}>
           {t('collect.promise.dialogTitle', { name: `${client.fname} ${client.lname}` })}
         </Modal.Title>

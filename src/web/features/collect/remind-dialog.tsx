@@ -3,7 +3,7 @@ import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import Modal from 'react-bootstrap/Modal';
 import type { Client } from '../../../shared/client-schema.ts';
-import { LINK_PREVIEW_TEXT } from '../../../shared/collection-schema.ts';
+import { linkPreviewText } from '../../../shared/collection-schema.ts';
 import type { PromiseToPay } from '../../../shared/dues-schema.ts';
 import type { ReminderChannel, SentReminder } from '../../../shared/reminder-schema.ts';
 import { LoadFailed } from '../../components/loading.tsx';
@@ -11,6 +11,7 @@ import { translate, useT } from '../../i18n/translate.tsx';
 import { copyText } from '../../lib/clipboard.ts';
 import { fieldMessageText } from '../../lib/form-errors.ts';
 import { failureText } from '../../lib/messages.ts';
+import { ClientLanguage } from './client-language.tsx';
 import { useReminderPreview, useSendReminder } from './collect-api.ts';
 import { PromiseForm } from './promise-dialog.tsx';
 import { PromiseStatusBadge, promisedText } from './promise-text.tsx';
@@ -68,14 +69,17 @@ function ReminderForm({
   const [sent, setSent] = useState<SentReminder | null>(null);
   const [copied, setCopied] = useState<boolean | null>(null);
   const [left, setLeft] = useState(false);
+  // The preview is in the client's language, and so is its stand-in for the link.
+  const linkStandIn = linkPreviewText(client.language);
   useOnReturn(left && sequence !== undefined, () => sequence?.onNext());
 
   async function record(channel: ReminderChannel) {
     setCopied(null);
     // Sent as typed only when changed: the template as the server fills it makes a fresh
-    // statement link for {link}, which the preview shows as "(statement link)".
+    // statement link for {link}, which the preview shows as "(statement link)" (in the client's
+    // language).
     const edited = message.trim() !== filled.trim();
-    const text = edited ? message.split(LINK_PREVIEW_TEXT).join('{link}') : undefined;
+    const text = edited ? message.split(linkStandIn).join('{link}') : undefined;
     const answer = await send.mutateAsync({ channel, ...(text ? { message: text } : {}) });
     setSent(answer);
     if (channel === 'copy') setCopied(await copyText(answer.message));
@@ -85,15 +89,19 @@ function ReminderForm({
     <>
       <Form.Group controlId={`${id}-message`} className="mb-3">
         <Form.Label>{t('collect.remind.message')}</Form.Label>
+        <p className="small text-body-secondary mb-1" id={`${id}-message-language`}>
+          <ClientLanguage client={client} />
+        </p>
         <Form.Control
           as="textarea"
           rows={5}
+          lang={client.language}
           value={message}
           onChange={(event) => setMessage(event.target.value)}
-          aria-describedby={`${id}-message-help`}
+          aria-describedby={`${id}-message-language ${id}-message-help`}
         />
         <Form.Text id={`${id}-message-help`} muted>
-          {t('collect.remind.linkHelp', { link: LINK_PREVIEW_TEXT })}
+          {t('collect.remind.linkHelp', { link: linkStandIn })}
         </Form.Text>
       </Form.Group>
       <fieldset className="d-flex flex-wrap gap-2">
@@ -218,7 +226,7 @@ export function RemindDialog({
   const preview = useReminderPreview(client.id);
   return (
     <Modal show onHide={sequence ? sequence.onStop : onClose} centered aria-labelledby={titleId}>
-      <Modal.Header closeButton>
+      <Modal.Header closeButton closeLabel={t('collect.close')}>
         <Modal.Title id={titleId}>
           {t('collect.remind.title', { name: `${client.fname} ${client.lname}` })}
           {sequence ? (

@@ -2,6 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, test } from 'vitest';
 import type { Client } from '../../../shared/client-schema.ts';
+import { changeLanguage } from '../../i18n/language.ts';
 import {
   apiClient,
   mockApi,
@@ -14,12 +15,17 @@ stubLiveSocketInEachTest();
 
 const asha = apiClient('a1', 'Asha', 'Verma', '1500.00');
 const ravi: Client = { ...apiClient('b2', 'Ravi', 'Kumar', '50.00'), email: '' };
+/** A client who reads Hindi: the server fills their reminder from the Hindi template. */
+const meera: Client = { ...apiClient('c3', 'Meera', 'Pillai', '700.00'), language: 'hi' };
 
 function previewOf(client: Client) {
   return {
     status: 200,
     body: {
-      message: `Namaste ${client.fname}, pay here: (statement link)`,
+      message:
+        client.language === 'hi'
+          ? `नमस्ते ${client.fname} जी, भुगतान यहाँ करें: (खाता विवरण का लिंक)`
+          : `Namaste ${client.fname}, pay here: (statement link)`,
       unavailable: client.email ? {} : { email: 'No e-mail address for this client' },
     },
   };
@@ -65,6 +71,10 @@ function remindApi() {
       'GET /api/clients/b2/reminders/preview': () => previewOf(ravi),
       'POST /api/clients/a1/reminders': post(asha),
       'POST /api/clients/b2/reminders': post(ravi),
+      'GET /api/clients/c3': () => ({ status: 200, body: meera }),
+      'GET /api/clients/c3/entries': () => ({ status: 200, body: { items: [], nextCursor: null } }),
+      'GET /api/clients/c3/reminders/preview': () => previewOf(meera),
+      'POST /api/clients/c3/reminders': post(meera),
     },
   });
   return { sent };
@@ -105,6 +115,42 @@ describe('reminding a client', () => {
     expect(sent).toEqual([
       { client: 'a1', body: { channel: 'copy', message: 'Please pay: {link}' } },
     ]);
+  });
+});
+
+describe("a reminder in the client's language", () => {
+  test('a Hindi client’s reminder is previewed in Hindi, marked so, and its link’s stand-in kept as {link} when edited', async () => {
+    const { sent } = remindApi();
+    renderApp('/client/c3');
+    await userEvent.click(await screen.findByRole('button', { name: 'Remind Meera Pillai' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Remind Meera Pillai' });
+    const message = await within(dialog).findByLabelText('Message');
+    expect(message).toHaveValue('नमस्ते Meera जी, भुगतान यहाँ करें: (खाता विवरण का लिंक)');
+    expect(message).toHaveAttribute('lang', 'hi');
+    expect(message).toHaveAccessibleDescription(
+      "In the client's language: हिन्दी (खाता विवरण का लिंक) becomes a new statement link when the reminder is made.",
+    );
+    expect(within(dialog).getByText('हिन्दी')).toHaveAttribute('lang', 'hi');
+    await userEvent.clear(message);
+    await userEvent.type(message, 'कृपया भुगतान करें: (खाता विवरण का लिंक)');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'WhatsApp' }));
+    await within(dialog).findByRole('link', { name: 'Open WhatsApp' });
+    expect(sent).toEqual([
+      { client: 'c3', body: { channel: 'whatsapp', message: 'कृपया भुगतान करें: {link}' } },
+    ]);
+  });
+
+  test('in Hindi, the dialog says which language the client reads; an English client’s is English', async () => {
+    remindApi();
+    await changeLanguage('hi');
+    renderApp('/client/a1');
+    await userEvent.click(await screen.findByRole('button', { name: 'Asha Verma को रिमाइंडर भेजें' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Asha Verma को रिमाइंडर' });
+    const message = await within(dialog).findByLabelText('संदेश');
+    expect(message).toHaveAttribute('lang', 'en');
+    expect(message).toHaveAccessibleDescription(
+      'ग्राहक की भाषा में: English रिमाइंडर बनते ही (statement link) की जगह खाता विवरण का नया लिंक आ जाएगा।',
+    );
   });
 });
 

@@ -26,7 +26,10 @@ function ReminderList({ clientId }: { clientId: string }) {
             {formatTime(reminder.sentAt)} · {t('collect.channel', { channel: reminder.channel })} ·{' '}
             {t('collect.reminders.by', { email: reminder.by.email })}
           </div>
-          <div style={{ whiteSpace: 'pre-wrap' }}>{reminder.message}</div>
+          {/* The statement link in it is one long word: broken anywhere to fit a phone. */}
+          <div className="text-break" style={{ whiteSpace: 'pre-wrap' }}>
+            {reminder.message}
+          </div>
         </ListGroup.Item>
       ))}
     </ListGroup>

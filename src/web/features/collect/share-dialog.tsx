@@ -104,7 +104,7 @@ export function ShareDialog({ client, onClose }: { client: Client; onClose(): vo
 
   return (
     <Modal show onHide={onClose} centered size="lg" aria-labelledby={titleId}>
-      <Modal.Header closeButton>
+      <Modal.Header closeButton closeLabel={t('collect.close')}>
         <Modal.Title id={titleId}>
           {t('collect.share.title', { name: `${client.fname} ${client.lname}` })}
         </Modal.Title>

@@ -142,7 +142,13 @@ function StatementSheet({ statement }: { statement: Statement }) {
       {statement.entries.length === 0 ? (
         <p>{t('ledger.statement.empty')}</p>
       ) : (
-        <Table size="sm" className="align-middle" aria-label={t('ledger.statement.entries')}>
+        // Five columns of Hindi dates and amounts do not fit a phone: there each line is a
+        // block whose amounts are named by their column (table-stacked), as printed it is a table.
+        <Table
+          size="sm"
+          className="align-middle table-stacked"
+          aria-label={t('ledger.statement.entries')}
+        >
           <thead>
             <tr>
               <th scope="col">{t('ledger.statement.date')}</th>
@@ -164,40 +170,49 @@ function StatementSheet({ statement }: { statement: Statement }) {
               <td>{t('ledger.kind.opening')}</td>
               <td />
               <td />
-              <td className="money-column">
+              <td className="money-column" data-label={t('ledger.statement.balance')}>
                 <Balance amount={statement.opening} />
               </td>
             </tr>
-            {statement.entries.map((entry, index) => (
-              <tr key={entry.id}>
-                <td className="text-nowrap">{formatDay(entry.on)}</td>
-                <td className="text-break">
-                  {t(KIND_LABELS[entry.kind])}
-                  {entry.note ? ` · ${entry.note}` : ''}
-                </td>
-                <td className="money-column">
-                  <Column amount={entry.amount} adds />
-                </td>
-                <td className="money-column">
-                  <Column amount={entry.amount} adds={false} />
-                </td>
-                <td className="money-column">
-                  <Balance amount={balances[index] ?? entry.balanceAfter} />
-                </td>
-              </tr>
-            ))}
+            {statement.entries.map((entry, index) => {
+              const adds = paiseFromAmount(entry.amount) > 0n;
+              return (
+                <tr key={entry.id}>
+                  <td className="text-nowrap">{formatDay(entry.on)}</td>
+                  <td className="text-break">
+                    {t(KIND_LABELS[entry.kind])}
+                    {entry.note ? ` · ${entry.note}` : ''}
+                  </td>
+                  <td
+                    className="money-column"
+                    data-label={adds ? t('ledger.statement.charges') : undefined}
+                  >
+                    <Column amount={entry.amount} adds />
+                  </td>
+                  <td
+                    className="money-column"
+                    data-label={adds ? undefined : t('ledger.statement.payments')}
+                  >
+                    <Column amount={entry.amount} adds={false} />
+                  </td>
+                  <td className="money-column" data-label={t('ledger.statement.balance')}>
+                    <Balance amount={balances[index] ?? entry.balanceAfter} />
+                  </td>
+                </tr>
+              );
+            })}
           </tbody>
           <tfoot>
             <tr className="fw-semibold">
               <td className="text-nowrap">{formatDay(statement.to)}</td>
               <td>{t('ledger.statement.closing')}</td>
-              <td className="money-column">
+              <td className="money-column" data-label={t('ledger.statement.charges')}>
                 <Money amount={statement.charges} />
               </td>
-              <td className="money-column">
+              <td className="money-column" data-label={t('ledger.statement.payments')}>
                 <Money amount={statement.payments} />
               </td>
-              <td className="money-column">
+              <td className="money-column" data-label={t('ledger.statement.balance')}>
                 <Balance amount={statement.closing} />
               </td>
             </tr>

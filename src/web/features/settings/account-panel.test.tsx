@@ -5,6 +5,7 @@ import {
   type AccountSession,
   WRONG_CURRENT_PASSWORD_MESSAGE,
 } from '../../../shared/account-schema.ts';
+import { changeLanguage } from '../../i18n/language.ts';
 import {
   type ApiRoutes,
   mockApi,
@@ -187,6 +188,33 @@ describe('the signed-in sessions of the account section', () => {
     expect(screen.getByRole('heading', { name: 'Signed-in sessions' })).toHaveFocus();
     await waitFor(() => expect(within(table).queryByText('Safari on iOS')).toBeNull());
     expect(screen.getByRole('button', { name: 'End all other sessions' })).toBeDisabled();
+  });
+
+  test('in Hindi: the devices in Hindi word order, and times of day in Hindi words', async () => {
+    answers({
+      'GET /api/account/sessions': () => ({
+        status: 200,
+        body: {
+          items: [
+            thisBrowser,
+            { ...phone, device: 'A browser on Android' },
+            { ...phone, id: 'session-old', device: 'Unknown device' },
+            { ...phone, id: 'session-tool', device: 'curl/8.5.0' },
+          ],
+        },
+      }),
+    });
+    await changeLanguage('hi');
+    renderApp('/settings');
+    const table = await screen.findByRole('table', { name: 'चालू सत्र' });
+    const [, here, android, unknown, tool] = within(table).getAllByRole('row');
+    expect(here).toHaveTextContent('Linux पर Chrome');
+    expect(android).toHaveTextContent('Android पर कोई ब्राउज़र');
+    expect(unknown).toHaveTextContent('अनजाना डिवाइस');
+    expect(tool).toHaveTextContent('curl/8.5.0');
+    // The time of day in Hindi words ("सुबह 10:00"), not CLDR's Latin "10:00 am".
+    expect(here).toHaveTextContent(/2026 को (सुबह|दोपहर|शाम|रात) \d{1,2}:\d{2} बजे/);
+    expect(table).not.toHaveTextContent(/\b(am|pm|on)\b/);
   });
 
   test('a wrong password shows under the field in the dialog, which stays open', async () => {

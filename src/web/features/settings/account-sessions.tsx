@@ -20,6 +20,21 @@ function When({ at }: { at: string }) {
   return <time dateTime={at}>{formatTime(at)}</time>;
 }
 
+/**
+ * The server's few words for a device (src/server/auth/user-agent.ts: "Chrome on Linux", "A
+ * browser on Android", "Unknown device") in the chosen language; the browser's and the system's
+ * names, and a tool's own name ("curl/8.5.0"), as they are.
+ */
+export function deviceText(device: string): string {
+  // i18n-exempt: the server's English words, read to be said in the chosen language.
+  if (device === 'Unknown device') return translate('settings.sessions.unknownDevice');
+  const anyBrowser = /^A browser on (.+)$/.exec(device);
+  if (anyBrowser) return translate('settings.sessions.anyBrowserOn', { system: anyBrowser[1] });
+  const both = /^(.+) on (.+)$/.exec(device);
+  if (both) return translate('settings.sessions.browserOn', { browser: both[1], system: both[2] });
+  return device;
+}
+
 /** What the operator reads once sessions have ended (and this browser is still signed in). */
 function sessionsEndedText(target: SessionsToEnd, revoked: number): string {
   if (target.kind === 'one') {
@@ -36,11 +51,15 @@ function SessionEnds({ session }: { session: AccountSession }) {
   return session.ipAddress ? (
     <T
       id="settings.sessions.oneEndsAt"
-      values={{ device: session.device, address: session.ipAddress, at }}
+      values={{ device: deviceText(session.device), address: session.ipAddress, at }}
       components={when}
     />
   ) : (
-    <T id="settings.sessions.oneEnds" values={{ device: session.device, at }} components={when} />
+    <T
+      id="settings.sessions.oneEnds"
+      values={{ device: deviceText(session.device), at }}
+      components={when}
+    />
   );
 }
 
@@ -173,7 +192,7 @@ export function SignedInSessions({ email }: { email: string }) {
             {sessions.data.items.map((session) => (
               <tr key={session.id}>
                 <td>
-                  {session.device}
+                  {deviceText(session.device)}
                   {session.current ? (
                     <span className="badge text-bg-success ms-2">
                       {t('settings.sessions.thisDevice')}
@@ -198,7 +217,7 @@ export function SignedInSessions({ email }: { email: string }) {
                       session.current
                         ? t('settings.sessions.endThisDevice')
                         : t('settings.sessions.endDevice', {
-                            device: session.device,
+                            device: deviceText(session.device),
                             at: formatTime(session.createdAt),
                           })
                     }

@@ -164,7 +164,13 @@ export function ResetLinkDialog({
   const language = useLanguage();
   // The link lasts an hour: its time alone says until when.
   const timeFormat = useMemo(
-    () => new Intl.DateTimeFormat(INTL_LOCALES[language], { hour: 'numeric', minute: '2-digit' }),
+    () =>
+      new Intl.DateTimeFormat(INTL_LOCALES[language], {
+        hour: 'numeric',
+        minute: '2-digit',
+        // Hindi says "शाम 5:44", not CLDR's Latin "5:44 pm".
+        ...(language === 'hi' ? { dayPeriod: 'short' } : {}),
+      }),
     [language],
   );
   const titleId = useId();

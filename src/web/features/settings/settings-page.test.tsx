@@ -68,7 +68,7 @@ describe('the language in the account section of the settings page', () => {
     const sessions = within(hindi).getByRole('table', { name: 'चालू सत्र' });
     expect(within(sessions).getAllByText(/25 नवंबर 2026/)).toHaveLength(2);
     expect(
-      within(sessions).getByRole('button', { name: /^Safari on iOS का सत्र खत्म करें/ }),
+      within(sessions).getByRole('button', { name: /^iOS पर Safari का सत्र खत्म करें/ }),
     ).toBeVisible();
     // Drawn again in Hindi, the page keeps the keyboard's place on the menu.
     const hindiMenu = within(hindi).getByRole('combobox', { name: 'भाषा' });
