@@ -16,6 +16,7 @@ import { phoneValidMigration } from './migrations/0013-phone-valid.ts';
 import { operatorColumnsWithoutDefaultsMigration } from './migrations/0014-operator-columns-without-defaults.ts';
 import { gettingPaidMigration } from './migrations/0015-getting-paid.ts';
 import { dueDatesAndPromisesMigration } from './migrations/0016-due-dates-and-promises.ts';
+import { listVersionsMigration } from './migrations/0018-list-versions.ts';
 
 export interface MigrationOptions {
   /** The panel's time zone: existing clients' opening entries are dated in it. */
@@ -50,6 +51,7 @@ function appMigrations(options: MigrationOptions): Record<string, Migration> {
     '0014_operator_columns_without_defaults': operatorColumnsWithoutDefaultsMigration,
     '0015_getting_paid': gettingPaidMigration,
     '0016_due_dates_and_promises': dueDatesAndPromisesMigration,
+    '0018_list_versions': listVersionsMigration,
   };
 }
 

@@ -75,6 +75,11 @@ interface OwnerTotalsTable {
   /** Clients whose balance is below 0 (in credit), and the credit held (a negative sum). */
   credit_count: Int64Column;
   credit_paise: Int64Column;
+  /**
+   * Moves on with every write that can change where a client stands in a view without a
+   * search (migration 0018's triggers); remembered list positions hold only at their version.
+   */
+  list_version: ColumnType<DbInteger, never, never>;
 }
 
 /** The better-auth user table, named here only so that clients can reference it. */
