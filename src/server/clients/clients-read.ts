@@ -255,9 +255,11 @@ const pagesFrom = new Map<string, ReturnType<typeof buildPageFrom>>();
 
 /**
  * A deep page read from a remembered position: the index is sought to the client there and
- * walked only `offset` further (the distance from it). The totals row of the operator leads the
- * join, holding the version the position was read at: once a write has moved it on, the
- * statement stops before walking and answers nothing, in the same snapshot as the page.
+ * walked only `offset` further (the distance from it), if the operator's list version is still
+ * the one the position was read at; once a write has moved it on, the statement answers
+ * nothing, in the same snapshot as the page, and stops before walking: SQLite keeps a CROSS
+ * JOIN's order (the totals row first), and PostgreSQL, which may reorder joins, checks the
+ * subquery that names no outer row once, before the scan.
  */
 function buildPageFrom(
   sort: ClientSortField,
@@ -278,6 +280,7 @@ function buildPageFrom(
       FROM (
         SELECT k.seq FROM owner_totals g CROSS JOIN clients k
         WHERE g.owner_id = ${p.ownerId} AND g.list_version = ${p.version}
+          AND (SELECT list_version FROM owner_totals WHERE owner_id = ${p.ownerId}) = ${p.version}
           AND k.owner_id = ${p.ownerId} AND ${balanceCondition(filter, 'k.')}
           AND (${key}) ${onOrAfter} (${from})
         ORDER BY ${orderBy(view, 'k.')} LIMIT ${p.limit} OFFSET ${p.offset}
