@@ -1,8 +1,8 @@
 // Two instances on one database (one SQLite file, or one PostgreSQL): whatever ends a session's
-// access on one ends it on the other at once, though the other has just answered that session
-// (an SQLite instance keeps the session rows it read while the database is unchanged: decision
-// 0034). Each test reads the session on the instance that did not make the change, first
-// while it still works, then right after the change.
+// access on one ends it on the other at once, though the other has just answered that session.
+// Each test reads the session on the instance that did not make the change, first while it
+// still works, then right after the change. (Decision 0034 weighed keeping session rows
+// between requests; these are the tests any such keeping must pass.)
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -48,7 +48,7 @@ afterAll(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-/** Signed in on `app` now, asked twice (the second answer may come from what it kept). */
+/** Signed in on `app` now, asked twice. */
 async function answersOn(app: TestApp, cookie: string): Promise<void> {
   for (let i = 0; i < 2; i += 1) expect(await isSignedIn(app.app, cookie)).toBe(true);
 }

@@ -61,8 +61,8 @@ export function verifySessionCookie(value: string, secret: string): string | nul
   return given.length === expected.length && timingSafeEqual(given, expected) ? token : null;
 }
 
-/** Signed cookies, and session rows, remembered per instance: a busy panel has a few hundred sessions. */
-const SESSIONS_KEPT = 1000;
+/** Signed cookies remembered with their tokens: a busy panel has a few hundred sessions. */
+const VERIFIED_COOKIES_KEPT = 1000;
 
 /**
  * verifySessionCookie, each cookie's signature checked once: its HMAC was the largest cost of
@@ -77,7 +77,7 @@ export function verifiedTokens(secret: string): (value: string) => string | null
     if (known !== undefined) return known;
     const token = verifySessionCookie(value, secret);
     if (token === null) return null;
-    if (verified.size >= SESSIONS_KEPT) {
+    if (verified.size >= VERIFIED_COOKIES_KEPT) {
       const oldest = verified.keys().next().value;
       if (oldest !== undefined) verified.delete(oldest);
     }
@@ -86,29 +86,19 @@ export function verifiedTokens(secret: string): (value: string) => string | null
   };
 }
 
-interface SessionOperatorRow {
-  id: string;
-  email: string;
-  role: string | null;
-  sessionId: string;
-  expiresAt: string | Date;
-  createdAt: string | Date;
-  twoFactorEnabled: number | boolean | null;
-  requireTwoFactor: number | string | null;
-}
-
-/** A session's row as read at a change stamp, with its two times in ms. */
-interface KeptSession {
-  stamp: string;
-  row: SessionOperatorRow;
-  expiresAt: number;
-  createdAt: number;
-}
-
 const sessionOperatorQuery = compiledQuery(
   'session-operator',
   (_db, p: { token: string; now: string | Date; bornAfter: string | Date }) =>
-    sql<SessionOperatorRow>`
+    sql<{
+      id: string;
+      email: string;
+      role: string | null;
+      sessionId: string;
+      expiresAt: string | Date;
+      createdAt: string | Date;
+      twoFactorEnabled: number | boolean | null;
+      requireTwoFactor: number | string | null;
+    }>`
       SELECT u.id AS id, u.email AS email, u.role AS role, s.id AS "sessionId",
         s."expiresAt" AS "expiresAt", s."createdAt" AS "createdAt",
         u."twoFactorEnabled" AS "twoFactorEnabled",
@@ -193,48 +183,17 @@ export function createSessionReader(
     }
   }
 
-  // SQLite: each session's row as last read, with the database's change stamp then.
-  const kept = new Map<string, KeptSession>();
-
-  /**
-   * The session's row as the query answers it now. On SQLite a row read before is answered
-   * again while the database's change stamp says nothing has been written since (here, by
-   * another instance or by another process): the query would then find the same row, so a
-   * sign-out, a revocation, a deactivation or a change of policy ends access at once, as it
-   * does when the row is read every time. The clock's part of the query is checked again.
-   */
-  async function sessionRow(token: string, now: number): Promise<SessionOperatorRow | undefined> {
-    const bornAfter = now - limits.maxAgeSeconds * 1000;
-    // Taken before the read: a write after it makes this row's stamp an old one.
-    const stamp = database.changeStamp();
-    const known = stamp === undefined ? undefined : kept.get(token);
-    if (known && known.stamp === stamp) {
-      return known.expiresAt > now && known.createdAt > bornAfter ? known.row : undefined;
-    }
-    const [row] = await sessionOperatorQuery(database.db, {
-      token,
-      now: stored(now),
-      bornAfter: stored(bornAfter),
-    });
-    kept.delete(token);
-    if (row && stamp !== undefined) {
-      if (kept.size >= SESSIONS_KEPT) {
-        const oldest = kept.keys().next().value;
-        if (oldest !== undefined) kept.delete(oldest);
-      }
-      const expiresAt = new Date(row.expiresAt).getTime();
-      kept.set(token, { stamp, row, expiresAt, createdAt: new Date(row.createdAt).getTime() });
-    }
-    return row;
-  }
-
   return async (headers, { use = false } = {}) => {
     const value = headers.cookie ? parseCookies(headers.cookie)[cookieName] : undefined;
     if (!value) return null;
     const token = tokenOf(value);
     if (!token) return null;
     const now = clock();
-    const row = await sessionRow(token, now);
+    const [row] = await sessionOperatorQuery(database.db, {
+      token,
+      now: stored(now),
+      bornAfter: stored(now - limits.maxAgeSeconds * 1000),
+    });
     if (!row) return null;
     if (use) {
       const end = slidSessionEnd(

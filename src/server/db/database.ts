@@ -41,13 +41,6 @@ export interface Database {
   write<T>(work: WriteWork<T>): Promise<T>;
   /** Transactions committed so far (SQLite, counted at the driver); undefined on PostgreSQL. */
   commits(): number | undefined;
-  /**
-   * SQLite: a stamp that differs from every earlier one once anything may have changed in the
-   * database, written on this connection or committed by any other (another process, another
-   * instance on the file). Undefined while a write is open on this connection, and always on
-   * PostgreSQL, where another instance's writes are known only by asking the database.
-   */
-  changeStamp(): string | undefined;
   /** Heavy reads off the event loop (SQLite files); absent where reads are asynchronous already. */
   readWorkers?: ReadWorkers;
   close(): Promise<void>;
@@ -179,10 +172,6 @@ function openSqlite(file: string): Database {
     dialect: 'sqlite',
     write: markedWrite(createWriteQueue(db, inTransaction)),
     commits: () => connection.commits,
-    changeStamp: () =>
-      sqlite.open && !sqlite.inTransaction
-        ? `${connection.dataVersion()}:${connection.writes}`
-        : undefined,
     ...(readWorkers ? { readWorkers } : {}),
     async close() {
       await readWorkers?.close();
@@ -241,7 +230,6 @@ function openPostgres(url: string, poolSize: number): Database {
       return value;
     }),
     commits: () => undefined,
-    changeStamp: () => undefined,
     close: () => db.destroy(),
   };
 }

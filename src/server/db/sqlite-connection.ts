@@ -52,10 +52,6 @@ function rowBuilder(names: readonly string[]): RowOf {
 export interface SqliteConnection extends KyselySqliteDatabase {
   /** Transactions committed on this connection, counted where the COMMIT runs. */
   readonly commits: number;
-  /** Statements that change the database run on this connection, committed or not. */
-  readonly writes: number;
-  /** SQLite's data_version: it moves when another connection (or process) commits a change. */
-  dataVersion(): number;
   /**
    * The rows of a read-only statement, run now on this connection, or undefined for one that
    * writes. The caller makes sure no transaction is open (it would read uncommitted rows).
@@ -71,16 +67,12 @@ export interface SqliteConnection extends KyselySqliteDatabase {
 export function sqliteConnection(sqlite: SqliteDatabase.Database): SqliteConnection {
   const statements = new Map<string, SqliteStatement>();
   let commits = 0;
-  let writes = 0;
-  const dataVersion = sqlite.prepare('PRAGMA data_version').pluck();
 
   function wrap(source: string): SqliteStatement {
     const statement = sqlite.prepare(source);
     statement.safeIntegers(true);
     const isCommit = /^\s*(commit|end)\b/i.test(source);
     const changesSchema = /^\s*(create|alter|drop)\b/i.test(source);
-    // Counted before it runs: a reader of the count never misses a change under way.
-    const countWrite = statement.readonly ? () => {} : () => (writes += 1);
     let names: string[] = [];
     let builder: RowOf | undefined;
     if (statement.reader) statement.raw(true);
@@ -96,12 +88,8 @@ export function sqliteConnection(sqlite: SqliteDatabase.Database): SqliteConnect
     };
     return {
       reader: statement.reader,
-      all(parameters) {
-        countWrite();
-        return (statement.all(...parameters) as unknown[][]).map(rowOf);
-      },
+      all: (parameters) => (statement.all(...parameters) as unknown[][]).map(rowOf),
       run(parameters) {
-        countWrite();
         const result = statement.run(...parameters);
         if (isCommit) commits += 1;
         // Statements prepared before it would keep the columns they were built for.
@@ -109,7 +97,6 @@ export function sqliteConnection(sqlite: SqliteDatabase.Database): SqliteConnect
         return result;
       },
       *iterate(parameters) {
-        countWrite();
         for (const values of statement.iterate(...parameters)) yield rowOf(values as unknown[]);
       },
     };
@@ -129,10 +116,6 @@ export function sqliteConnection(sqlite: SqliteDatabase.Database): SqliteConnect
     get commits() {
       return commits;
     },
-    get writes() {
-      return writes;
-    },
-    dataVersion: () => dataVersion.get() as number,
     prepare,
     readRows(source, parameters) {
       const statement = prepare(source);
