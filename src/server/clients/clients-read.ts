@@ -255,11 +255,12 @@ const pagesFrom = new Map<string, ReturnType<typeof buildPageFrom>>();
 
 /**
  * A deep page read from a remembered position: the index is sought to the client there and
- * walked only `offset` further (the distance from it), if the operator's list version is still
- * the one the position was read at; once a write has moved it on, the statement answers
- * nothing, in the same snapshot as the page, and stops before walking: SQLite keeps a CROSS
- * JOIN's order (the totals row first), and PostgreSQL, which may reorder joins, checks the
- * subquery that names no outer row once, before the scan.
+ * walked only `offset` further (less than DEFERRED_JOIN_OFFSET, so the rows are read as they are
+ * walked, as a shallow page's are), if the operator's list version is still the one the
+ * position was read at. Once a write has moved it on, the statement answers nothing, in the
+ * same snapshot as the page, and stops before walking: SQLite keeps a CROSS JOIN's order (the
+ * totals row first), and PostgreSQL, which may reorder joins, checks the subquery that names
+ * no outer row once, before the scan.
  */
 function buildPageFrom(
   sort: ClientSortField,
@@ -272,20 +273,17 @@ function buildPageFrom(
     `client-page-from:${sort}:${dir}:${filter ?? 'all'}`,
     (_db, p: FromParams) => {
       const columns = sql.join(CLIENT_COLUMNS.map((column) => sql.ref(`c.${column}`)));
-      const key = sql.join(keys.map((column) => sql.ref(`k.${column}`)));
+      const key = sql.join(keys.map((column) => sql.ref(`c.${column}`)));
       const from = sql.join([p.k1, p.k2, p.k3].slice(0, keys.length));
       const onOrAfter = sql.raw(dir === 'desc' ? '<=' : '>=');
       return sql<PositionedRow>`SELECT ${columns}, ${overdueColumn(p.today)} AS overdue_paise,
-        c.seq AS seq
-      FROM (
-        SELECT k.seq FROM owner_totals g CROSS JOIN clients k
+          c.seq AS seq
+        FROM owner_totals g CROSS JOIN clients c
         WHERE g.owner_id = ${p.ownerId} AND g.list_version = ${p.version}
           AND (SELECT list_version FROM owner_totals WHERE owner_id = ${p.ownerId}) = ${p.version}
-          AND k.owner_id = ${p.ownerId} AND ${balanceCondition(filter, 'k.')}
+          AND c.owner_id = ${p.ownerId} AND ${balanceCondition(filter, 'c.')}
           AND (${key}) ${onOrAfter} (${from})
-        ORDER BY ${orderBy(view, 'k.')} LIMIT ${p.limit} OFFSET ${p.offset}
-      ) p JOIN clients c ON c.seq = p.seq
-      ORDER BY ${orderBy(view)}`;
+        ORDER BY ${orderBy(view)} LIMIT ${p.limit} OFFSET ${p.offset}`;
     },
   );
 }
@@ -315,8 +313,10 @@ async function deepPage(
   const positions = listPositionsOf(reader.db);
   const view = `${ownerId}:${query.sort}:${query.dir}:${query.balance ?? 'all'}`;
   const remembers = remembersPositions(query.sort);
-  const from =
+  const nearest =
     totals && remembers ? positions.nearest(view, String(totals.list_version), offset) : undefined;
+  // Far from any: one walk from the start, which remembers where this page begins.
+  const from = nearest && offset - nearest.position < DEFERRED_JOIN_OFFSET ? nearest : undefined;
   let rows: PositionedRow[] = [];
   let version: DbInteger | null | undefined;
   if (totals && from) {
