@@ -63,8 +63,8 @@ async function postgresTriggers(db: Kysely<unknown>): Promise<void> {
   // Deferred to the commit, so that the totals row is locked after every client row the
   // transaction writes, as the app's writes take them (clients-deletion.ts: locking the totals
   // row between two clients let two deletes deadlock). Once per operator and transaction: the
-  // operators already moved on are kept in a setting local to the transaction, so that an
-  // import of thousands of clients does not update one row thousands of times.
+  // operator last moved on is kept in a setting local to the transaction, so that an import of
+  // thousands of clients does not update one row thousands of times.
   await sql
     .raw(
       `CREATE FUNCTION clients_list_changed() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -72,13 +72,11 @@ async function postgresTriggers(db: Kysely<unknown>): Promise<void> {
         owners text[] := CASE TG_OP WHEN 'INSERT' THEN ARRAY[NEW.owner_id]
           WHEN 'DELETE' THEN ARRAY[OLD.owner_id] ELSE ARRAY[OLD.owner_id, NEW.owner_id] END;
         owner text;
-        moved text[];
       BEGIN
         FOREACH owner IN ARRAY owners LOOP
-          moved := coalesce(nullif(current_setting('client_panel.list_moved', true), ''), '{}');
-          IF NOT owner = ANY (moved) THEN
+          IF current_setting('client_panel.list_moved', true) IS DISTINCT FROM owner THEN
             UPDATE owner_totals SET list_version = list_version + 1 WHERE owner_id = owner;
-            PERFORM set_config('client_panel.list_moved', array_append(moved, owner)::text, true);
+            PERFORM set_config('client_panel.list_moved', owner, true);
           END IF;
         END LOOP;
         RETURN NULL;
