@@ -3,49 +3,30 @@
 // Each test reads the session on the instance that did not make the change, first while it
 // still works, then right after the change. (Decision 0034 weighed keeping session rows
 // between requests; these are the tests any such keeping must pass.)
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { apiPaths } from '../../shared/paths.ts';
-import type { DatabaseConfig } from '../config.ts';
 import {
   authenticatorCode,
-  createScratchDatabase,
   GOOD_PASSWORD,
   injectCall,
   isSignedIn,
   post,
-  type ScratchDatabase,
   signIn,
   signUp,
-  startTestApp,
+  startTwoInstances,
   type TestApp,
-  testDialect,
 } from '../test-support.ts';
 
-let scratch: ScratchDatabase | undefined;
-let dir: string | undefined;
+let instances: Awaited<ReturnType<typeof startTwoInstances>>;
 let a: TestApp;
 let b: TestApp;
 
 beforeAll(async () => {
-  let database: DatabaseConfig;
-  if (testDialect() === 'postgres') {
-    scratch = await createScratchDatabase();
-    database = { kind: 'postgres', url: scratch.url, poolSize: 4 };
-  } else {
-    dir = mkdtempSync(path.join(tmpdir(), 'session-instances-'));
-    database = { kind: 'sqlite', path: path.join(dir, 'shared.db') };
-  }
-  a = await startTestApp({ database });
-  b = await startTestApp({ database });
+  instances = await startTwoInstances();
+  ({ a, b } = instances);
 });
 afterAll(async () => {
-  await a?.close();
-  await b?.close();
-  await scratch?.drop();
-  if (dir) rmSync(dir, { recursive: true, force: true });
+  await instances?.close();
 });
 
 /** Signed in on `app` now, asked twice. */

@@ -3,23 +3,18 @@
 // The truth each deep page is held to is the shallow page one place before it, which is read
 // by walking the index from its start (no remembered position is used below
 // DEFERRED_JOIN_OFFSET): the deep page's clients must be the shallow page's from its second on.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from 'vitest';
 import type { Client, ClientList } from '../../shared/client-schema.ts';
 import { apiPaths } from '../../shared/paths.ts';
-import type { DatabaseConfig } from '../config.ts';
 import {
   addClient,
-  createScratchDatabase,
+  importCsv,
   injectCall,
   post,
-  type ScratchDatabase,
   setPanelSettings,
   startTestApp,
+  startTwoInstances,
   type TestApp,
-  testDialect,
 } from '../test-support.ts';
 import { DEFERRED_JOIN_OFFSET } from './clients-read.ts';
 
@@ -55,12 +50,7 @@ async function importClients(t: TestApp): Promise<void> {
       `${['Asha', 'Ravi'][i % 2]},${['Kumar', 'Iyer', 'Das'][i % 3]},c${i}@example.com,${7_000_000_000 + i},${(i % 5) - 2}.50`,
     );
   }
-  const imported = await t.app.inject({
-    method: 'POST',
-    url: '/api/clients/import?skipDuplicates=false',
-    headers: { cookie: t.admin.cookie, 'content-type': 'text/csv' },
-    payload: `${lines.join('\n')}\n`,
-  });
+  const imported = await importCsv(t.app, t.admin.cookie, lines);
   expect(imported.statusCode, imported.body).toBe(201);
 }
 
@@ -174,28 +164,16 @@ describe('a write on this instance, then the deep page', () => {
 });
 
 describe('a write on another instance, then the deep page', () => {
-  let scratch: ScratchDatabase | undefined;
-  let dir: string | undefined;
+  let instances: Awaited<ReturnType<typeof startTwoInstances>>;
   let a: TestApp;
   let b: TestApp;
   beforeAll(async () => {
-    let database: DatabaseConfig;
-    if (testDialect() === 'postgres') {
-      scratch = await createScratchDatabase();
-      database = { kind: 'postgres', url: scratch.url, poolSize: 4 };
-    } else {
-      dir = mkdtempSync(path.join(tmpdir(), 'list-positions-'));
-      database = { kind: 'sqlite', path: path.join(dir, 'shared.db') };
-    }
-    a = await startTestApp({ database });
-    b = await startTestApp({ database });
+    instances = await startTwoInstances();
+    ({ a, b } = instances);
     await importClients(a);
   }, 60_000);
   afterAll(async () => {
-    await a?.close();
-    await b?.close();
-    await scratch?.drop();
-    if (dir) rmSync(dir, { recursive: true, force: true });
+    await instances?.close();
   });
 
   test("a client another instance adds is on this instance's deep page at once", async () => {

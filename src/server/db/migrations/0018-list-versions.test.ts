@@ -3,6 +3,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { apiPaths } from '../../../shared/paths.ts';
 import {
   addClient,
+  importCsv,
   injectCall,
   post,
   setPanelSettings,
@@ -80,13 +81,7 @@ test('an import of many clients moves the version, and on PostgreSQL once', asyn
   const lines = ['First Name,Last Name,Email,Phone,Balance'];
   for (let i = 0; i < 50; i += 1)
     lines.push(`Bulk,Import${i},bulk${i}@example.com,${8_000_000_000 + i},1.00`);
-  const imported = () =>
-    t.app.inject({
-      method: 'POST',
-      url: '/api/clients/import?skipDuplicates=false',
-      headers: { cookie: t.admin.cookie, 'content-type': 'text/csv' },
-      payload: `${lines.join('\n')}\n`,
-    });
+  const imported = () => importCsv(t.app, t.admin.cookie, lines);
   const moved = await moves(imported);
   expect(moved).toBeGreaterThan(0n);
   // SQLite's triggers run per row; PostgreSQL's at the commit, once per operator.
