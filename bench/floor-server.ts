@@ -1,8 +1,10 @@
 // The SQLite floor for `npm run bench`: GET /api/clients with the work the app does for the
 // default list minus the framework — the same session check (cookie parsed, better-auth's
-// signature verified, the session query), the same page and totals queries, integers read
-// exactly, the same JSON — on plain node:http and better-sqlite3, so that the list's ratio to
-// it measures what Fastify, validation and the app's layers cost. Never part of the app.
+// signature verified, the app's session statement), the app's own page and totals statements,
+// rows read as the app reads them (arrays, integers exact), each client worked out as the app
+// does (its overdue amount and promise as of the panel's date), the same JSON — on plain
+// node:http and better-sqlite3, so that the list's ratio to it measures what Fastify,
+// validation and the app's layers cost. Never part of the app.
 // Usage: floor-server <db file> <auth secret> <port>; sends 'ready' to its parent.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer } from 'node:http';
@@ -20,51 +22,74 @@ const DEFAULT_LIMIT = 100;
 const db = new Database(file, { readonly: true });
 db.pragma('busy_timeout = 5000');
 
-// The statements below are the app's own (auth/session.ts, clients/clients-read.ts), columns and
-// all, so that SQLite does the same work for both.
+// The statements below are the app's own (auth/session.ts, clients/clients-read.ts, as Kysely
+// writes them), columns and all, so that SQLite does the same work for both.
 const sessionQuery = db.prepare(
-  `SELECT u.id AS id, u.email AS email, u.role AS role, u.language AS language, s.id AS "sessionId"
-   FROM session s JOIN "user" u ON u.id = s."userId" WHERE s.token = ? AND s."expiresAt" > ?`,
+  `SELECT u.id AS id, u.email AS email, u.role AS role, u.language AS language, s.id AS "sessionId",
+     s."expiresAt" AS "expiresAt", s."createdAt" AS "createdAt",
+     u."twoFactorEnabled" AS "twoFactorEnabled",
+     (SELECT require_two_factor FROM settings WHERE id = 1) AS "requireTwoFactor"
+   FROM session s JOIN "user" u ON u.id = s."userId"
+   WHERE s.token = ? AND s."expiresAt" > ? AND s."createdAt" > ?
+     AND NOT EXISTS (SELECT 1 FROM operator_deactivations d WHERE d.user_id = u.id)`,
 );
 const pageQuery = db.prepare(
-  `SELECT id, fname, lname, email, phone, phone_display, phone_valid, balance_paise, version,
-     last_payment_on, pending_claims, last_reminded_on, oldest_due_on, promise_id, language,
-     created_at, updated_at
-   FROM clients WHERE owner_id = ? AND 1 = 1 ORDER BY lname ASC, fname ASC, seq ASC
-   LIMIT ? OFFSET ?`,
+  `select "id", "fname", "lname", "email", "phone", "phone_display", "phone_valid",
+     "balance_paise", "version", "last_payment_on", "pending_claims", "last_reminded_on",
+     "oldest_due_on", "latest_due_on", "promise_id", "promise_amount_paise", "promise_by",
+     "language", "created_at", "updated_at", CASE WHEN c.oldest_due_on < ?
+    AND c.latest_due_on >= ? THEN (SELECT SUM(d.amount_paise) FROM dues d
+      WHERE d.client_id = c.id AND d.due_on < ?) END as "overdue_paise"
+   from "clients" as "c" where "owner_id" = ? and 1 = 1
+   order by lname asc, "fname" asc, "seq" asc limit ? offset ?`,
 );
 const totalsQuery = db.prepare(
-  `SELECT client_count, total_paise, owing_count, owing_paise, credit_count, credit_paise
-   FROM owner_totals WHERE owner_id = ?`,
+  `select "client_count", "total_paise", "owing_count", "owing_paise", "credit_count",
+     "credit_paise" from "owner_totals" where "owner_id" = ?`,
 );
-// Amounts are read as BigInt, as the app reads them, so that no total is ever rounded.
-pageQuery.safeIntegers(true);
-totalsQuery.safeIntegers(true);
-
-interface ClientRow {
-  id: string;
-  fname: string;
-  lname: string;
-  email: string;
-  phone: string;
-  phone_display: string | null;
-  phone_valid: bigint;
-  balance_paise: bigint;
-  version: bigint;
-  last_payment_on: string | null;
-  pending_claims: bigint;
-  last_reminded_on: string | null;
-  oldest_due_on: string | null;
-  promise_id: string | null;
-  language: string;
-  created_at: string;
-  updated_at: string;
+// Integers are read as BigInt, as the app reads them, so that no amount is ever rounded; rows
+// as arrays, as the app reads them (sqlite-connection.ts), each mapped straight to the answer.
+for (const statement of [sessionQuery, pageQuery, totalsQuery]) {
+  statement.safeIntegers(true);
+  statement.raw(true);
 }
 
-interface TotalsRow {
-  client_count: bigint;
-  total_paise: bigint;
+// Where each of the page's columns is in its rows.
+const pageColumns = pageQuery.columns().map((column) => column.name);
+function column(name: string): number {
+  const index = pageColumns.indexOf(name);
+  if (index < 0) throw new Error(`the page has no column ${name}`);
+  return index;
 }
+const ID = column('id');
+const FNAME = column('fname');
+const LNAME = column('lname');
+const EMAIL = column('email');
+const PHONE = column('phone');
+const PHONE_DISPLAY = column('phone_display');
+const PHONE_VALID = column('phone_valid');
+const BALANCE_PAISE = column('balance_paise');
+const VERSION = column('version');
+const LAST_PAYMENT_ON = column('last_payment_on');
+const PENDING_CLAIMS = column('pending_claims');
+const LAST_REMINDED_ON = column('last_reminded_on');
+const OLDEST_DUE_ON = column('oldest_due_on');
+const LATEST_DUE_ON = column('latest_due_on');
+const PROMISE_ID = column('promise_id');
+const PROMISE_AMOUNT_PAISE = column('promise_amount_paise');
+const PROMISE_BY = column('promise_by');
+const LANGUAGE = column('language');
+const CREATED_AT = column('created_at');
+const UPDATED_AT = column('updated_at');
+const OVERDUE_PAISE = column('overdue_paise');
+
+// The panel's date, as the app works it out for every list request (ledger/panel-date.ts).
+const dateFormat = new Intl.DateTimeFormat('en-CA', {
+  timeZone: process.env.TIME_ZONE ?? 'Asia/Kolkata',
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+});
 
 /** The session token if the cookie carries better-auth's HMAC-SHA256 signature of it. */
 function verifiedToken(value: string): string | null {
@@ -84,18 +109,67 @@ function amount(paise: bigint): string {
   return `${negative ? '-' : ''}${rupees}.${(magnitude % 100n).toString().padStart(2, '0')}`;
 }
 
+// The app refuses a session older than its maximum age (SESSION_MAX_HOURS, 12 by default).
+const MAX_AGE_MS = 12 * 3600 * 1000;
+
 function ownerOf(cookieHeader: string | undefined): string | undefined {
   const value = cookieHeader ? parseCookies(cookieHeader)[COOKIE] : undefined;
   const token = value ? verifiedToken(value) : null;
   if (!token) return undefined;
   // better-auth keeps dates in SQLite as ISO text, so text comparison orders them.
-  const row = sessionQuery.get(token, new Date().toISOString()) as { id: string } | undefined;
-  return row?.id;
+  const now = Date.now();
+  const row = sessionQuery.get(
+    token,
+    new Date(now).toISOString(),
+    new Date(now - MAX_AGE_MS).toISOString(),
+  ) as unknown[] | undefined;
+  return row?.[0] as string | undefined;
 }
 
 function pageParameter(search: URLSearchParams, name: string, fallback: number): number {
   const value = Number(search.get(name) ?? fallback);
   return Number.isInteger(value) && value >= 0 ? value : fallback;
+}
+
+/** A client as the app answers it on `today` (clients/client-rows.ts's toClient). */
+function client(row: unknown[], today: string) {
+  const oldest = row[OLDEST_DUE_ON] as string | null;
+  const latest = row[LATEST_DUE_ON] as string | null;
+  const pastDue = oldest !== null && oldest < today;
+  const overdue = pastDue
+    ? amount(
+        (latest !== null && latest >= today ? row[OVERDUE_PAISE] : row[BALANCE_PAISE]) as bigint,
+      )
+    : '0.00';
+  const promiseBy = row[PROMISE_BY] as string | null;
+  return {
+    id: row[ID],
+    fname: row[FNAME],
+    lname: row[LNAME],
+    email: row[EMAIL],
+    phone: row[PHONE],
+    phoneDisplay: row[PHONE_DISPLAY] ?? row[PHONE],
+    phoneValid: row[PHONE_VALID] !== 0n,
+    balance: amount(row[BALANCE_PAISE] as bigint),
+    version: Number(row[VERSION]),
+    lastPaymentOn: row[LAST_PAYMENT_ON],
+    pendingClaims: Number(row[PENDING_CLAIMS]),
+    lastRemindedOn: row[LAST_REMINDED_ON],
+    overdue,
+    overdueSince: pastDue ? oldest : null,
+    promise:
+      row[PROMISE_ID] === null || promiseBy === null
+        ? null
+        : {
+            id: row[PROMISE_ID],
+            amount: amount(row[PROMISE_AMOUNT_PAISE] as bigint),
+            by: promiseBy,
+            status: promiseBy < today ? 'broken' : 'open',
+          },
+    language: row[LANGUAGE] === 'hi' ? 'hi' : 'en',
+    createdAt: row[CREATED_AT],
+    updatedAt: row[UPDATED_AT],
+  };
 }
 
 const server = createServer((request, response) => {
@@ -108,31 +182,13 @@ const server = createServer((request, response) => {
   const search = new URL(request.url ?? '/', 'http://floor').searchParams;
   const limit = pageParameter(search, 'limit', DEFAULT_LIMIT);
   const offset = pageParameter(search, 'offset', 0);
-  const rows = pageQuery.all(owner, limit, offset) as ClientRow[];
-  const totals = totalsQuery.get(owner) as TotalsRow | undefined;
+  const today = dateFormat.format(new Date());
+  const rows = pageQuery.all(today, today, today, owner, limit, offset) as unknown[][];
+  const totals = totalsQuery.get(owner) as bigint[] | undefined;
   const body = JSON.stringify({
-    items: rows.map((row) => ({
-      id: row.id,
-      fname: row.fname,
-      lname: row.lname,
-      email: row.email,
-      phone: row.phone,
-      phoneDisplay: row.phone_display ?? row.phone,
-      phoneValid: row.phone_valid !== 0n,
-      balance: amount(row.balance_paise),
-      version: Number(row.version),
-      lastPaymentOn: row.last_payment_on,
-      pendingClaims: Number(row.pending_claims),
-      lastRemindedOn: row.last_reminded_on,
-      overdue: '0.00',
-      overdueSince: null,
-      promise: null,
-      language: row.language,
-      createdAt: row.created_at,
-      updatedAt: row.updated_at,
-    })),
-    total: Number(totals?.client_count ?? 0n),
-    totalOwed: amount(totals?.total_paise ?? 0n),
+    items: rows.map((row) => client(row, today)),
+    total: Number(totals?.[0] ?? 0n),
+    totalOwed: amount(totals?.[1] ?? 0n),
   });
   response.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
   response.end(body);

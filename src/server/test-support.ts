@@ -205,6 +205,39 @@ export async function startTestApp(
   };
 }
 
+/**
+ * Two app instances on one database of their own (a SQLite file, or a PostgreSQL scratch
+ * database): each signs up an operator, the first being the panel's administrator.
+ */
+export async function startTwoInstances(): Promise<{
+  a: TestApp;
+  b: TestApp;
+  close(): Promise<void>;
+}> {
+  let database: DatabaseConfig;
+  let drop: () => Promise<void>;
+  if (testDialect() === 'postgres') {
+    const scratch = await createScratchDatabase();
+    database = { kind: 'postgres', url: scratch.url, poolSize: 4 };
+    drop = scratch.drop;
+  } else {
+    const dir = mkdtempSync(path.join(tmpdir(), 'client-panel-shared-'));
+    database = { kind: 'sqlite', path: path.join(dir, 'shared.db') };
+    drop = async () => rmSync(dir, { recursive: true, force: true });
+  }
+  const a = await startTestApp({ database });
+  const b = await startTestApp({ database });
+  return {
+    a,
+    b,
+    async close() {
+      await a.close();
+      await b.close();
+      await drop();
+    },
+  };
+}
+
 export type ListeningTestApp = TestApp & { liveUrl: string };
 
 /**
@@ -361,6 +394,20 @@ export async function addClient(
     throw new Error(`adding a client failed: ${response.statusCode} ${response.body}`);
   }
   return response.json();
+}
+
+/** Imports CSV (a header line, then a line a client) as the operator of `cookie`, duplicates and all. */
+export function importCsv(
+  app: FastifyInstance,
+  cookie: string,
+  lines: readonly string[],
+): Promise<LightMyRequestResponse> {
+  return app.inject({
+    method: 'POST',
+    url: '/api/clients/import?skipDuplicates=false',
+    headers: { cookie, 'content-type': 'text/csv' },
+    payload: `${lines.join('\n')}\n`,
+  });
 }
 
 /** Whether a session cookie still works on the API; any answer but 200 or 401 fails the test. */

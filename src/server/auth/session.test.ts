@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import Fastify from 'fastify';
 import { expect, test } from 'vitest';
 import { registerErrorHandling } from '../http/errors.ts';
@@ -6,6 +7,7 @@ import {
   OPERATOR_WITHOUT_SESSION_CHECK,
   type Operator,
   requireSession,
+  verifiedTokens,
 } from './session.ts';
 
 const alice: Operator = {
@@ -56,4 +58,19 @@ test('behind the session check the operator is there, and without a session it i
   expect(ok.json()).toEqual({ owner: 'u-alice' });
   const signedOut = await app.inject({ method: 'GET', url: '/checked' });
   expect(signedOut.statusCode).toBe(401);
+});
+
+test('a cookie is good once its signature is: one remembered never lets a forged one through', () => {
+  const secret = 'a-secret-a-secret-a-secret-a-secret-0123';
+  const signed = (token: string, key = secret) =>
+    `${token}.${createHmac('sha256', key).update(token).digest('base64')}`;
+  const tokenOf = verifiedTokens(secret);
+  const genuine = signed('token-one');
+  for (let i = 0; i < 3; i += 1) expect(tokenOf(genuine)).toBe('token-one');
+  // The same token under another signature, another token under this one, another key.
+  const signature = genuine.slice(genuine.lastIndexOf('.'));
+  expect(tokenOf(`token-one.${'A'.repeat(43)}=`)).toBeNull();
+  expect(tokenOf(`token-two${signature}`)).toBeNull();
+  expect(tokenOf(signed('token-one', 'another-secret-another-secret-01234567'))).toBeNull();
+  expect(tokenOf(signed('token-two'))).toBe('token-two');
 });

@@ -64,6 +64,31 @@ export function verifySessionCookie(value: string, secret: string): string | nul
   return given.length === expected.length && timingSafeEqual(given, expected) ? token : null;
 }
 
+/** Signed cookies remembered with their tokens: a busy panel has a few hundred sessions. */
+const VERIFIED_COOKIES_KEPT = 1000;
+
+/**
+ * verifySessionCookie, each cookie's signature checked once: its HMAC was the largest cost of
+ * the session check after the query itself (decision 0034). Only cookies whose signature was
+ * good are kept, so any other value is always checked; what the session row says (revoked,
+ * expired, deactivated) is read from the database on every request as before.
+ */
+export function verifiedTokens(secret: string): (value: string) => string | null {
+  const verified = new Map<string, string>();
+  return (value) => {
+    const known = verified.get(value);
+    if (known !== undefined) return known;
+    const token = verifySessionCookie(value, secret);
+    if (token === null) return null;
+    if (verified.size >= VERIFIED_COOKIES_KEPT) {
+      const oldest = verified.keys().next().value;
+      if (oldest !== undefined) verified.delete(oldest);
+    }
+    verified.set(value, token);
+    return token;
+  };
+}
+
 const sessionOperatorQuery = compiledQuery(
   'session-operator',
   (_db, p: { token: string; now: string | Date; bornAfter: string | Date }) =>
@@ -136,6 +161,7 @@ export function createSessionReader(
 ): SessionReader {
   const cookieName = sessionCookieName(config);
   const limits = config.sessions;
+  const tokenOf = verifiedTokens(config.authSecret);
   const stored = (ms: number) => storedDate(database.dialect, ms);
   // One slide per session at a time: a burst of requests writes once.
   const sliding = new Set<string>();
@@ -165,7 +191,7 @@ export function createSessionReader(
   return async (headers, { use = false } = {}) => {
     const value = headers.cookie ? parseCookies(headers.cookie)[cookieName] : undefined;
     if (!value) return null;
-    const token = verifySessionCookie(value, config.authSecret);
+    const token = tokenOf(value);
     if (!token) return null;
     const now = clock();
     const [row] = await sessionOperatorQuery(database.db, {

@@ -8,7 +8,7 @@ import {
   type Client,
   type ClientList,
 } from '../../shared/client-schema.ts';
-import { setPanelSettings, startTestApp, type TestApp } from '../test-support.ts';
+import { importCsv, setPanelSettings, startTestApp, type TestApp } from '../test-support.ts';
 import { DEFERRED_JOIN_OFFSET, WORKER_OFFSET } from './clients-read.ts';
 
 let t: TestApp;
@@ -24,12 +24,7 @@ beforeAll(async () => {
       `${['Asha', 'Ravi', 'Meera'][i % 3]},${['Kumar', 'Iyer', 'Das'][(i % 5) % 3]},c${i}@example.com,${7_000_000_000 + i},${(i % 7) - 3}.50`,
     );
   }
-  const imported = await t.app.inject({
-    method: 'POST',
-    url: '/api/clients/import?skipDuplicates=false',
-    headers: { cookie: t.admin.cookie, 'content-type': 'text/csv' },
-    payload: `${lines.join('\n')}\n`,
-  });
+  const imported = await importCsv(t.app, t.admin.cookie, lines);
   expect(imported.statusCode, imported.body).toBe(201);
   // A few payments, so that the last-payment order has dates as well as clients never paid.
   const first = await list('limit=20');

@@ -22,6 +22,7 @@ import {
   toClient,
   toTotals,
 } from './client-rows.ts';
+import { listPositionsOf } from './list-positions.ts';
 import { type OwnerTotalsRow, ownerTotalsQuery, totalsOf } from './running-totals.ts';
 
 const SORT_COLUMNS: Record<
@@ -216,17 +217,137 @@ export const DEFERRED_JOIN_OFFSET = 1_000;
  */
 export const WORKER_OFFSET = 200_000;
 
-/** The deferred join: the page's keys off the sort index, then only the page's rows. */
+/** A row of a deep page: a client, its key, and the list version it was read at. */
+type PositionedRow = ClientRow & { seq: DbInteger; list_version?: DbInteger | null };
+
+/**
+ * The deferred join: the page's keys off the sort index, then only the page's rows, with the
+ * operator's list version read in the same statement (the version of what was walked).
+ */
 function deferredPageSql(
   view: Pick<ClientListQuery, 'sort' | 'dir' | 'balance'>,
   p: PageParams,
-): RawBuilder<ClientRow> {
+): RawBuilder<PositionedRow> {
   const columns = sql.join(CLIENT_COLUMNS.map((column) => sql.ref(`c.${column}`)));
-  return sql<ClientRow>`SELECT ${columns}, ${overdueColumn(p.today)} AS overdue_paise FROM (
+  return sql<PositionedRow>`SELECT ${columns}, ${overdueColumn(p.today)} AS overdue_paise,
+      c.seq AS seq,
+      (SELECT list_version FROM owner_totals WHERE owner_id = ${p.ownerId}) AS list_version
+    FROM (
       SELECT seq FROM clients WHERE owner_id = ${p.ownerId} AND ${balanceCondition(view.balance)}
       ORDER BY ${orderBy(view, '')} LIMIT ${p.limit} OFFSET ${p.offset}
     ) p JOIN clients c ON c.seq = p.seq
     ORDER BY ${orderBy(view)}`;
+}
+
+/** Sorts whose index a remembered position can be sought in (no missing values to order). */
+function remembersPositions(sort: ClientSortField): boolean {
+  return !sortsByMissingDay(sort) && sort !== 'overdue';
+}
+
+/** A client's key along a view's sort index. */
+function keyOf(sort: ClientSortField, row: PositionedRow): unknown[] {
+  const values = row as unknown as Record<string, unknown>;
+  return keyColumns(sort).map((column) => values[column]);
+}
+
+type FromParams = PageParams & { version: DbInteger; k1: unknown; k2: unknown; k3: unknown };
+const pagesFrom = new Map<string, ReturnType<typeof buildPageFrom>>();
+
+/**
+ * A deep page read from a remembered position: the index is sought to the client there and
+ * walked only `offset` further (less than DEFERRED_JOIN_OFFSET, so the rows are read as they are
+ * walked, as a shallow page's are), if the operator's list version is still the one the
+ * position was read at. Once a write has moved it on, the statement answers nothing, in the
+ * same snapshot as the page, and stops before walking: SQLite keeps a CROSS JOIN's order (the
+ * totals row first), and PostgreSQL, which may reorder joins, checks the subquery that names
+ * no outer row once, before the scan.
+ */
+function buildPageFrom(
+  sort: ClientSortField,
+  dir: 'asc' | 'desc',
+  filter: BalanceFilter | undefined,
+) {
+  const view = { sort, dir, balance: filter };
+  const keys = keyColumns(sort);
+  return compiledQuery(
+    `client-page-from:${sort}:${dir}:${filter ?? 'all'}`,
+    (_db, p: FromParams) => {
+      const columns = sql.join(CLIENT_COLUMNS.map((column) => sql.ref(`c.${column}`)));
+      const key = sql.join(keys.map((column) => sql.ref(`c.${column}`)));
+      const from = sql.join([p.k1, p.k2, p.k3].slice(0, keys.length));
+      const onOrAfter = sql.raw(dir === 'desc' ? '<=' : '>=');
+      return sql<PositionedRow>`SELECT ${columns}, ${overdueColumn(p.today)} AS overdue_paise,
+          c.seq AS seq
+        FROM owner_totals g CROSS JOIN clients c
+        WHERE g.owner_id = ${p.ownerId} AND g.list_version = ${p.version}
+          AND (SELECT list_version FROM owner_totals WHERE owner_id = ${p.ownerId}) = ${p.version}
+          AND c.owner_id = ${p.ownerId} AND ${balanceCondition(filter, 'c.')}
+          AND (${key}) ${onOrAfter} (${from})
+        ORDER BY ${orderBy(view)} LIMIT ${p.limit} OFFSET ${p.offset}`;
+    },
+  );
+}
+
+function pageFrom(query: ClientListQuery) {
+  const key = `${query.sort}:${query.dir}:${query.balance ?? 'all'}`;
+  let compiled = pagesFrom.get(key);
+  if (!compiled) {
+    compiled = buildPageFrom(query.sort, query.dir, query.balance);
+    pagesFrom.set(key, compiled);
+  }
+  return compiled;
+}
+
+/**
+ * A page from DEFERRED_JOIN_OFFSET on: from the nearest position remembered at the operator's
+ * current list version when there is one, else by walking the index from its start; either
+ * way the position of the page's first client is remembered for the next such page.
+ */
+async function deepPage(
+  reader: DatabaseReader,
+  ownerId: string,
+  query: ClientsQuery,
+): Promise<ClientList> {
+  const { today, limit, offset } = query;
+  const [totals] = await ownerTotalsQuery(reader.db, { ownerId });
+  const positions = listPositionsOf(reader.db);
+  const view = `${ownerId}:${query.sort}:${query.dir}:${query.balance ?? 'all'}`;
+  const remembers = remembersPositions(query.sort);
+  const nearest =
+    totals && remembers ? positions.nearest(view, String(totals.list_version), offset) : undefined;
+  // Far from any: one walk from the start, which remembers where this page begins.
+  const from = nearest && offset - nearest.position < DEFERRED_JOIN_OFFSET ? nearest : undefined;
+  let rows: PositionedRow[] = [];
+  let version: DbInteger | null | undefined;
+  if (totals && from) {
+    const [k1, k2, k3] = from.key;
+    rows = await pageFrom(query)(reader.db, {
+      ownerId,
+      version: totals.list_version,
+      k1,
+      k2,
+      k3,
+      limit,
+      offset: offset - from.position,
+      today,
+    });
+    version = totals.list_version;
+  }
+  // Nothing from there: a write has moved the view on since (or the page is past its end).
+  if (rows.length === 0) {
+    rows = (await pageQuery(query)(reader.db, {
+      ownerId,
+      limit,
+      offset,
+      today,
+    })) as PositionedRow[];
+    version = rows[0]?.list_version;
+  }
+  const first = rows[0];
+  if (first && remembers && version !== undefined && version !== null) {
+    positions.remember(view, String(version), { position: offset, key: keyOf(query.sort, first) });
+  }
+  return { items: rows.map((row) => toClient(row, today)), ...totalsOf(totals, query.balance) };
 }
 
 /** A page past WORKER_OFFSET with the list's totals, in one snapshot, on a read worker. */
@@ -379,6 +500,7 @@ export async function listClients(
   if (query.offset >= WORKER_OFFSET && reader.readWorkers) {
     return pageOnWorker(reader, ownerId, query, today);
   }
+  if (query.offset >= DEFERRED_JOIN_OFFSET) return deepPage(reader, ownerId, query);
   const [rows, [totals]] = await Promise.all([
     pageQuery(query)(reader.db, { ownerId, limit: query.limit, offset: query.offset, today }),
     ownerTotalsQuery(reader.db, { ownerId }),

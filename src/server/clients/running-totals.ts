@@ -15,6 +15,7 @@ export const ownerTotalsQuery = compiledQuery('owner-totals', (db, p: { ownerId:
       'owing_paise',
       'credit_count',
       'credit_paise',
+      'list_version',
     ])
     .where('owner_id', '=', p.ownerId),
 );

@@ -61,6 +61,31 @@ describe('integers are read exactly', () => {
   });
 });
 
+describe('rows are objects keyed by their columns', () => {
+  test('each column by name, nulls and text as they are, a later column of one name winning', async () => {
+    const rows = await sql<Record<string, unknown>>`
+      SELECT 'a' AS first, NULL AS missing, 7 AS twice, 8 AS twice, ${'x'} AS bound`.execute(
+      t.database.db,
+    );
+    expect(rows.rows).toEqual([{ first: 'a', missing: null, twice: 8, bound: 'x' }]);
+    expect(Object.keys(rows.rows[0] ?? {})).toEqual(['first', 'missing', 'twice', 'bound']);
+  });
+
+  test('a statement read before a schema change answers the new columns after it', async () => {
+    await sql`CREATE TABLE widened (a INTEGER NOT NULL)`.execute(t.database.db);
+    await sql`INSERT INTO widened (a) VALUES (1)`.execute(t.database.db);
+    const everything = () =>
+      sql<Record<string, unknown>>`SELECT * FROM widened`.execute(t.database.db);
+    expect((await everything()).rows).toEqual([{ a: 1 }]);
+    await sql`ALTER TABLE widened ADD COLUMN b TEXT`.execute(t.database.db);
+    await sql`UPDATE widened SET b = 'new'`.execute(t.database.db);
+    expect((await everything()).rows).toEqual([{ a: 1, b: 'new' }]);
+    // As many columns as before, one of them named anew.
+    await sql`ALTER TABLE widened RENAME COLUMN a TO renamed`.execute(t.database.db);
+    expect((await everything()).rows).toEqual([{ renamed: 1, b: 'new' }]);
+  });
+});
+
 describe('compiled queries bind parameters by name', () => {
   const page = compiledQuery(
     'test-numbers-page',

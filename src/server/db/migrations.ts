@@ -17,6 +17,7 @@ import { operatorColumnsWithoutDefaultsMigration } from './migrations/0014-opera
 import { gettingPaidMigration } from './migrations/0015-getting-paid.ts';
 import { dueDatesAndPromisesMigration } from './migrations/0016-due-dates-and-promises.ts';
 import { ageingVersionAndKeyedDuesMigration } from './migrations/0017-ageing-version-and-keyed-dues.ts';
+import { listVersionsMigration } from './migrations/0018-list-versions.ts';
 import { languagesMigration } from './migrations/0019-languages.ts';
 
 export interface MigrationOptions {
@@ -53,6 +54,7 @@ function appMigrations(options: MigrationOptions): Record<string, Migration> {
     '0015_getting_paid': gettingPaidMigration,
     '0016_due_dates_and_promises': dueDatesAndPromisesMigration,
     '0017_ageing_version_and_keyed_dues': ageingVersionAndKeyedDuesMigration,
+    '0018_list_versions': listVersionsMigration,
     '0019_languages': languagesMigration,
   };
 }

@@ -82,6 +82,11 @@ interface OwnerTotalsTable {
    * transaction: an ageing answered at one version holds until it moves or the day changes.
    */
   dues_version: ColumnType<DbInteger, bigint | undefined, bigint>;
+  /**
+   * Moves on with every write that can change where a client stands in a view without a
+   * search (migration 0018's triggers); remembered list positions hold only at their version.
+   */
+  list_version: ColumnType<DbInteger, never, never>;
 }
 
 /** The better-auth user table, named here only so that clients can reference it. */
