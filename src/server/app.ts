@@ -14,6 +14,7 @@ import { registerAuthRoutes } from './auth/auth-routes.ts';
 import { registerPasswordResetRoutes } from './auth/password-reset-routes.ts';
 import { createSessionReader, decorateOperator } from './auth/session.ts';
 import { registerTwoFactorRoutes } from './auth/two-factor-routes.ts';
+import { registerBooksRoutes } from './books/books-routes.ts';
 import { registerClientsImportRoutes } from './clients/clients-import-routes.ts';
 import { registerClientsRoutes } from './clients/clients-routes.ts';
 import { type PurgeJob, startPurgeJob } from './clients/purge-job.ts';
@@ -173,6 +174,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   await registerPasswordResetRoutes(app, { config, database, auth, bus });
   await registerAccountRoutes(app, { config, database, readSession, bus });
   await registerTwoFactorRoutes(app, { config, database, auth, readSession, bus });
+  await registerBooksRoutes(app, { config, database, readSession, bus });
   await registerClientsRoutes(app, { config, database, readSession, bus });
   await registerClientsImportRoutes(app, { config, database, readSession, bus });
   await registerLedgerRoutes(app, { config, database, readSession, bus });

@@ -466,6 +466,11 @@ export function tokenOf(url: string): string {
   return decodeURIComponent(new URL(url).hash.replace(/^#token=/, ''));
 }
 
+/** The token of a statement link or an invitation: the last part of its path. */
+export function lastPathPart(url: string): string {
+  return decodeURIComponent(new URL(url).pathname.split('/').at(-1) ?? '');
+}
+
 /** The live channel's address on an app that listens. */
 export function liveUrlOf(app: FastifyInstance): string {
   const { port } = app.server.address() as AddressInfo;
@@ -529,4 +534,39 @@ export function keepingBus(): EventBus & { delivered: BusDelivery[] } {
   const delivered: BusDelivery[] = [];
   bus.subscribe((delivery) => delivered.push(delivery));
   return Object.assign(bus, { delivered });
+}
+
+/** An invitation to the book of `ownerCookie`'s session, with this role: its token. */
+export async function inviteToBook(
+  app: FastifyInstance,
+  ownerCookie: string,
+  role: 'manager' | 'staff' | 'viewer',
+): Promise<string> {
+  const response = await post(app, '/api/book/invites', ownerCookie, { role });
+  if (response.statusCode !== 201) {
+    throw new Error(`inviting failed: ${response.statusCode} ${response.body}`);
+  }
+  return lastPathPart(response.json().url);
+}
+
+/**
+ * A new account that joins the book of `ownerCookie`'s session with this role, by signing up
+ * with an invitation: the book is its session's current one.
+ */
+export async function joinBookAs(
+  app: FastifyInstance,
+  ownerCookie: string,
+  role: 'manager' | 'staff' | 'viewer',
+  email = uniqueEmail(role),
+): Promise<SignedUp> {
+  const inviteToken = await inviteToBook(app, ownerCookie, role);
+  const response = await post(app, '/api/auth/sign-up/email', undefined, {
+    email,
+    password: GOOD_PASSWORD,
+    inviteToken,
+  });
+  if (response.statusCode !== 200) {
+    throw new Error(`joining failed: ${response.statusCode} ${response.body}`);
+  }
+  return { cookie: sessionCookie(response), email, userId: response.json().user.id };
 }

@@ -43,6 +43,11 @@ export const signUpSchema = z.object({
    * request's Accept-Language decides.
    */
   language: z.optional(languageSchema),
+  /**
+   * An invitation to a book (issue 23): the new account joins it, even while registrations are
+   * closed; its own empty book is made too.
+   */
+  inviteToken: z.optional(z.string().check(z.maxLength(200))),
 });
 export type SignUpInput = z.infer<typeof signUpSchema>;
 

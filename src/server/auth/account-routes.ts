@@ -111,7 +111,7 @@ export async function registerAccountRoutes(
         return writeWithEvents(database, bus, async (trx, publish) => {
           await saveAccountLanguage(trx, ownerId, language);
           const event = { type: 'preferences.updated' as const, language };
-          await publish({ kind: 'event', ownerId, event });
+          await publish({ kind: 'event', ownerId: null, userId: ownerId, event });
           return { language };
         });
       },
@@ -190,7 +190,7 @@ export async function registerAccountRoutes(
           // The operator's open pages learn it live, as they do a role change.
           if (result.kind === 'changed') {
             const event = { type: 'operator.updated' as const, operator: result.operator };
-            await publish({ kind: 'event', ownerId: operator.id, event });
+            await publish({ kind: 'event', ownerId: null, userId: operator.id, event });
           }
           return result;
         }).catch((error: unknown) => {

@@ -15,6 +15,8 @@ import {
 import { apiPaths } from '../../shared/paths.ts';
 import { secondFactorRequiredSchema, secondFactorSchema } from '../../shared/two-factor-schema.ts';
 import type { ValidationCode } from '../../shared/validation-messages.ts';
+import { joinByInvite } from '../books/book-joining.ts';
+import { inviteIsOpen, makeOwnBook } from '../books/books-repository.ts';
 import type { Config, RateLimitRule } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import { fieldRefusal, HttpError, validationRefusal } from '../http/errors.ts';
@@ -152,9 +154,18 @@ export async function registerAuthRoutes(
     },
     async (request, reply) => {
       await limit(`sign-up:ip:${addressGroupOf(request.ip)}`, config.rateLimits.signUpPerIp, reply);
-      const settings = await getSettings(database);
-      if (!settings.allowRegistrations) throw new HttpError(403, 'registrations-closed');
+      // An invitation lets its bearer in whatever the setting (issue 23).
+      const invited = typeof (request.body as { inviteToken?: unknown } | null)?.inviteToken;
+      if (invited !== 'string') {
+        const settings = await getSettings(database);
+        if (!settings.allowRegistrations) throw new HttpError(403, 'registrations-closed');
+      }
       const input = parseBody(signUpSchema, request.body);
+      const { inviteToken } = input;
+      // One that cannot be used refuses before any account is made.
+      if (inviteToken !== undefined && !(await inviteIsOpen(database, inviteToken))) {
+        throw new HttpError(404, 'invite-not-found');
+      }
       await refuseUnacceptablePassword(config.breachedPasswordsFile, input.password, {
         email: input.email,
       });
@@ -172,8 +183,14 @@ export async function registerAuthRoutes(
       const language =
         input.language ?? languageFromAcceptLanguage(request.headers['accept-language']);
       const user = { ...session.user, language };
-      const claimed = await writeWithEvents(database, bus, async (trx) => {
+      const name = input.name || email.split('@')[0] || email;
+      const claimed = await writeWithEvents(database, bus, async (trx, publish) => {
         await saveAccountLanguage(trx, user.id, language);
+        await makeOwnBook(trx, { id: user.id, name, email });
+        // Used by someone else since the check above: the account stays, in its own book.
+        if (inviteToken !== undefined) {
+          await joinByInvite(trx, publish, user, inviteToken, { everySession: true });
+        }
         return claimFirstAdministrator(trx, user.id);
       });
       if (claimed) user.role = 'admin';

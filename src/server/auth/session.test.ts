@@ -17,6 +17,7 @@ const alice: Operator = {
   language: 'en',
   sessionId: 's1',
   twoFactorSetupRequired: false,
+  book: { id: 'u-alice', role: 'owner' },
 };
 
 async function appWithRoutes() {

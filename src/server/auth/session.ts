@@ -3,6 +3,12 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { parse as parseCookies } from 'cookie';
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
+import {
+  type BookAction,
+  type BookRole,
+  bookRoleSchema,
+  roleMay,
+} from '../../shared/book-roles.ts';
 import { errorMessage } from '../../shared/error-messages.ts';
 import { type Language, languageOrDefault } from '../../shared/languages.ts';
 import { type OperatorRole, operatorRoleOf } from '../../shared/operator-schema.ts';
@@ -25,6 +31,16 @@ export interface Operator {
    * only that setup is open to them (requireSession's `beforeTwoFactorSetup`).
    */
   twoFactorSetupRequired: boolean;
+  /**
+   * The book this session works in and the operator's role there (issue 23); null when the
+   * account belongs to no book at all.
+   */
+  book: CurrentBook | null;
+}
+
+export interface CurrentBook {
+  id: string;
+  role: BookRole;
 }
 
 interface ReadOptions {
@@ -102,15 +118,32 @@ const sessionOperatorQuery = compiledQuery(
       createdAt: string | Date;
       twoFactorEnabled: number | boolean | null;
       requireTwoFactor: number | string | null;
+      bookId: string | null;
+      bookRole: string | null;
     }>`
       SELECT u.id AS id, u.email AS email, u.role AS role, u.language AS language,
         s.id AS "sessionId",
         s."expiresAt" AS "expiresAt", s."createdAt" AS "createdAt",
         u."twoFactorEnabled" AS "twoFactorEnabled",
-        (SELECT require_two_factor FROM settings WHERE id = 1) AS "requireTwoFactor"
+        (SELECT require_two_factor FROM settings WHERE id = 1) AS "requireTwoFactor",
+        m.book_id AS "bookId", m.role AS "bookRole"
       FROM session s JOIN "user" u ON u.id = s."userId"
+        LEFT JOIN book_members m
+          ON m.book_id = COALESCE(s.current_book_id, u.id) AND m.user_id = u.id
       WHERE s.token = ${p.token} AND s."expiresAt" > ${p.now} AND s."createdAt" > ${p.bornAfter}
         AND NOT EXISTS (SELECT 1 FROM operator_deactivations d WHERE d.user_id = u.id)`,
+);
+
+/**
+ * The book a session goes to when it has none it may work in (its book's membership ended, or
+ * the account's own book was handed over and left): the first the account joined.
+ */
+const firstBookQuery = compiledQuery(
+  'first-book',
+  (_db, p: { userId: string }) =>
+    sql<{ bookId: string; bookRole: string }>`
+    SELECT book_id AS "bookId", role AS "bookRole" FROM book_members
+    WHERE user_id = ${p.userId} ORDER BY joined_at, book_id LIMIT 1`,
 );
 
 /** When a session made at `now` ends unless it is used: better-auth's create hook (auth.ts). */
@@ -188,6 +221,21 @@ export function createSessionReader(
     }
   }
 
+  /** Keeps the session in the book it fell back to, off the request's path. */
+  async function moveToBook(sessionId: string, bookId: string): Promise<void> {
+    try {
+      await database.write((trx) =>
+        trx
+          .updateTable('session')
+          .set({ current_book_id: bookId })
+          .where('id', '=', sessionId)
+          .execute(),
+      );
+    } catch (error) {
+      log?.warn({ err: error }, "a session's book was not kept");
+    }
+  }
+
   return async (headers, { use = false } = {}) => {
     const value = headers.cookie ? parseCookies(headers.cookie)[cookieName] : undefined;
     if (!value) return null;
@@ -211,6 +259,12 @@ export function createSessionReader(
       );
       if (end !== null) void slide(row.sessionId, end, now);
     }
+    let member = row.bookId === null ? null : { bookId: row.bookId, bookRole: row.bookRole };
+    if (member === null) {
+      // Rare: only after a membership ended under this session.
+      [member = null] = await firstBookQuery(database.db, { userId: row.id });
+      if (member) void moveToBook(row.sessionId, member.bookId);
+    }
     return {
       id: row.id,
       email: row.email,
@@ -218,6 +272,7 @@ export function createSessionReader(
       language: languageOrDefault(row.language),
       sessionId: row.sessionId,
       twoFactorSetupRequired: Number(row.requireTwoFactor ?? 0) !== 0 && !row.twoFactorEnabled,
+      book: member ? { id: member.bookId, role: bookRoleSchema.parse(member.bookRole) } : null,
     };
   };
 }
@@ -276,11 +331,40 @@ export function requireSession(
     if (options.administrator && operator.role !== 'admin') {
       throw new HttpError(403, 'administrators-only');
     }
+    const action = request.routeOptions.config.bookAction;
+    if (action !== undefined) refuseUnlessMay(operator, action);
     operators.set(request, operator);
   });
 }
 
+/**
+ * A route of a book says what it does (`config.bookAction`); its caller's role in the
+ * session's book must allow it (src/shared/book-roles.ts), checked before the body is read.
+ */
+function refuseUnlessMay(operator: Operator, action: BookAction): void {
+  if (!operator.book) throw new HttpError(403, 'no-book');
+  if (!roleMay(operator.book.role, action)) throw new HttpError(403, 'role-forbidden');
+}
+
+/**
+ * The session's book, on a route that declared its action (and so had the role checked);
+ * anywhere else it throws, so that no route reads a book it did not check.
+ */
+export function bookOf(request: FastifyRequest): CurrentBook {
+  const book = request.operator.book;
+  if (request.routeOptions.config.bookAction === undefined || !book) {
+    throw new Error(BOOK_WITHOUT_ACTION);
+  }
+  return book;
+}
+
+export const BOOK_WITHOUT_ACTION = "a route read the session's book without naming its action";
+
 declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** What a route of a book does: the caller's role there must allow it. */
+    bookAction?: BookAction;
+  }
   interface FastifyRequest {
     /** The signed-in operator; only on routes behind requireSession, throws elsewhere. */
     readonly operator: Operator;

@@ -60,8 +60,8 @@ export async function deleteClients(
     },
     // Its balance leaves the operator's total today; its entries and unpaid amounts go with it.
     async ({ id, balance }) => {
-      await adjustTotals(trx, author.operator.id, balance, null, author.today);
-      await dropUnpaid(trx, author.operator.id, id);
+      await adjustTotals(trx, author.operator.bookId, balance, null, author.today);
+      await dropUnpaid(trx, author.operator.bookId, id);
     },
   );
   return deleted.map(({ id }) => id);
@@ -74,7 +74,7 @@ async function removeClient(
   id: string,
   now: Date,
 ): Promise<bigint | undefined> {
-  const ownerId = author.operator.id;
+  const ownerId = author.operator.bookId;
   if (!isClientId(id)) return undefined;
   // An update that changes nothing locks the row on PostgreSQL (SQLite has one writer): a
   // payment recorded at the same moment waits, so the balance and entries kept are the last.
@@ -144,7 +144,7 @@ export async function restoreClients(
   ids: readonly string[],
   now: Date = new Date(),
 ): Promise<Client[]> {
-  const ownerId = author.operator.id;
+  const ownerId = author.operator.bookId;
   const restored = await clientsInLockOrder(
     ids,
     (id) => bringBack(trx, author, id, now),
@@ -183,7 +183,7 @@ async function bringBack(
 ): Promise<BroughtBack | undefined> {
   // Not an id (PostgreSQL would refuse one with a NUL byte in it): nothing to restore.
   if (!isClientId(id)) return undefined;
-  const ownerId = author.operator.id;
+  const ownerId = author.operator.bookId;
   const kept = await trx
     .deleteFrom('deleted_clients')
     .where('client_id', '=', id)

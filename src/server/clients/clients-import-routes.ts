@@ -12,6 +12,8 @@ import {
 } from '../../shared/client-csv-import.ts';
 import { apiPaths } from '../../shared/paths.ts';
 import { requireSession, type SessionReader } from '../auth/session.ts';
+import { recordActivity } from '../books/activity-repository.ts';
+import { memberOf } from '../books/book-member.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import { runAsLongWork } from '../db/deadline.ts';
@@ -99,6 +101,7 @@ export async function registerClientsImportRoutes(
     routes.post(
       apiPaths.clientsImport,
       {
+        config: { bookAction: 'clients.import' },
         bodyLimit: IMPORT_MAX_BYTES,
         schema: {
           tags: ['Clients'],
@@ -118,7 +121,8 @@ export async function registerClientsImportRoutes(
         const csv = readCsv(body);
         if (!csv.ok) throw unreadable(csv.problem);
         const checked = checkRows(csv.table, request.query.columns);
-        const ownerId = request.operator.id;
+        const member = memberOf(request);
+        const ownerId = member.bookId;
         allowLongSilence(request);
 
         if (request.query.dryRun) {
@@ -135,10 +139,7 @@ export async function registerClientsImportRoutes(
         if (checked.errors.length > 0) {
           throw rowsRefused(checked.errors);
         }
-        const author = {
-          operator: { id: ownerId, email: request.operator.email },
-          today: dateIn(config.timeZone),
-        };
+        const author = { operator: member, today: dateIn(config.timeZone) };
         // Long work: up to 50,000 rows in one transaction, each statement on the long limit.
         const result = await runAsLongWork(() =>
           writeWithEvents(database, bus, async (trx, publish) => {
@@ -165,6 +166,10 @@ export async function registerClientsImportRoutes(
               // One event for the whole file: the other tabs reload once, not per client.
               const event = { type: 'clients.imported' as const, count: created };
               await publish({ kind: 'event', ownerId, event });
+              await recordActivity(trx, member, {
+                action: 'clients.imported',
+                summary: `Imported ${created} ${created === 1 ? 'client' : 'clients'}`,
+              });
             }
             return { created, skipped: duplicates.size };
           }),

@@ -7,6 +7,7 @@ import { clientFieldsSchema, clientPatchSchema } from '../../shared/client-field
 import {
   bulkDeletedSchema,
   bulkRestoredSchema,
+  type Client,
   clientConflictSchema,
   clientIdsSchema,
   clientListQuerySchema,
@@ -15,9 +16,12 @@ import {
 } from '../../shared/client-schema.ts';
 import { formatAmount } from '../../shared/money.ts';
 import { apiPaths } from '../../shared/paths.ts';
-import { requireSession, type SessionReader } from '../auth/session.ts';
+import { bookOf, requireSession, type SessionReader } from '../auth/session.ts';
+import { clientName } from '../books/activity-lines.ts';
+import { type Activity, recordActivity } from '../books/activity-repository.ts';
+import { memberOf } from '../books/book-member.ts';
 import type { Config } from '../config.ts';
-import type { Database } from '../db/database.ts';
+import type { Database, WriteTransaction } from '../db/database.ts';
 import { streamCompression } from '../http/compression.ts';
 import { fieldRefusal, HttpError } from '../http/errors.ts';
 import { allowLongSilence } from '../http/long-work.ts';
@@ -55,29 +59,50 @@ export async function registerClientsRoutes(
   { config, database, readSession, bus }: ClientsRoutesOptions,
 ): Promise<void> {
   const authorOf = (request: FastifyRequest): Author => ({
-    operator: { id: request.operator.id, email: request.operator.email },
+    operator: memberOf(request),
     today: dateIn(config.timeZone),
   });
 
-  /** Deletes the operator's clients of these ids; each one's tabs learn it once it commits. */
+  /** Deletes the book's clients of these ids; each one's tabs learn it once it commits. */
   const deleteAndTell = (request: FastifyRequest, ids: readonly string[]) =>
     writeWithEvents(database, bus, async (trx, publish) => {
-      const deleted = await deleteClients(trx, authorOf(request), ids);
+      const author = authorOf(request);
+      const names = await clientNames(trx, author.operator.bookId, ids);
+      const deleted = await deleteClients(trx, author, ids);
       for (const id of deleted) {
         const event = { type: 'client.deleted' as const, id };
-        await publish({ kind: 'event', ownerId: request.operator.id, event });
+        await publish({ kind: 'event', ownerId: author.operator.bookId, event });
       }
+      await recordActivity(
+        trx,
+        author.operator,
+        deleted.map((id) => ({
+          action: 'client.deleted' as const,
+          clientId: id,
+          summary: `Deleted client ${names.get(id) ?? id}`,
+        })),
+      );
       return deleted;
     });
 
   /** Restores what it can of these ids; each one comes back on the tabs as a new client. */
   const restoreAndTell = (request: FastifyRequest, ids: readonly string[]) =>
     writeWithEvents(database, bus, async (trx, publish) => {
-      const restored = await restoreClients(trx, authorOf(request), ids);
+      const author = authorOf(request);
+      const restored = await restoreClients(trx, author, ids);
       for (const client of restored) {
         const event = { type: 'client.created' as const, client };
-        await publish({ kind: 'event', ownerId: request.operator.id, event });
+        await publish({ kind: 'event', ownerId: author.operator.bookId, event });
       }
+      await recordActivity(
+        trx,
+        author.operator,
+        restored.map((client) => ({
+          action: 'client.restored' as const,
+          clientId: client.id,
+          summary: `Restored client ${clientName(client)}`,
+        })),
+      );
       return restored;
     });
 
@@ -88,6 +113,7 @@ export async function registerClientsRoutes(
     routes.get(
       apiPaths.clients,
       {
+        config: { bookAction: 'read' },
         schema: {
           tags: ['Clients'],
           summary: 'List clients: search, filter, sort and page',
@@ -97,7 +123,7 @@ export async function registerClientsRoutes(
         serializerCompiler: writtenAsIs,
       },
       (request) =>
-        listClients(database, request.operator.id, {
+        listClients(database, bookOf(request).id, {
           ...request.query,
           today: dateIn(config.timeZone),
         }),
@@ -106,6 +132,7 @@ export async function registerClientsRoutes(
     routes.get(
       apiPaths.clientsExport,
       {
+        config: { bookAction: 'clients.export' },
         compress: streamCompression,
         schema: {
           tags: ['Clients'],
@@ -126,7 +153,7 @@ export async function registerClientsRoutes(
             )
             // A stream is sent as it is, never through the response serializer.
             .send(
-              clientsCsv(database, request.operator.id, {
+              clientsCsv(database, bookOf(request).id, {
                 ...request.query,
                 today: dateIn(config.timeZone),
               }) as unknown as string,
@@ -138,6 +165,7 @@ export async function registerClientsRoutes(
     routes.post(
       apiPaths.clients,
       {
+        config: { bookAction: 'clients.add' },
         schema: {
           tags: ['Clients'],
           summary: 'Add a client',
@@ -153,9 +181,15 @@ export async function registerClientsRoutes(
           language: request.body.language ?? request.operator.language,
         };
         const client = await writeWithEvents(database, bus, async (trx, publish) => {
-          const created = await insertClient(trx, authorOf(request), fields);
+          const author = authorOf(request);
+          const created = await insertClient(trx, author, fields);
           const event = { type: 'client.created' as const, client: created };
-          await publish({ kind: 'event', ownerId: request.operator.id, event });
+          await publish({ kind: 'event', ownerId: author.operator.bookId, event });
+          await recordActivity(trx, author.operator, {
+            action: 'client.created',
+            clientId: created.id,
+            summary: `Added client ${clientName(created)}`,
+          });
           return created;
         });
         return reply.status(201).send(client);
@@ -165,6 +199,7 @@ export async function registerClientsRoutes(
     routes.get(
       '/api/clients/:id',
       {
+        config: { bookAction: 'read' },
         schema: {
           tags: ['Clients'],
           summary: 'Read a client',
@@ -175,7 +210,7 @@ export async function registerClientsRoutes(
       async (request) => {
         const client = await getClient(
           database,
-          request.operator.id,
+          bookOf(request).id,
           request.params.id,
           dateIn(config.timeZone),
         );
@@ -187,6 +222,7 @@ export async function registerClientsRoutes(
     routes.patch(
       '/api/clients/:id',
       {
+        config: { bookAction: 'clients.edit' },
         schema: {
           tags: ['Clients'],
           summary: 'Change a client (optimistic: send the version you read)',
@@ -211,15 +247,19 @@ export async function registerClientsRoutes(
           }
         }
         const outcome = await writeWithEvents(database, bus, async (trx, publish) => {
-          const result = await updateClient(
-            trx,
-            authorOf(request),
-            request.params.id,
-            request.body,
-          );
+          const author = authorOf(request);
+          const result = await updateClient(trx, author, request.params.id, request.body);
           if (result.kind === 'updated') {
             const event = { type: 'client.updated' as const, client: result.client };
-            await publish({ kind: 'event', ownerId: request.operator.id, event });
+            await publish({ kind: 'event', ownerId: author.operator.bookId, event });
+            await recordActivity(
+              trx,
+              author.operator,
+              clientChangeActivity(result.client, {
+                balance,
+                changesOthers,
+              }),
+            );
           }
           return result;
         });
@@ -236,6 +276,7 @@ export async function registerClientsRoutes(
     routes.delete(
       '/api/clients/:id',
       {
+        config: { bookAction: 'clients.delete' },
         schema: {
           tags: ['Clients'],
           summary: 'Delete a client (restorable for 10 minutes)',
@@ -253,6 +294,7 @@ export async function registerClientsRoutes(
     routes.post(
       '/api/clients/:id/restore',
       {
+        config: { bookAction: 'clients.delete' },
         schema: {
           tags: ['Clients'],
           summary: 'Restore a deleted client',
@@ -270,6 +312,7 @@ export async function registerClientsRoutes(
     routes.post(
       apiPaths.bulkDelete,
       {
+        config: { bookAction: 'clients.delete' },
         schema: {
           tags: ['Clients'],
           summary: 'Delete several clients at once',
@@ -283,6 +326,7 @@ export async function registerClientsRoutes(
     routes.post(
       apiPaths.bulkRestore,
       {
+        config: { bookAction: 'clients.delete' },
         schema: {
           tags: ['Clients'],
           summary: 'Restore several deleted clients at once',
@@ -293,4 +337,43 @@ export async function registerClientsRoutes(
       async (request) => ({ restored: await restoreAndTell(request, request.body.ids) }),
     );
   });
+}
+
+/** The names of the book's clients of these ids, for the activity log of their deletion. */
+async function clientNames(
+  trx: WriteTransaction,
+  bookId: string,
+  ids: readonly string[],
+): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await trx
+    .selectFrom('clients')
+    .select(['id', 'fname', 'lname'])
+    .where('owner_id', '=', bookId)
+    .where('id', 'in', [...ids])
+    .execute();
+  return new Map(rows.map((row) => [row.id, clientName(row)]));
+}
+
+/** An edit, and a balance set by hand (an adjustment), each on a line of its own. */
+function clientChangeActivity(
+  client: Client,
+  change: { balance: string | undefined; changesOthers: boolean },
+): Activity[] {
+  const lines: Activity[] = [];
+  if (change.changesOthers) {
+    lines.push({
+      action: 'client.updated',
+      clientId: client.id,
+      summary: `Edited client ${clientName(client)}`,
+    });
+  }
+  if (change.balance !== undefined) {
+    lines.push({
+      action: 'balance.edited',
+      clientId: client.id,
+      summary: `Set the balance of ${clientName(client)} to ₹${client.balance}`,
+    });
+  }
+  return lines;
 }

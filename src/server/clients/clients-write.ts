@@ -6,6 +6,7 @@ import type { Language } from '../../shared/languages.ts';
 import { formatAmount, paiseFromAmount } from '../../shared/money.ts';
 import { formatPhone } from '../../shared/phone.ts';
 import { searchTextOf } from '../../shared/search-text.ts';
+import type { BookMember } from '../books/book-member.ts';
 import { paymentTermsOf } from '../collect/collection-settings-repository.ts';
 import { compiledQuery } from '../db/compiled-queries.ts';
 import type { WriteTransaction } from '../db/database.ts';
@@ -16,9 +17,12 @@ import { appendEntry, insertEntries } from '../ledger/ledger-repository.ts';
 import { answerClient, CLIENT_COLUMNS, type ClientRow, selectOwnedClient } from './client-rows.ts';
 import { addNewClientsToTotals, adjustTotals } from './running-totals.ts';
 
-/** Who is writing, and the panel's date today (in its time zone) for the ledger. */
+/**
+ * Who is writing, in which book, and the panel's date today (in its time zone) for the
+ * ledger: rows are the book's (`operator.bookId`), entries name the member who made them.
+ */
 export interface Author {
-  operator: { id: string; email: string };
+  operator: BookMember;
   today: string;
 }
 
@@ -71,7 +75,7 @@ export async function insertClient(
   author: Author,
   fields: NewClient,
 ): Promise<Client> {
-  const ownerId = author.operator.id;
+  const ownerId = author.operator.bookId;
   const row: NewClientRow = {
     id: randomUUID(),
     ownerId,
@@ -140,7 +144,7 @@ export async function insertClients(
   fieldsList: readonly NewClient[],
   openingNote: string,
 ): Promise<number> {
-  const ownerId = author.operator.id;
+  const ownerId = author.operator.bookId;
   const createdAt = new Date().toISOString();
   const rows = fieldsList.map((fields) => ({
     id: randomUUID(),
@@ -206,7 +210,7 @@ export async function updateClient(
   id: string,
   patch: ClientPatch,
 ): Promise<UpdateOutcome> {
-  const ownerId = author.operator.id;
+  const ownerId = author.operator.bookId;
   const current = await selectOwnedClient(trx, ownerId, id);
   if (!current) return { kind: 'not-found' };
   if (smallInteger(current.version) !== patch.version) {

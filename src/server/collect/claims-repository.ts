@@ -5,6 +5,7 @@ import type { Client } from '../../shared/client-schema.ts';
 import type { Entry } from '../../shared/ledger-schema.ts';
 import { formatAmount, paiseFromAmount } from '../../shared/money.ts';
 import { MAX_PENDING_CLAIMS_PER_LINK, type NewClaim } from '../../shared/share-link-schema.ts';
+import type { BookMember } from '../books/book-member.ts';
 import {
   answerClient,
   CLIENT_COLUMNS,
@@ -183,16 +184,16 @@ type ConfirmOutcome = DecideOutcome<
  */
 export async function confirmClaim(
   trx: WriteTransaction,
-  operator: { id: string; email: string },
+  operator: BookMember,
   clientId: string,
   claimId: string,
   on: string,
   now: Date = new Date(),
 ): Promise<ConfirmOutcome> {
-  const decided = await decide(trx, operator.id, clientId, claimId, 'confirmed', now);
+  const decided = await decide(trx, operator.bookId, clientId, claimId, 'confirmed', now);
   if (decided.kind !== 'decided') return decided;
   const claim = toClaim({ ...decided.row, status: 'confirmed' });
-  await movePendingCount(trx, operator.id, clientId, -1, on);
+  await movePendingCount(trx, operator.bookId, clientId, -1, on);
   const recorded = await recordEntry(
     trx,
     operator,

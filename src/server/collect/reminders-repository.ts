@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Client } from '../../shared/client-schema.ts';
 import type { Reminder, ReminderChannel } from '../../shared/reminder-schema.ts';
+import type { BookMember } from '../books/book-member.ts';
 import {
   answerClient,
   CLIENT_COLUMNS,
@@ -13,7 +14,7 @@ import type { DatabaseReader } from '../db/reader.ts';
 import { markDealtWith } from '../dues/collect-round.ts';
 
 interface NewReminder {
-  operator: { id: string; email: string };
+  operator: BookMember;
   /** The client as it was before the reminder (it leaves the day's round if it was on it). */
   client: ClientRow;
   channel: ReminderChannel;
@@ -34,7 +35,7 @@ export async function recordReminder(
 ): Promise<{ id: string; sentAt: string; client: Client }> {
   const row = {
     id: randomUUID(),
-    owner_id: reminder.operator.id,
+    owner_id: reminder.operator.bookId,
     client_id: reminder.client.id,
     sent_by: reminder.operator.id,
     channel: reminder.channel,
@@ -49,10 +50,10 @@ export async function recordReminder(
         THEN ${reminder.today} ELSE last_reminded_on END`,
     })
     .where('id', '=', reminder.client.id)
-    .where('owner_id', '=', reminder.operator.id)
+    .where('owner_id', '=', reminder.operator.bookId)
     .returning(CLIENT_COLUMNS)
     .executeTakeFirstOrThrow();
-  await markDealtWith(trx, reminder.operator.id, reminder.client, reminder.today, 'reminded');
+  await markDealtWith(trx, reminder.operator.bookId, reminder.client, reminder.today, 'reminded');
   return {
     id: row.id,
     sentAt: row.sent_at,

@@ -11,7 +11,10 @@ import {
   sentReminderSchema,
 } from '../../shared/reminder-schema.ts';
 import { DEFAULT_LINK_DAYS } from '../../shared/share-link-schema.ts';
-import { requireSession, type SessionReader } from '../auth/session.ts';
+import { bookOf, requireSession, type SessionReader } from '../auth/session.ts';
+import { clientName } from '../books/activity-lines.ts';
+import { recordActivity } from '../books/activity-repository.ts';
+import { memberOf } from '../books/book-member.ts';
 import { answerClient, selectOwnedClient } from '../clients/client-rows.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
@@ -53,6 +56,7 @@ export async function registerRemindersRoutes(
     routes.get(
       '/api/clients/:id/reminders/preview',
       {
+        config: { bookAction: 'read' },
         schema: {
           tags: ['Getting paid'],
           summary: 'The reminder filled in for this client, and the channels that cannot reach it',
@@ -62,7 +66,7 @@ export async function registerRemindersRoutes(
         },
       },
       async (request) => {
-        const ownerId = request.operator.id;
+        const ownerId = bookOf(request).id;
         const [row, settings] = await Promise.all([
           selectOwnedClient(database, ownerId, request.params.id),
           getCollectionSettings(database, ownerId),
@@ -85,6 +89,7 @@ export async function registerRemindersRoutes(
     routes.post(
       '/api/clients/:id/reminders',
       {
+        config: { bookAction: 'reminders.send' },
         schema: {
           tags: ['Getting paid'],
           summary:
@@ -95,11 +100,11 @@ export async function registerRemindersRoutes(
         },
       },
       async (request, reply) => {
-        const operator = { id: request.operator.id, email: request.operator.email };
+        const operator = memberOf(request);
         const { channel } = request.body;
         const today = dateIn(config.timeZone);
         const sent = await writeWithEvents(database, bus, async (trx, publish) => {
-          const row = await selectOwnedClient(trx, operator.id, request.params.id);
+          const row = await selectOwnedClient(trx, operator.bookId, request.params.id);
           if (!row) throw new HttpError(404, 'client-not-found');
           const client = await answerClient(trx, row, today);
           const why = unavailableChannels(client)[channel];
@@ -107,14 +112,14 @@ export async function registerRemindersRoutes(
             const code = why === NO_MOBILE_MESSAGE ? 'reminder-no-mobile' : 'reminder-no-email';
             throw fieldRefusal(400, code, 'channel');
           }
-          const settings = await getCollectionSettings(trx, operator.id);
+          const settings = await getCollectionSettings(trx, operator.bookId);
           const templates = templatesFor(settings, client.language);
           const text = request.body.message ?? templates.reminderMessage;
           // Tokens are kept only as digests, so no older link's URL can be shown again: a
           // message that carries a link carries a new one (docs/decisions/0035).
           let url = linkPreviewText(client.language);
           if (needsLink(text)) {
-            const made = await createShareLink(trx, operator.id, client.id, DEFAULT_LINK_DAYS);
+            const made = await createShareLink(trx, operator.bookId, client.id, DEFAULT_LINK_DAYS);
             if (made.kind === 'created') url = `${config.publicUrl}/s/${made.token}`;
           }
           const message = fillOwnText(text, client, settings, url);
@@ -127,7 +132,12 @@ export async function registerRemindersRoutes(
             today,
           });
           const event = { type: 'client.updated' as const, client: recorded.client };
-          await publish({ kind: 'event', ownerId: operator.id, event });
+          await publish({ kind: 'event', ownerId: operator.bookId, event });
+          await recordActivity(trx, operator, {
+            action: 'reminder.sent',
+            clientId: client.id,
+            summary: `Sent ${clientName(client)} a reminder (${channel})`,
+          });
           return {
             id: recorded.id,
             channel,
@@ -143,6 +153,7 @@ export async function registerRemindersRoutes(
     routes.get(
       '/api/clients/:id/reminders',
       {
+        config: { bookAction: 'read' },
         schema: {
           tags: ['Getting paid'],
           summary: "The client's reminders, newest first",
@@ -151,7 +162,7 @@ export async function registerRemindersRoutes(
         },
       },
       async (request) => {
-        const items = await listReminders(database, request.operator.id, request.params.id);
+        const items = await listReminders(database, bookOf(request).id, request.params.id);
         if (!items) throw new HttpError(404, 'client-not-found');
         return { items };
       },

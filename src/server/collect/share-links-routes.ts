@@ -11,7 +11,10 @@ import {
   newShareLinkSchema,
   shareLinkListSchema,
 } from '../../shared/share-link-schema.ts';
-import { requireSession, type SessionReader } from '../auth/session.ts';
+import { bookOf, requireSession, type SessionReader } from '../auth/session.ts';
+import { clientName } from '../books/activity-lines.ts';
+import { recordActivity } from '../books/activity-repository.ts';
+import { memberOf } from '../books/book-member.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import { fieldRefusal, HttpError } from '../http/errors.ts';
@@ -45,6 +48,7 @@ export async function registerShareLinksRoutes(
     routes.post(
       '/api/clients/:id/share-links',
       {
+        config: { bookAction: 'links.share' },
         schema: {
           tags: ['Getting paid'],
           summary: "Make a link to the client's statement (its URL is shown only here)",
@@ -55,9 +59,18 @@ export async function registerShareLinksRoutes(
       },
       async (request, reply) => {
         const days = request.body.expiresInDays ?? DEFAULT_LINK_DAYS;
-        const outcome = await writeWithEvents(database, bus, (trx) =>
-          createShareLink(trx, request.operator.id, request.params.id, days),
-        );
+        const member = memberOf(request);
+        const outcome = await writeWithEvents(database, bus, async (trx) => {
+          const made = await createShareLink(trx, member.bookId, request.params.id, days);
+          if (made.kind === 'created') {
+            await recordActivity(trx, member, {
+              action: 'link.created',
+              clientId: request.params.id,
+              summary: `Made a statement link for ${days} ${days === 1 ? 'day' : 'days'}`,
+            });
+          }
+          return made;
+        });
         if (outcome.kind === 'not-found') throw new HttpError(404, 'client-not-found');
         const url = `${config.publicUrl}/s/${outcome.token}`;
         return reply.status(201).send({ ...outcome.link, url });
@@ -67,6 +80,7 @@ export async function registerShareLinksRoutes(
     routes.get(
       '/api/clients/:id/share-links',
       {
+        config: { bookAction: 'read' },
         schema: {
           tags: ['Getting paid'],
           summary: "The client's statement links, newest first (never a token)",
@@ -75,7 +89,7 @@ export async function registerShareLinksRoutes(
         },
       },
       async (request) => {
-        const items = await listShareLinks(database, request.operator.id, request.params.id);
+        const items = await listShareLinks(database, bookOf(request).id, request.params.id);
         if (!items) throw new HttpError(404, 'client-not-found');
         return { items };
       },
@@ -84,6 +98,7 @@ export async function registerShareLinksRoutes(
     routes.delete(
       '/api/clients/:id/share-links/:linkId',
       {
+        config: { bookAction: 'links.revoke' },
         schema: {
           tags: ['Getting paid'],
           summary: 'Revoke a statement link: it answers 404 from then on, on every instance',
@@ -93,9 +108,18 @@ export async function registerShareLinksRoutes(
       },
       async (request, reply) => {
         const { id, linkId } = request.params;
-        const revoked = await writeWithEvents(database, bus, (trx) =>
-          revokeShareLink(trx, request.operator.id, id, linkId),
-        );
+        const member = memberOf(request);
+        const revoked = await writeWithEvents(database, bus, async (trx) => {
+          const done = await revokeShareLink(trx, member.bookId, id, linkId);
+          if (done) {
+            await recordActivity(trx, member, {
+              action: 'link.revoked',
+              clientId: id,
+              summary: 'Revoked a statement link',
+            });
+          }
+          return done;
+        });
         if (!revoked) throw new HttpError(404, 'link-not-found');
         return reply.status(204).send(null);
       },
@@ -104,6 +128,7 @@ export async function registerShareLinksRoutes(
     routes.get(
       '/api/clients/:id/claims',
       {
+        config: { bookAction: 'read' },
         schema: {
           tags: ['Getting paid'],
           summary: '"I have paid" claims sent from the client\'s links, newest first',
@@ -112,7 +137,7 @@ export async function registerShareLinksRoutes(
         },
       },
       async (request) => {
-        const items = await listClaims(database, request.operator.id, request.params.id);
+        const items = await listClaims(database, bookOf(request).id, request.params.id);
         if (!items) throw new HttpError(404, 'client-not-found');
         return { items };
       },
@@ -121,6 +146,7 @@ export async function registerShareLinksRoutes(
     routes.post(
       '/api/clients/:id/claims/:claimId/confirm',
       {
+        config: { bookAction: 'claims.decide' },
         schema: {
           tags: ['Getting paid'],
           summary: 'Confirm a pending claim: a payment entry whose note carries the reference',
@@ -129,7 +155,7 @@ export async function registerShareLinksRoutes(
         },
       },
       async (request, reply) => {
-        const operator = { id: request.operator.id, email: request.operator.email };
+        const operator = memberOf(request);
         const { id, claimId } = request.params;
         const outcome = await writeWithEvents(database, bus, async (trx, publish) => {
           const result = await confirmClaim(trx, operator, id, claimId, dateIn(config.timeZone));
@@ -143,7 +169,12 @@ export async function registerShareLinksRoutes(
               entry: result.entry,
               client: result.client,
             };
-            await publish({ kind: 'event', ownerId: operator.id, event });
+            await publish({ kind: 'event', ownerId: operator.bookId, event });
+            await recordActivity(trx, operator, {
+              action: 'claim.confirmed',
+              clientId: id,
+              summary: `Confirmed a reported payment of ₹${result.claim.amount} from ${clientName(result.client)}`,
+            });
           }
           return result;
         });
@@ -156,6 +187,7 @@ export async function registerShareLinksRoutes(
     routes.post(
       '/api/clients/:id/claims/:claimId/dismiss',
       {
+        config: { bookAction: 'claims.decide' },
         schema: {
           tags: ['Getting paid'],
           summary: 'Dismiss a pending claim (no entry)',
@@ -164,13 +196,19 @@ export async function registerShareLinksRoutes(
         },
       },
       async (request) => {
-        const ownerId = request.operator.id;
+        const member = memberOf(request);
+        const ownerId = member.bookId;
         const { id, claimId } = request.params;
         const outcome = await writeWithEvents(database, bus, async (trx, publish) => {
           const result = await dismissClaim(trx, ownerId, id, claimId, dateIn(config.timeZone));
           if (result.kind === 'dismissed') {
             const event = { type: 'client.updated' as const, client: result.client };
             await publish({ kind: 'event', ownerId, event });
+            await recordActivity(trx, member, {
+              action: 'claim.dismissed',
+              clientId: id,
+              summary: `Dismissed a reported payment of ₹${result.claim.amount} from ${clientName(result.client)}`,
+            });
           }
           return result;
         });

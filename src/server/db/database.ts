@@ -43,6 +43,16 @@ export interface Database {
   commits(): number | undefined;
   /** Heavy reads off the event loop (SQLite files); absent where reads are asynchronous already. */
   readWorkers?: ReadWorkers;
+  /**
+   * SQLite only, for migrations: rewrites the CREATE TABLE text of these tables, for a change
+   * that leaves the stored rows as they are (a foreign key's target), the way SQLite's ALTER
+   * TABLE documentation describes, then checks their foreign keys. Absent on PostgreSQL,
+   * whose ALTER TABLE does it.
+   */
+  rewriteTableDefinitions?(
+    tables: readonly string[],
+    rewrite: (definition: string) => string,
+  ): void;
   close(): Promise<void>;
 }
 
@@ -173,6 +183,7 @@ function openSqlite(file: string): Database {
     write: markedWrite(createWriteQueue(db, inTransaction)),
     commits: () => connection.commits,
     ...(readWorkers ? { readWorkers } : {}),
+    rewriteTableDefinitions: (tables, rewrite) => rewriteSqliteTables(sqlite, tables, rewrite),
     async close() {
       await readWorkers?.close();
       await checkpointer?.stop();
@@ -187,6 +198,40 @@ function openSqlite(file: string): Database {
       await db.destroy();
     },
   };
+}
+
+function rewriteSqliteTables(
+  sqlite: SqliteDatabase.Database,
+  tables: readonly string[],
+  rewrite: (definition: string) => string,
+): void {
+  const read = sqlite.prepare<[string], { sql: string }>(
+    "SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = ?",
+  );
+  // better-sqlite3 opens connections in defensive mode, which forbids writing the schema.
+  sqlite.unsafeMode(true);
+  try {
+    sqlite.transaction(() => {
+      sqlite.pragma('writable_schema = ON');
+      const write = sqlite.prepare(
+        "UPDATE sqlite_schema SET sql = ? WHERE type = 'table' AND name = ?",
+      );
+      for (const table of tables) {
+        const definition = read.get(table)?.sql;
+        if (definition === undefined) throw new Error(`no table ${table} to rewrite`);
+        write.run(rewrite(definition), table);
+      }
+      const version = Number(sqlite.pragma('schema_version', { simple: true }));
+      sqlite.pragma(`schema_version = ${version + 1}`);
+      sqlite.pragma('writable_schema = OFF');
+    })();
+    for (const table of tables) {
+      const broken = sqlite.pragma(`foreign_key_check(${JSON.stringify(table)})`) as unknown[];
+      if (broken.length > 0) throw new Error(`${table} breaks its foreign keys once rewritten`);
+    }
+  } finally {
+    sqlite.unsafeMode(false);
+  }
 }
 
 /**

@@ -19,6 +19,7 @@ import { dueDatesAndPromisesMigration } from './migrations/0016-due-dates-and-pr
 import { ageingVersionAndKeyedDuesMigration } from './migrations/0017-ageing-version-and-keyed-dues.ts';
 import { listVersionsMigration } from './migrations/0018-list-versions.ts';
 import { languagesMigration } from './migrations/0019-languages.ts';
+import { sharedBooksMigration } from './migrations/0020-shared-books.ts';
 
 export interface MigrationOptions {
   /** The panel's time zone: existing clients' opening entries are dated in it. */
@@ -35,7 +36,10 @@ export interface MigrationOptions {
  * order, by the names the migration table holds. Append only, and a file here is never edited
  * once released: a fix is a new migration (docs/decisions/0032-frozen-migrations.md).
  */
-function appMigrations(options: MigrationOptions): Record<string, Migration> {
+function appMigrations(
+  options: MigrationOptions,
+  database: Pick<Database, 'rewriteTableDefinitions'>,
+): Record<string, Migration> {
   return {
     '0001_settings_and_rate_limits': settingsAndRateLimitsMigration,
     '0002_clients': clientsMigration,
@@ -56,13 +60,21 @@ function appMigrations(options: MigrationOptions): Record<string, Migration> {
     '0017_ageing_version_and_keyed_dues': ageingVersionAndKeyedDuesMigration,
     '0018_list_versions': listVersionsMigration,
     '0019_languages': languagesMigration,
+    '0020_shared_books': sharedBooksMigration({
+      ...(database.rewriteTableDefinitions
+        ? { rewriteTableDefinitions: database.rewriteTableDefinitions }
+        : {}),
+    }),
   };
 }
 
 class InCodeMigrations implements MigrationProvider {
-  constructor(private readonly options: MigrationOptions) {}
+  constructor(
+    private readonly options: MigrationOptions,
+    private readonly database: Pick<Database, 'rewriteTableDefinitions'>,
+  ) {}
   async getMigrations() {
-    return appMigrations(this.options);
+    return appMigrations(this.options, this.database);
   }
 }
 
@@ -72,7 +84,7 @@ export async function runAppMigrations(
 ): Promise<void> {
   const migrator = new Migrator({
     db: database.db,
-    provider: new InCodeMigrations(options),
+    provider: new InCodeMigrations(options, database),
     migrationTableName: 'app_migrations',
     migrationLockTableName: 'app_migrations_lock',
   });

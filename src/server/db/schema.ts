@@ -117,6 +117,8 @@ interface SessionTable {
   expiresAt: AuthDate;
   ipAddress: string | null;
   userAgent: string | null;
+  /** Ours: the book this session works in; null is the account's own (its id). */
+  current_book_id: ColumnType<string | null, never, string | null>;
 }
 
 /** better-auth's accounts: an e-mail and password account holds the password's hash. */
@@ -297,7 +299,49 @@ export interface RemindersTable {
   message: string;
 }
 
+/** A book: one business's clients and all that goes with them (issue 23). */
+interface BooksTable {
+  id: string;
+  name: string;
+  created_at: string;
+}
+
+interface BookMembersTable {
+  book_id: string;
+  user_id: string;
+  role: string;
+  joined_at: string;
+}
+
+/** An invitation to a book: its token is stored only as a digest. */
+interface BookInvitesTable {
+  id: string;
+  book_id: string;
+  token_digest: string;
+  role: string;
+  created_by: string;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+  used_by: string | null;
+}
+
+/** What the members of a book did, appended in the same transaction as the change. */
+export interface ActivityTable {
+  seq: Generated<DbInteger>;
+  book_id: string;
+  at: string;
+  actor_id: string;
+  action: string;
+  client_id: string | null;
+  summary: string;
+}
+
 export interface DatabaseSchema {
+  books: BooksTable;
+  book_members: BookMembersTable;
+  book_invites: BookInvitesTable;
+  activity: ActivityTable;
   dues: DuesTable;
   owner_dues: OwnerDuesTable;
   promises: PromisesTable;

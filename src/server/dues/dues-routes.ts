@@ -13,7 +13,10 @@ import {
 } from '../../shared/dues-schema.ts';
 import { addDays } from '../../shared/ledger-schema.ts';
 import { apiPaths } from '../../shared/paths.ts';
-import { requireSession, type SessionReader } from '../auth/session.ts';
+import { bookOf, requireSession, type SessionReader } from '../auth/session.ts';
+import { clientName } from '../books/activity-lines.ts';
+import { recordActivity } from '../books/activity-repository.ts';
+import { memberOf } from '../books/book-member.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import { streamCompression } from '../http/compression.ts';
@@ -67,18 +70,20 @@ export async function registerDuesRoutes(
     routes.get(
       apiPaths.ageing,
       {
+        config: { bookAction: 'read' },
         schema: {
           tags: ['Due dates'],
           summary: 'What is owed by how long it has been due',
           response: { 200: ageingSchema, ...errors },
         },
       },
-      (request) => ageingOf(request.operator.id, today()),
+      (request) => ageingOf(bookOf(request).id, today()),
     );
 
     routes.get(
       apiPaths.ageingExport,
       {
+        config: { bookAction: 'clients.export' },
         compress: streamCompression,
         schema: {
           tags: ['Due dates'],
@@ -93,13 +98,14 @@ export async function registerDuesRoutes(
         return reply
           .type('text/csv; charset=utf-8')
           .header('content-disposition', `attachment; filename="ageing-${day}.csv"`)
-          .send(ageingCsv(database, request.operator.id, day) as unknown as string);
+          .send(ageingCsv(database, bookOf(request).id, day) as unknown as string);
       },
     );
 
     routes.post(
       '/api/clients/:id/promises',
       {
+        config: { bookAction: 'promises.record' },
         schema: {
           tags: ['Due dates'],
           summary: 'Record a promise to pay (it replaces an open one)',
@@ -115,7 +121,7 @@ export async function registerDuesRoutes(
         if (by > addDays(now, PROMISE_MAX_DAYS)) {
           throw fieldRefusal(400, 'promise-too-far', 'by', { days: PROMISE_MAX_DAYS });
         }
-        const operator = { id: request.operator.id, email: request.operator.email };
+        const operator = memberOf(request);
         const outcome = await writeWithEvents(database, bus, async (trx, publish) => {
           const result = await createPromise(trx, operator, request.params.id, request.body, now);
           if (result.kind === 'created') {
@@ -124,7 +130,12 @@ export async function registerDuesRoutes(
               promise: result.promise,
               client: result.client,
             };
-            await publish({ kind: 'event', ownerId: operator.id, event });
+            await publish({ kind: 'event', ownerId: operator.bookId, event });
+            await recordActivity(trx, operator, {
+              action: 'promise.created',
+              clientId: result.client.id,
+              summary: `Recorded a promise from ${clientName(result.client)} to pay ₹${result.promise.amount} by ${result.promise.by}`,
+            });
           }
           return result;
         });
@@ -136,6 +147,7 @@ export async function registerDuesRoutes(
     routes.get(
       '/api/clients/:id/promises',
       {
+        config: { bookAction: 'read' },
         schema: {
           tags: ['Due dates'],
           summary: "A client's promises to pay, newest first, with its record",
@@ -146,7 +158,7 @@ export async function registerDuesRoutes(
       async (request) => {
         const promises = await listPromises(
           database,
-          request.operator.id,
+          bookOf(request).id,
           request.params.id,
           today(),
         );
@@ -158,6 +170,7 @@ export async function registerDuesRoutes(
     routes.get(
       apiPaths.collect,
       {
+        config: { bookAction: 'read' },
         schema: {
           tags: ['Due dates'],
           summary: "The day's collection round: who to call, biggest overdue first",
@@ -165,12 +178,13 @@ export async function registerDuesRoutes(
           response: { 200: collectSchema, ...errors },
         },
       },
-      (request) => collectRoundOf(database, request.operator.id, roundDay(request.query.on)),
+      (request) => collectRoundOf(database, bookOf(request).id, roundDay(request.query.on)),
     );
 
     routes.post(
       '/api/clients/:id/skip',
       {
+        config: { bookAction: 'round.skip' },
         schema: {
           tags: ['Due dates'],
           summary: "Skip a client on the day's collection round",
@@ -181,7 +195,7 @@ export async function registerDuesRoutes(
       },
       async (request, reply) => {
         const on = roundDay(request.body?.on);
-        const ownerId = request.operator.id;
+        const ownerId = bookOf(request).id;
         const outcome = await writeWithEvents(database, bus, async (trx, publish) => {
           const result = await skipOnRound(trx, ownerId, request.params.id, on);
           if (result.kind === 'skipped') {

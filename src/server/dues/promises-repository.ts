@@ -1,4 +1,5 @@
 // Promises to pay: one open promise per client, kept by the payments recorded after it.
+
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Client } from '../../shared/client-schema.ts';
@@ -9,6 +10,7 @@ import type {
   PromiseToPay,
 } from '../../shared/dues-schema.ts';
 import { formatAmount, paiseFromAmount } from '../../shared/money.ts';
+import type { BookMember } from '../books/book-member.ts';
 import {
   answerClient,
   CLIENT_COLUMNS,
@@ -58,12 +60,12 @@ type CreateOutcome =
  */
 export async function createPromise(
   trx: WriteTransaction,
-  operator: { id: string; email: string },
+  operator: BookMember,
   clientId: string,
   input: NewPromise,
   today: string,
 ): Promise<CreateOutcome> {
-  const before = await selectOwnedClient(trx, operator.id, clientId);
+  const before = await selectOwnedClient(trx, operator.bookId, clientId);
   if (!before) return { kind: 'not-found' };
   const now = new Date().toISOString();
   await trx
@@ -76,7 +78,7 @@ export async function createPromise(
     .execute();
   const row = {
     id: randomUUID(),
-    owner_id: operator.id,
+    owner_id: operator.bookId,
     client_id: clientId,
     amount_paise: paiseFromAmount(input.amount),
     by_on: input.by,
@@ -87,7 +89,7 @@ export async function createPromise(
     created_by: operator.id,
   };
   await trx.insertInto('promises').values(row).execute();
-  await markDealtWith(trx, operator.id, before, today, 'promised');
+  await markDealtWith(trx, operator.bookId, before, today, 'promised');
   const updated = await trx
     .updateTable('clients')
     .set({ promise_id: row.id, promise_amount_paise: row.amount_paise, promise_by: row.by_on })

@@ -10,6 +10,7 @@ import {
   type TotalsHistory,
 } from '../../shared/ledger-schema.ts';
 import { formatAmount, MAX_BALANCE_PAISE, paiseFromAmount } from '../../shared/money.ts';
+import type { BookMember } from '../books/book-member.ts';
 import {
   answerClient,
   CLIENT_COLUMNS,
@@ -177,7 +178,7 @@ export type EntryToRecord = NewEntry & { on: string };
  */
 export async function recordEntry(
   trx: WriteTransaction,
-  operator: { id: string; email: string },
+  operator: BookMember,
   clientId: string,
   input: EntryToRecord,
   today: string,
@@ -201,25 +202,25 @@ export async function recordEntry(
         : {}),
     })
     .where('id', '=', clientId)
-    .where('owner_id', '=', operator.id)
+    .where('owner_id', '=', operator.bookId)
     .where(
       sql<boolean>`balance_paise + ${delta} BETWEEN ${-MAX_BALANCE_PAISE} AND ${MAX_BALANCE_PAISE}`,
     )
     .returning(CLIENT_COLUMNS)
     .executeTakeFirst();
   if (!updated) {
-    const exists = await selectOwnedClient(trx, operator.id, clientId);
+    const exists = await selectOwnedClient(trx, operator.bookId, clientId);
     return exists ? { kind: 'out-of-range' } : { kind: 'not-found' };
   }
   const row = updated as ClientRow;
   const after = exactInteger(row.balance_paise);
   const before = after - delta;
-  await adjustTotals(trx, operator.id, before, after, input.on, payment ? amount : 0n);
+  await adjustTotals(trx, operator.bookId, before, after, input.on, payment ? amount : 0n);
   const dueOn = payment
     ? null
-    : (input.dueOn ?? dueByTerms(input.on, await paymentTermsOf(trx, operator.id)));
+    : (input.dueOn ?? dueByTerms(input.on, await paymentTermsOf(trx, operator.bookId)));
   const entry = await appendEntry(trx, {
-    ownerId: operator.id,
+    ownerId: operator.bookId,
     clientId,
     kind: input.kind,
     amountPaise: delta,
@@ -230,7 +231,7 @@ export async function recordEntry(
     createdBy: operator,
   });
   const due = await moveUnpaid(trx, {
-    ownerId: operator.id,
+    ownerId: operator.bookId,
     clientId,
     before,
     after,
@@ -239,7 +240,7 @@ export async function recordEntry(
     current: { oldestDueOn: row.oldest_due_on, latestDueOn: row.latest_due_on },
   });
   if (payment) {
-    await markDealtWith(trx, operator.id, row, today, 'paid');
+    await markDealtWith(trx, operator.bookId, row, today, 'paid');
     if (await creditPromise(trx, row, { paise: amount, on: input.on })) {
       Object.assign(row, { promise_id: null, promise_amount_paise: null, promise_by: null });
     }

@@ -16,7 +16,10 @@ import {
   totalsSchema,
 } from '../../shared/ledger-schema.ts';
 import { apiPaths } from '../../shared/paths.ts';
-import { requireSession, type SessionReader } from '../auth/session.ts';
+import { bookOf, requireSession, type SessionReader } from '../auth/session.ts';
+import { entryActivity } from '../books/activity-lines.ts';
+import { recordActivity } from '../books/activity-repository.ts';
+import { memberOf } from '../books/book-member.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import { largeAnswerCompression } from '../http/compression.ts';
@@ -55,6 +58,7 @@ export async function registerLedgerRoutes(
     routes.get(
       '/api/clients/:id/entries',
       {
+        config: { bookAction: 'read' },
         schema: {
           tags: ['Ledger'],
           summary: "A client's entries, newest first, a page at a time",
@@ -66,7 +70,7 @@ export async function registerLedgerRoutes(
       async (request) => {
         const page = await listEntries(
           database,
-          request.operator.id,
+          bookOf(request).id,
           request.params.id,
           request.query,
         );
@@ -78,6 +82,7 @@ export async function registerLedgerRoutes(
     routes.post(
       '/api/clients/:id/entries',
       {
+        config: { bookAction: 'entries.record' },
         schema: {
           tags: ['Ledger'],
           summary: 'Record a charge or a payment',
@@ -100,7 +105,7 @@ export async function registerLedgerRoutes(
         if (dueOn !== undefined && dueOn < on) {
           throw fieldRefusal(400, 'due-before-date', 'dueOn');
         }
-        const operator = { id: request.operator.id, email: request.operator.email };
+        const operator = memberOf(request);
         const outcome = await writeWithEvents(database, bus, async (trx, publish) => {
           const result = await recordEntry(
             trx,
@@ -115,7 +120,8 @@ export async function registerLedgerRoutes(
               entry: result.entry,
               client: result.client,
             };
-            await publish({ kind: 'event', ownerId: operator.id, event });
+            await publish({ kind: 'event', ownerId: operator.bookId, event });
+            await recordActivity(trx, operator, entryActivity(result.entry, result.client));
           }
           return result;
         });
@@ -130,6 +136,7 @@ export async function registerLedgerRoutes(
     routes.get(
       '/api/clients/:id/statement',
       {
+        config: { bookAction: 'read' },
         schema: {
           tags: ['Ledger'],
           summary: "A client's statement for a range of dates",
@@ -142,7 +149,7 @@ export async function registerLedgerRoutes(
       async (request, reply) => {
         const statement = await statementOf(
           database,
-          request.operator.id,
+          bookOf(request).id,
           request.params.id,
           request.query,
           dateIn(config.timeZone),
@@ -159,6 +166,7 @@ export async function registerLedgerRoutes(
     routes.get(
       apiPaths.totals,
       {
+        config: { bookAction: 'read' },
         schema: {
           tags: ['Ledger'],
           summary: "The operator's totals: owed, in credit, and net",
@@ -167,13 +175,14 @@ export async function registerLedgerRoutes(
       },
       async (request) => {
         const today = dateIn(config.timeZone);
-        return { ...(await currentTotals(database, request.operator.id, today)), today };
+        return { ...(await currentTotals(database, bookOf(request).id, today)), today };
       },
     );
 
     routes.get(
       apiPaths.totalsHistory,
       {
+        config: { bookAction: 'read' },
         schema: {
           tags: ['Ledger'],
           summary: 'The total owed at the end of each day of a range',
@@ -181,7 +190,7 @@ export async function registerLedgerRoutes(
           response: { 200: totalsHistorySchema, ...errors },
         },
       },
-      (request) => totalsHistory(database, request.operator.id, request.query),
+      (request) => totalsHistory(database, bookOf(request).id, request.query),
     );
   });
 }

@@ -2,12 +2,17 @@ import type { LiveEvent } from '../../shared/live-events.ts';
 import type { WriteScope } from '../db/write-scope.ts';
 
 /**
- * What crosses the bus: an event and who may see it (one operator, or everyone when ownerId
- * is null), or sessions that ended, whose sockets must close wherever they are held.
+ * What crosses the bus: an event and who may see it (the members of one book, one account's
+ * own tabs when `userId` is given, or everyone when both are null); sessions that ended, whose
+ * sockets must close wherever they are held; an account whose access to a book ended (removed,
+ * left, or its role changed), whose sockets on that book close; a session that switched books,
+ * whose sockets close so that its tabs reload from the new one.
  */
 export type BusMessage =
-  | { kind: 'event'; ownerId: string | null; event: LiveEvent }
-  | { kind: 'sessions-ended'; sessionIds: string[] };
+  | { kind: 'event'; ownerId: string | null; userId?: string; event: LiveEvent }
+  | { kind: 'sessions-ended'; sessionIds: string[] }
+  | { kind: 'book-access-changed'; bookId: string; userId: string }
+  | { kind: 'book-switched'; sessionId: string };
 
 /**
  * What listeners receive: the messages, plus `resync` when this instance's feed was broken

@@ -2,10 +2,14 @@ import type { IncomingHttpHeaders } from 'node:http';
 import websocket from '@fastify/websocket';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { errorMessage } from '../../shared/error-messages.ts';
-import { SESSION_ENDED_CLOSE_CODE } from '../../shared/live-events.ts';
+import {
+  BOOK_ACCESS_CHANGED_CLOSE_CODE,
+  BOOK_SWITCHED_CLOSE_CODE,
+  SESSION_ENDED_CLOSE_CODE,
+} from '../../shared/live-events.ts';
 import { apiPaths } from '../../shared/paths.ts';
 import { addressGroupOf } from '../auth/rate-limiter.ts';
-import { requireSession, type SessionReader } from '../auth/session.ts';
+import { bookOf, requireSession, type SessionReader } from '../auth/session.ts';
 import type { Config } from '../config.ts';
 import { countUntilClose } from '../http/connection-limit.ts';
 import { HttpError } from '../http/errors.ts';
@@ -32,7 +36,10 @@ interface LiveRoutesOptions {
 }
 
 interface LiveSocket extends Recipient {
+  /** The book whose changes it is sent. */
   ownerId: string;
+  /** The signed-in account, for what is sent to that account alone. */
+  userId: string;
   sessionId: string;
   headers: IncomingHttpHeaders;
   alive: boolean;
@@ -116,10 +123,36 @@ export async function registerLiveRoutes(
     live.socket.close(SESSION_ENDED_CLOSE_CODE, 'session ended');
   }
 
+  function closeWith(live: LiveSocket, code: number, reason: string): void {
+    remove(live);
+    live.socket.close(code, reason);
+  }
+
   function deliver(message: BusDelivery): void {
     if (message.kind === 'sessions-ended') {
       const ended = new Set(message.sessionIds);
       for (const live of sockets) if (ended.has(live.sessionId)) endSession(live);
+      return;
+    }
+    if (message.kind === 'book-access-changed') {
+      for (const live of [...(byOwner.get(message.bookId) ?? [])]) {
+        if (live.userId === message.userId) {
+          closeWith(live, BOOK_ACCESS_CHANGED_CLOSE_CODE, 'access to the book changed');
+        }
+      }
+      return;
+    }
+    if (message.kind === 'book-switched') {
+      for (const live of [...sockets]) {
+        if (live.sessionId === message.sessionId) {
+          closeWith(live, BOOK_SWITCHED_CLOSE_CODE, 'the session switched books');
+        }
+      }
+      return;
+    }
+    if (message.kind === 'event' && message.userId !== undefined) {
+      const to = new Set([...sockets].filter((live) => live.userId === message.userId));
+      if (to.size) sender.send(textFrame(JSON.stringify(message.event)), to);
       return;
     }
     const { ownerId, event } =
@@ -154,7 +187,15 @@ export async function registerLiveRoutes(
       readSession(live.headers)
         .then((operator) => {
           // Held to the two-factor setup by the administrator's policy: no more events either.
-          if (operator?.sessionId === live.sessionId && !operator.twoFactorSetupRequired) return;
+          if (operator?.sessionId === live.sessionId && !operator.twoFactorSetupRequired) {
+            // A book whose access ended where no message said so (another instance's was lost).
+            for (const each of checked.group) {
+              if (sockets.has(each) && operator.book?.id !== each.ownerId) {
+                closeWith(each, BOOK_ACCESS_CHANGED_CLOSE_CODE, 'access to the book changed');
+              }
+            }
+            return;
+          }
           checked.ended = true;
           for (const each of checked.group) if (sockets.has(each)) endSession(each);
         })
@@ -188,10 +229,17 @@ export async function registerLiveRoutes(
     scope.addHook('preHandler', async (request) => {
       if (request.ws) perOperator.admit(request, request.operator.id);
     });
-    scope.get(apiPaths.live, { websocket: true, schema: LIVE_ROUTE_SCHEMA }, (socket, request) => {
+    // Every member of a book may follow it live.
+    const options = {
+      websocket: true,
+      schema: LIVE_ROUTE_SCHEMA,
+      config: { bookAction: 'read' },
+    } as const;
+    scope.get(apiPaths.live, options, (socket, request) => {
       const live: LiveSocket = {
         ...recipientOf(socket),
-        ownerId: request.operator.id,
+        ownerId: bookOf(request).id,
+        userId: request.operator.id,
         sessionId: request.operator.sessionId,
         headers: { cookie: request.headers.cookie },
         alive: true,

@@ -95,7 +95,7 @@ export async function registerOperatorsRoutes(
           const result = await changeRole(trx, id, role);
           if (result.kind === 'changed') {
             const event = { type: 'operator.updated' as const, operator: result.operator };
-            await publish({ kind: 'event', ownerId: id, event });
+            await publish({ kind: 'event', ownerId: null, userId: id, event });
           }
           return result;
         });

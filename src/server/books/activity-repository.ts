@@ -1,0 +1,81 @@
+import type { ActivityAction, ActivityItem } from '../../shared/book-schema.ts';
+import type { WriteTransaction } from '../db/database.ts';
+import { exactInteger } from '../db/integers.ts';
+import { handleOf, type ReadSource } from '../db/reader.ts';
+import type { BookMember } from './book-member.ts';
+
+/** One line of a book's activity log: who did what, about which client. */
+export interface Activity {
+  action: ActivityAction;
+  clientId?: string | null;
+  /** In English, for API clients (the web app words it from `action`). */
+  summary: string;
+}
+
+/**
+ * Appends to the book's activity log, in the transaction of the change it records: the log
+ * holds a change exactly when the change happened.
+ */
+export async function recordActivity(
+  trx: WriteTransaction,
+  member: BookMember,
+  activity: Activity | readonly Activity[],
+  at: Date = new Date(),
+): Promise<void> {
+  const lines = Array.isArray(activity) ? activity : [activity as Activity];
+  if (lines.length === 0) return;
+  await trx
+    .insertInto('activity')
+    .values(
+      lines.map((line) => ({
+        book_id: member.bookId,
+        at: at.toISOString(),
+        actor_id: member.id,
+        action: line.action,
+        client_id: line.clientId ?? null,
+        summary: line.summary,
+      })),
+    )
+    .execute();
+}
+
+export const ACTIVITY_PAGE_SIZE = 50;
+
+export interface ActivityFilter {
+  clientId?: string | undefined;
+  memberId?: string | undefined;
+  /** The last `id` of the page before: the next page is older. */
+  cursor?: string | undefined;
+  limit?: number;
+}
+
+/** A book's activity, newest first, a page at a time, along one of its indexes. */
+export async function listActivity(
+  source: ReadSource,
+  bookId: string,
+  { clientId, memberId, cursor, limit = ACTIVITY_PAGE_SIZE }: ActivityFilter,
+): Promise<{ items: ActivityItem[]; nextCursor: string | null }> {
+  let query = handleOf(source)
+    .selectFrom('activity as a')
+    .innerJoin('user as u', 'u.id', 'a.actor_id')
+    .select(['a.seq', 'a.at', 'a.actor_id', 'u.email', 'a.action', 'a.client_id', 'a.summary'])
+    .where('a.book_id', '=', bookId);
+  if (clientId !== undefined) query = query.where('a.client_id', '=', clientId);
+  if (memberId !== undefined) query = query.where('a.actor_id', '=', memberId);
+  if (cursor !== undefined) query = query.where('a.seq', '<', BigInt(cursor) as never);
+  const rows = await query
+    .orderBy('a.seq', 'desc')
+    .limit(limit + 1)
+    .execute();
+  const page = rows.slice(0, limit);
+  const items = page.map((row) => ({
+    id: String(exactInteger(row.seq)),
+    at: row.at,
+    actor: { id: row.actor_id, email: row.email },
+    action: row.action as ActivityAction,
+    clientId: row.client_id,
+    summary: row.summary,
+  }));
+  const last = items.at(-1);
+  return { items, nextCursor: rows.length > limit && last ? last.id : null };
+}

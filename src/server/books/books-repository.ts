@@ -1,0 +1,263 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { type BookRole, bookRoleSchema } from '../../shared/book-roles.ts';
+import type { Book, Member } from '../../shared/book-schema.ts';
+import type { WriteTransaction } from '../db/database.ts';
+import { handleOf, type ReadSource } from '../db/reader.ts';
+
+/** A book as its member sees it, from the session's point of view. */
+export async function booksOf(
+  source: ReadSource,
+  userId: string,
+  currentBookId: string | null,
+): Promise<Book[]> {
+  const rows = await handleOf(source)
+    .selectFrom('book_members as m')
+    .innerJoin('books as b', 'b.id', 'm.book_id')
+    .select(['b.id', 'b.name', 'm.role'])
+    .where('m.user_id', '=', userId)
+    .orderBy('m.joined_at')
+    .orderBy('b.id')
+    .execute();
+  return rows.map((row) => ({
+    id: row.id,
+    name: row.name,
+    role: bookRoleSchema.parse(row.role),
+    current: row.id === currentBookId,
+  }));
+}
+
+/** The book and this account's role in it, or undefined when it is not a member. */
+export async function bookOfMember(
+  source: ReadSource,
+  userId: string,
+  bookId: string,
+): Promise<{ id: string; name: string; role: BookRole } | undefined> {
+  const row = await handleOf(source)
+    .selectFrom('book_members as m')
+    .innerJoin('books as b', 'b.id', 'm.book_id')
+    .select(['b.id', 'b.name', 'm.role'])
+    .where('m.user_id', '=', userId)
+    .where('m.book_id', '=', bookId)
+    .executeTakeFirst();
+  return row && { id: row.id, name: row.name, role: bookRoleSchema.parse(row.role) };
+}
+
+/**
+ * A new account's own book: it takes the account's id (as the books made by migration 0020
+ * did), so a session without a chosen book works there. Made again, it changes nothing.
+ */
+export async function makeOwnBook(
+  trx: WriteTransaction,
+  user: { id: string; name: string; email: string },
+): Promise<void> {
+  const now = new Date().toISOString();
+  await trx
+    .insertInto('books')
+    .values({ id: user.id, name: user.name.trim() || user.email, created_at: now })
+    .onConflict((c) => c.column('id').doNothing())
+    .execute();
+  await trx
+    .insertInto('book_members')
+    .values({ book_id: user.id, user_id: user.id, role: 'owner', joined_at: now })
+    .onConflict((c) => c.columns(['book_id', 'user_id']).doNothing())
+    .execute();
+}
+
+/** A new book, owned by the account that made it. */
+export async function createBook(
+  trx: WriteTransaction,
+  userId: string,
+  name: string,
+): Promise<{ id: string; name: string; role: BookRole }> {
+  const id = randomUUID();
+  const now = new Date().toISOString();
+  await trx.insertInto('books').values({ id, name, created_at: now }).execute();
+  await trx
+    .insertInto('book_members')
+    .values({ book_id: id, user_id: userId, role: 'owner', joined_at: now })
+    .execute();
+  return { id, name, role: 'owner' };
+}
+
+/** Where this session works from now on. */
+export async function setCurrentBook(
+  trx: WriteTransaction,
+  sessionId: string,
+  bookId: string,
+): Promise<void> {
+  await trx
+    .updateTable('session')
+    .set({ current_book_id: bookId })
+    .where('id', '=', sessionId)
+    .execute();
+}
+
+export async function membersOf(source: ReadSource, bookId: string): Promise<Member[]> {
+  const rows = await handleOf(source)
+    .selectFrom('book_members as m')
+    .innerJoin('user as u', 'u.id', 'm.user_id')
+    .select(['u.id', 'u.email', 'm.role', 'm.joined_at'])
+    .where('m.book_id', '=', bookId)
+    .orderBy('m.joined_at')
+    .orderBy('u.email')
+    .execute();
+  return rows.map((row) => ({
+    id: row.id,
+    email: row.email,
+    role: bookRoleSchema.parse(row.role),
+    joinedAt: row.joined_at,
+  }));
+}
+
+export async function memberOfBook(
+  source: ReadSource,
+  bookId: string,
+  userId: string,
+): Promise<Member | undefined> {
+  const members = await membersOf(source, bookId);
+  return members.find((member) => member.id === userId);
+}
+
+export type RoleChange =
+  | { kind: 'changed'; member: Member; handedOver: boolean }
+  | { kind: 'not-found' }
+  | { kind: 'owner-stays' };
+
+/**
+ * Gives a member another role. Making another member the owner hands the book over: the
+ * owner becomes a manager, in the same transaction (a book has exactly one owner).
+ */
+export async function changeRole(
+  trx: WriteTransaction,
+  bookId: string,
+  ownerId: string,
+  memberId: string,
+  role: BookRole,
+): Promise<RoleChange> {
+  const member = await memberOfBook(trx, bookId, memberId);
+  if (!member) return { kind: 'not-found' };
+  if (memberId === ownerId) {
+    // The owner's own role changes only by handing the book to someone else.
+    return role === 'owner'
+      ? { kind: 'changed', member, handedOver: false }
+      : { kind: 'owner-stays' };
+  }
+  const handedOver = role === 'owner';
+  if (handedOver) {
+    await trx
+      .updateTable('book_members')
+      .set({ role: 'manager' })
+      .where('book_id', '=', bookId)
+      .where('user_id', '=', ownerId)
+      .execute();
+  }
+  await trx
+    .updateTable('book_members')
+    .set({ role })
+    .where('book_id', '=', bookId)
+    .where('user_id', '=', memberId)
+    .execute();
+  return { kind: 'changed', member: { ...member, role }, handedOver };
+}
+
+export type Removal =
+  | { kind: 'removed'; member: Member }
+  | { kind: 'not-found' }
+  | { kind: 'owner' };
+
+/** Takes a member out of the book; the owner cannot be (they hand the book over first). */
+export async function removeMember(
+  trx: WriteTransaction,
+  bookId: string,
+  memberId: string,
+): Promise<Removal> {
+  const member = await memberOfBook(trx, bookId, memberId);
+  if (!member) return { kind: 'not-found' };
+  if (member.role === 'owner') return { kind: 'owner' };
+  await trx
+    .deleteFrom('book_members')
+    .where('book_id', '=', bookId)
+    .where('user_id', '=', memberId)
+    .execute();
+  return { kind: 'removed', member };
+}
+
+export const INVITE_TOKEN_BYTES = 32;
+
+export function inviteDigest(token: string): string {
+  return createHash('sha256').update(token).digest('base64url');
+}
+
+/** An invitation: its token is returned here once and kept only as a digest. */
+export async function createInvite(
+  trx: WriteTransaction,
+  invite: { bookId: string; createdBy: string; role: BookRole; days: number; now?: Date },
+): Promise<{ id: string; token: string; role: BookRole; expiresAt: string }> {
+  const now = invite.now ?? new Date();
+  const token = randomBytes(INVITE_TOKEN_BYTES).toString('base64url');
+  const id = randomUUID();
+  const expiresAt = new Date(now.getTime() + invite.days * 86_400_000).toISOString();
+  await trx
+    .insertInto('book_invites')
+    .values({
+      id,
+      book_id: invite.bookId,
+      token_digest: inviteDigest(token),
+      role: invite.role,
+      created_by: invite.createdBy,
+      created_at: now.toISOString(),
+      expires_at: expiresAt,
+      used_at: null,
+      used_by: null,
+    })
+    .execute();
+  return { id, token, role: invite.role, expiresAt };
+}
+
+export type Acceptance =
+  | { kind: 'joined'; book: { id: string; name: string; role: BookRole }; joined: boolean }
+  | { kind: 'not-found' };
+
+/**
+ * Uses an invitation: its account joins the book with the invitation's role (a member already
+ * keeps the role they have). An invitation is used once, and not after it expires.
+ */
+export async function acceptInvite(
+  trx: WriteTransaction,
+  token: string,
+  userId: string,
+  now: Date = new Date(),
+): Promise<Acceptance> {
+  const at = now.toISOString();
+  // One statement marks it used, so two accepting at once cannot both have it.
+  const used = await trx
+    .updateTable('book_invites')
+    .set({ used_at: at, used_by: userId })
+    .where('token_digest', '=', inviteDigest(token))
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', at)
+    .returning(['book_id', 'role'])
+    .executeTakeFirst();
+  if (!used) return { kind: 'not-found' };
+  const existing = await bookOfMember(trx, userId, used.book_id);
+  if (existing) return { kind: 'joined', book: existing, joined: false };
+  await trx
+    .insertInto('book_members')
+    .values({ book_id: used.book_id, user_id: userId, role: used.role, joined_at: at })
+    .execute();
+  const book = await bookOfMember(trx, userId, used.book_id);
+  if (!book) throw new Error('a member just added is not there');
+  return { kind: 'joined', book, joined: true };
+}
+
+/** Whether an invitation would let its bearer in now (sign-up checks before making the account). */
+export async function inviteIsOpen(source: ReadSource, token: string): Promise<boolean> {
+  const row = await handleOf(source)
+    .selectFrom('book_invites')
+    .select('id')
+    .where('token_digest', '=', inviteDigest(token))
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', new Date().toISOString())
+    .executeTakeFirst();
+  return row !== undefined;
+}

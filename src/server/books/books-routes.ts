@@ -1,0 +1,313 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import * as z from 'zod/mini';
+import { apiRefusalSchema } from '../../shared/api-error.ts';
+import { roleMay } from '../../shared/book-roles.ts';
+import {
+  activityPageSchema,
+  bookListSchema,
+  bookSchema,
+  currentBookSchema,
+  INVITE_DAYS,
+  inviteAcceptedSchema,
+  inviteSchema,
+  memberListSchema,
+  memberRoleSchema,
+  memberSchema,
+  newBookSchema,
+  newInviteSchema,
+} from '../../shared/book-schema.ts';
+import { apiPaths } from '../../shared/paths.ts';
+import { validationMessage } from '../../shared/validation-messages.ts';
+import { bookOf, requireSession, type SessionReader } from '../auth/session.ts';
+import type { Config } from '../config.ts';
+import type { Database } from '../db/database.ts';
+import { HttpError } from '../http/errors.ts';
+import type { EventBus } from '../live/event-bus.ts';
+import { writeWithEvents } from '../live/write-with-events.ts';
+import { listActivity, recordActivity } from './activity-repository.ts';
+import { joinByInvite } from './book-joining.ts';
+import { memberOf } from './book-member.ts';
+import {
+  bookOfMember,
+  booksOf,
+  changeRole,
+  createBook,
+  createInvite,
+  membersOf,
+  removeMember,
+  setCurrentBook,
+} from './books-repository.ts';
+
+interface BooksRoutesOptions {
+  config: Config;
+  database: Database;
+  readSession: SessionReader;
+  bus: EventBus;
+}
+
+const errors = { '4xx': apiRefusalSchema };
+const memberParams = z.object({ id: z.string() });
+const tokenParams = z.object({ token: z.string().check(z.maxLength(200)) });
+const activityQuerySchema = z.object({
+  clientId: z.optional(z.string().check(z.maxLength(100))),
+  memberId: z.optional(z.string().check(z.maxLength(100))),
+  cursor: z.optional(z.string().check(z.regex(/^\d{1,18}$/, validationMessage('cursor.invalid')))),
+});
+
+/**
+ * Shared books (issue 23): the books an account is in, the one its session works in, their
+ * members and roles, invitations, and the activity log. Client, ledger and collection routes act
+ * on the session's book (each names its action: session.ts checks the role).
+ */
+export async function registerBooksRoutes(
+  app: FastifyInstance,
+  { config, database, readSession, bus }: BooksRoutesOptions,
+): Promise<void> {
+  await app.register(async (scope) => {
+    requireSession(scope, readSession);
+    const routes = scope.withTypeProvider<ZodTypeProvider>();
+
+    routes.get(
+      apiPaths.books,
+      {
+        schema: {
+          tags: ['Books'],
+          summary: 'The books the signed-in account is a member of, and which is current',
+          response: { 200: bookListSchema, ...errors },
+        },
+      },
+      async (request) => ({
+        items: await booksOf(database, request.operator.id, request.operator.book?.id ?? null),
+      }),
+    );
+
+    routes.put(
+      apiPaths.currentBook,
+      {
+        schema: {
+          tags: ['Books'],
+          summary: "Switch the session's book: its tabs follow, live",
+          body: currentBookSchema,
+          response: { 200: bookSchema, ...errors },
+        },
+      },
+      async (request) => {
+        const { operator } = request;
+        return writeWithEvents(database, bus, async (trx, publish) => {
+          const book = await bookOfMember(trx, operator.id, request.body.id);
+          if (!book) throw new HttpError(404, 'book-not-found');
+          await setCurrentBook(trx, operator.sessionId, book.id);
+          await publish({ kind: 'book-switched', sessionId: operator.sessionId });
+          return { ...book, current: true };
+        });
+      },
+    );
+
+    routes.post(
+      apiPaths.books,
+      {
+        schema: {
+          tags: ['Books'],
+          summary: 'Make a new book, owned by the signed-in account',
+          body: newBookSchema,
+          response: { 201: bookSchema, ...errors },
+        },
+      },
+      async (request, reply) => {
+        const book = await writeWithEvents(database, bus, (trx) =>
+          createBook(trx, request.operator.id, request.body.name),
+        );
+        return reply.status(201).send({ ...book, current: false });
+      },
+    );
+
+    routes.get(
+      apiPaths.bookMembers,
+      {
+        config: { bookAction: 'read' },
+        schema: {
+          tags: ['Books'],
+          summary: "The members of the session's book and their roles",
+          response: { 200: memberListSchema, ...errors },
+        },
+      },
+      async (request) => ({ items: await membersOf(database, bookOf(request).id) }),
+    );
+
+    routes.post(
+      apiPaths.bookInvites,
+      {
+        config: { bookAction: 'members.manage' },
+        schema: {
+          tags: ['Books'],
+          summary: 'Invite someone to the book with a role: a link for 7 days, used once',
+          body: newInviteSchema,
+          response: { 201: inviteSchema, ...errors },
+        },
+      },
+      async (request, reply) => {
+        const member = memberOf(request);
+        const made = await writeWithEvents(database, bus, async (trx) => {
+          const invite = await createInvite(trx, {
+            bookId: member.bookId,
+            createdBy: member.id,
+            role: request.body.role,
+            days: INVITE_DAYS,
+          });
+          await recordActivity(trx, member, {
+            action: 'invite.created',
+            summary: `Made an invitation to join as ${invite.role}`,
+          });
+          return invite;
+        });
+        return reply.status(201).send({
+          id: made.id,
+          url: `${config.publicUrl}/invite/${made.token}`,
+          role: request.body.role,
+          expiresAt: made.expiresAt,
+        });
+      },
+    );
+
+    routes.post(
+      '/api/invites/:token/accept',
+      {
+        schema: {
+          tags: ['Books'],
+          summary: 'Join the book of an invitation; it becomes current',
+          params: tokenParams,
+          response: { 200: inviteAcceptedSchema, ...errors },
+        },
+      },
+      async (request) => {
+        const { operator } = request;
+        const outcome = await writeWithEvents(database, bus, async (trx, publish) => {
+          const joined = await joinByInvite(trx, publish, operator, request.params.token, {
+            sessionId: operator.sessionId,
+          });
+          if (joined.kind === 'joined') {
+            await publish({ kind: 'book-switched', sessionId: operator.sessionId });
+          }
+          return joined;
+        });
+        if (outcome.kind === 'not-found') throw new HttpError(404, 'invite-not-found');
+        return { book: outcome.book };
+      },
+    );
+
+    routes.put(
+      '/api/book/members/:id',
+      {
+        config: { bookAction: 'members.manage' },
+        schema: {
+          tags: ['Books'],
+          summary: "Change a member's role; making another member owner hands the book over",
+          params: memberParams,
+          body: memberRoleSchema,
+          response: { 200: memberSchema, ...errors },
+        },
+      },
+      async (request) => {
+        const owner = memberOf(request);
+        const { role } = request.body;
+        const outcome = await writeWithEvents(database, bus, async (trx, publish) => {
+          const result = await changeRole(trx, owner.bookId, owner.id, request.params.id, role);
+          if (result.kind !== 'changed' || result.member.id === owner.id) return result;
+          const { member, handedOver } = result;
+          await recordActivity(trx, owner, {
+            action: handedOver ? 'book.handed-over' : 'member.role-changed',
+            summary: handedOver
+              ? `Handed the book over to ${member.email}`
+              : `Made ${member.email} ${role}`,
+          });
+          await publish({
+            kind: 'event',
+            ownerId: owner.bookId,
+            event: { type: 'members.updated' },
+          });
+          // What their pages may offer has changed: they read it again.
+          const changed = handedOver ? [member.id, owner.id] : [member.id];
+          for (const userId of changed) {
+            await publish({ kind: 'book-access-changed', bookId: owner.bookId, userId });
+          }
+          return result;
+        });
+        if (outcome.kind === 'not-found') throw new HttpError(404, 'member-not-found');
+        if (outcome.kind === 'owner-stays') throw new HttpError(409, 'owner-role-is-handed-over');
+        return outcome.member;
+      },
+    );
+
+    routes.delete(
+      '/api/book/members/:id',
+      {
+        // Leaving is every member's; removing someone else is the owner's (checked below).
+        config: { bookAction: 'read' },
+        schema: {
+          tags: ['Books'],
+          summary: 'Remove a member (owner), or leave the book (oneself): their access ends',
+          params: memberParams,
+          response: { 204: z.null(), ...errors },
+        },
+      },
+      async (request, reply) => {
+        const actor = memberOf(request);
+        const leaving = request.params.id === actor.id;
+        if (!leaving && !roleMay(bookOf(request).role, 'members.manage')) {
+          throw new HttpError(403, 'role-forbidden');
+        }
+        const outcome = await writeWithEvents(database, bus, async (trx, publish) => {
+          const result = await removeMember(trx, actor.bookId, request.params.id);
+          if (result.kind !== 'removed') return result;
+          await recordActivity(trx, actor, {
+            action: leaving ? 'member.left' : 'member.removed',
+            summary: leaving
+              ? `${actor.email} left the book`
+              : `Removed ${result.member.email} from the book`,
+          });
+          await publish({
+            kind: 'event',
+            ownerId: actor.bookId,
+            event: { type: 'members.updated' },
+          });
+          await publish({
+            kind: 'book-access-changed',
+            bookId: actor.bookId,
+            userId: result.member.id,
+          });
+          return result;
+        });
+        if (outcome.kind === 'not-found') throw new HttpError(404, 'member-not-found');
+        if (outcome.kind === 'owner') throw new HttpError(409, 'owner-cannot-leave');
+        return reply.status(204).send(null);
+      },
+    );
+
+    routes.get(
+      apiPaths.activity,
+      {
+        config: { bookAction: 'read' },
+        schema: {
+          tags: ['Books'],
+          summary:
+            "The book's activity, newest first: the whole book's (owner, manager) or one client's",
+          querystring: activityQuerySchema,
+          response: { 200: activityPageSchema, ...errors },
+        },
+      },
+      async (request) => {
+        const { clientId, memberId, cursor } = request.query;
+        const book = bookOf(request);
+        // One client's is every member's to read; the whole book's, or a member's, is not.
+        if (
+          (clientId === undefined || memberId !== undefined) &&
+          !roleMay(book.role, 'activity.read')
+        ) {
+          throw new HttpError(403, 'role-forbidden');
+        }
+        return listActivity(database, book.id, { clientId, memberId, cursor });
+      },
+    );
+  });
+}
