@@ -1,0 +1,388 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import {
+  BOOK_ACCESS_CHANGED_CLOSE_CODE,
+  BOOK_SWITCHED_CLOSE_CODE,
+} from '../../shared/live-events.ts';
+import { apiPaths } from '../../shared/paths.ts';
+import {
+  addClient,
+  closeCode,
+  GOOD_PASSWORD,
+  injectCall,
+  inviteToBook,
+  joinBookAs,
+  type ListeningTestApp,
+  openLiveTab,
+  post,
+  setPanelSettings,
+  signIn,
+  signUp,
+  startListeningTestApp,
+  uniqueEmail,
+} from '../test-support.ts';
+import { inviteDigest } from './books-repository.ts';
+
+/*
+ * Shared books (issue 23) through the real HTTP routes: invitations, joining, switching,
+ * roles handed over, members removed or leaving, the activity log, and what each live socket
+ * is told.
+ */
+
+let t: ListeningTestApp;
+beforeAll(async () => {
+  t = await startListeningTestApp();
+}, 60_000);
+afterAll(async () => {
+  await t?.close();
+});
+
+const get = (url: string, cookie: string) => injectCall(t.app, 'GET', url, cookie);
+const names = (answer: { json(): { items: { lname: string }[] } }) =>
+  answer.json().items.map((client) => client.lname);
+
+/** A fresh owner with a book of their own and one client in it. */
+async function owner() {
+  const account = await signUp(t.app, uniqueEmail('owner'));
+  const client = await addClient(t.app, account.cookie, {
+    lname: `Of${account.userId.slice(0, 6)}`,
+  });
+  return { ...account, client };
+}
+
+/** Waits until the tab has received an event of this type, or fails after `ms`. */
+async function received(tab: { events: { type: string }[] }, type: string, ms = 3000) {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    if (tab.events.some((event) => event.type === type)) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error(`no ${type} within ${ms} ms: ${JSON.stringify(tab.events)}`);
+}
+
+describe('books and invitations', () => {
+  test('every account has its own book, named after it, as owner and current', async () => {
+    const account = await signUp(t.app, uniqueEmail('fresh'));
+    const books = await get(apiPaths.books, account.cookie);
+    expect(books.statusCode).toBe(200);
+    expect(books.json().items).toEqual([
+      { id: account.userId, name: account.email.split('@')[0], role: 'owner', current: true },
+    ]);
+  });
+
+  test("an invitation's link is shown once, kept as a digest, and lets one person in, once", async () => {
+    const boss = await owner();
+    const made = await post(t.app, apiPaths.bookInvites, boss.cookie, { role: 'staff' });
+    expect(made.statusCode).toBe(201);
+    const { url, role, expiresAt } = made.json();
+    expect(role).toBe('staff');
+    expect(url).toMatch(new RegExp(`^${t.config.publicUrl}/invite/[A-Za-z0-9_-]{43}$`));
+    const days = (Date.parse(expiresAt) - Date.now()) / 86_400_000;
+    expect(days).toBeGreaterThan(6.99);
+    expect(days).toBeLessThanOrEqual(7);
+    const token = url.split('/invite/')[1];
+    const stored = await t.database.db.selectFrom('book_invites').selectAll().execute();
+    expect(JSON.stringify(stored)).not.toContain(token);
+    expect(stored.map((row) => row.token_digest)).toContain(inviteDigest(token));
+
+    const helper = await signUp(t.app, uniqueEmail('helper'));
+    const accepted = await post(t.app, apiPaths.inviteAccept(token), helper.cookie);
+    expect(accepted.statusCode).toBe(200);
+    expect(accepted.json()).toEqual({
+      book: { id: boss.userId, name: expect.any(String), role: 'staff' },
+    });
+    // The book is now the helper's session's: its clients are the owner's.
+    expect(names(await get(apiPaths.clients, helper.cookie))).toEqual([boss.client.lname]);
+    const books = (await get(apiPaths.books, helper.cookie)).json().items;
+    expect(
+      books.map((book: { role: string; current: boolean }) => [book.role, book.current]),
+    ).toEqual([
+      ['owner', false],
+      ['staff', true],
+    ]);
+
+    const again = await signUp(t.app, uniqueEmail('late'));
+    const reused = await post(t.app, apiPaths.inviteAccept(token), again.cookie);
+    expect(reused.statusCode).toBe(404);
+    expect(reused.json().code).toBe('invite-not-found');
+    expect(names(await get(apiPaths.clients, again.cookie))).toEqual([]);
+  });
+
+  test('an expired or unknown invitation lets nobody in', async () => {
+    const boss = await owner();
+    const token = await inviteToBook(t.app, boss.cookie, 'viewer');
+    await t.database.write((trx) =>
+      trx
+        .updateTable('book_invites')
+        .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+        .where('token_digest', '=', inviteDigest(token))
+        .execute(),
+    );
+    const someone = await signUp(t.app, uniqueEmail('someone'));
+    for (const tried of [token, 'not-a-token']) {
+      const answer = await post(t.app, apiPaths.inviteAccept(tried), someone.cookie);
+      expect(answer.statusCode).toBe(404);
+    }
+    const members = (await get(apiPaths.bookMembers, boss.cookie)).json().items;
+    expect(members).toHaveLength(1);
+  });
+
+  test('an invitation lets someone sign up while registrations are closed; without one they cannot', async () => {
+    const boss = await owner();
+    await setPanelSettings(t, {
+      disableBalanceOnAdd: false,
+      disableBalanceOnEdit: false,
+      allowRegistrations: false,
+    });
+    try {
+      const refused = await post(t.app, apiPaths.signUp, undefined, {
+        email: uniqueEmail('uninvited'),
+        password: GOOD_PASSWORD,
+      });
+      expect(refused.statusCode).toBe(403);
+      const badInvite = await post(t.app, apiPaths.signUp, undefined, {
+        email: uniqueEmail('forged'),
+        password: GOOD_PASSWORD,
+        inviteToken: 'forged',
+      });
+      expect(badInvite.statusCode).toBe(404);
+      const joined = await joinBookAs(t.app, boss.cookie, 'manager');
+      expect(names(await get(apiPaths.clients, joined.cookie))).toEqual([boss.client.lname]);
+      const books = (await get(apiPaths.books, joined.cookie)).json().items;
+      expect(books).toHaveLength(2);
+      expect(books.find((book: { current: boolean }) => book.current)).toMatchObject({
+        id: boss.userId,
+        role: 'manager',
+      });
+    } finally {
+      await setPanelSettings(t, { disableBalanceOnAdd: false, disableBalanceOnEdit: false });
+    }
+  });
+});
+
+describe('switching books', () => {
+  test("the switch is the session's: its lists follow, another device's session stays", async () => {
+    const boss = await owner();
+    const staff = await joinBookAs(t.app, boss.cookie, 'staff');
+    const ownClient = await addClient(t.app, staff.cookie, { lname: 'ShouldBeInBoss' });
+    // Added in the current book: the boss's.
+    expect(names(await get(apiPaths.clients, boss.cookie))).toContain(ownClient.lname);
+
+    const laptop = await signIn(t.app, staff.email);
+    const switched = await injectCall(t.app, 'PUT', apiPaths.currentBook, staff.cookie, {
+      id: staff.userId,
+    });
+    expect(switched.statusCode).toBe(200);
+    expect(switched.json()).toMatchObject({ id: staff.userId, role: 'owner', current: true });
+    expect(names(await get(apiPaths.clients, staff.cookie))).toEqual([]);
+    // A new sign-in starts in the account's own book; this one was not switched.
+    expect(names(await get(apiPaths.clients, laptop))).toEqual([]);
+  });
+
+  test('a book one is not in cannot be switched to', async () => {
+    const boss = await owner();
+    const stranger = await signUp(t.app, uniqueEmail('stranger'));
+    const answer = await injectCall(t.app, 'PUT', apiPaths.currentBook, stranger.cookie, {
+      id: boss.userId,
+    });
+    expect(answer.statusCode).toBe(404);
+    expect(answer.json().code).toBe('book-not-found');
+    expect(names(await get(apiPaths.clients, stranger.cookie))).toEqual([]);
+  });
+
+  test('a new book is owned by its maker and starts empty', async () => {
+    const boss = await owner();
+    const made = await post(t.app, apiPaths.books, boss.cookie, { name: '  Second shop ' });
+    expect(made.statusCode).toBe(201);
+    expect(made.json()).toMatchObject({ name: 'Second shop', role: 'owner', current: false });
+    await injectCall(t.app, 'PUT', apiPaths.currentBook, boss.cookie, { id: made.json().id });
+    expect(names(await get(apiPaths.clients, boss.cookie))).toEqual([]);
+    const added = await addClient(t.app, boss.cookie, { lname: 'InSecond' });
+    expect(added.lname).toBe('InSecond');
+    const empty = await post(t.app, apiPaths.books, boss.cookie, { name: '   ' });
+    expect(empty.statusCode).toBe(400);
+  });
+});
+
+describe('members and roles', () => {
+  test('handing the book over makes the owner a manager; the owner cannot leave or demote themselves', async () => {
+    const boss = await owner();
+    const manager = await joinBookAs(t.app, boss.cookie, 'manager');
+    const leave = await injectCall(t.app, 'DELETE', apiPaths.bookMember(boss.userId), boss.cookie);
+    expect(leave.statusCode).toBe(409);
+    expect(leave.json().code).toBe('owner-cannot-leave');
+    const demote = await injectCall(t.app, 'PUT', apiPaths.bookMember(boss.userId), boss.cookie, {
+      role: 'staff',
+    });
+    expect(demote.statusCode).toBe(409);
+
+    const handed = await injectCall(
+      t.app,
+      'PUT',
+      apiPaths.bookMember(manager.userId),
+      boss.cookie,
+      {
+        role: 'owner',
+      },
+    );
+    expect(handed.statusCode).toBe(200);
+    const members = (await get(apiPaths.bookMembers, manager.cookie)).json().items;
+    const roles = Object.fromEntries(
+      members.map((member: { id: string; role: string }) => [member.id, member.role]),
+    );
+    expect(roles).toEqual({ [boss.userId]: 'manager', [manager.userId]: 'owner' });
+    // The former owner no longer manages members.
+    const invite = await post(t.app, apiPaths.bookInvites, boss.cookie, { role: 'viewer' });
+    expect(invite.statusCode).toBe(403);
+  });
+
+  test("a removed member's sockets on the book close, and their next request is in their own book", async () => {
+    const boss = await owner();
+    const staff = await joinBookAs(t.app, boss.cookie, 'staff');
+    const tab = await openLiveTab(t.liveUrl, staff.cookie);
+    const bossTab = await openLiveTab(t.liveUrl, boss.cookie);
+    const removed = await injectCall(
+      t.app,
+      'DELETE',
+      apiPaths.bookMember(staff.userId),
+      boss.cookie,
+    );
+    expect(removed.statusCode).toBe(204);
+    expect(await closeCode(tab)).toBe(BOOK_ACCESS_CHANGED_CLOSE_CODE);
+    await received(bossTab, 'members.updated');
+    expect(bossTab.isOpen()).toBe(true);
+    // Not the boss's clients any more: the session fell back to the staff's own book.
+    expect(names(await get(apiPaths.clients, staff.cookie))).toEqual([]);
+    const payment = await post(t.app, apiPaths.entries(boss.client.id), staff.cookie, {
+      kind: 'payment',
+      amount: '10',
+    });
+    expect(payment.statusCode).toBe(404);
+    const books = (await get(apiPaths.books, staff.cookie)).json().items;
+    expect(books).toEqual([expect.objectContaining({ id: staff.userId, current: true })]);
+  });
+
+  test('a member can leave; staff cannot remove anyone else', async () => {
+    const boss = await owner();
+    const staff = await joinBookAs(t.app, boss.cookie, 'staff');
+    const viewer = await joinBookAs(t.app, boss.cookie, 'viewer');
+    const refused = await injectCall(
+      t.app,
+      'DELETE',
+      apiPaths.bookMember(viewer.userId),
+      staff.cookie,
+    );
+    expect(refused.statusCode).toBe(403);
+    const left = await injectCall(t.app, 'DELETE', apiPaths.bookMember(staff.userId), staff.cookie);
+    expect(left.statusCode).toBe(204);
+    const members = (await get(apiPaths.bookMembers, boss.cookie)).json().items;
+    expect(members.map((member: { id: string }) => member.id).sort()).toEqual(
+      [boss.userId, viewer.userId].sort(),
+    );
+  });
+});
+
+describe('live, by book', () => {
+  test("a member's change reaches every member's tabs in the book, and no one else's", async () => {
+    const boss = await owner();
+    const staff = await joinBookAs(t.app, boss.cookie, 'staff');
+    const stranger = await signUp(t.app, uniqueEmail('stranger'));
+    const bossTab = await openLiveTab(t.liveUrl, boss.cookie);
+    const strangerTab = await openLiveTab(t.liveUrl, stranger.cookie);
+    const paid = await post(t.app, apiPaths.entries(boss.client.id), staff.cookie, {
+      kind: 'payment',
+      amount: '25',
+    });
+    expect(paid.statusCode).toBe(201);
+    await received(bossTab, 'entry.created');
+    // The stranger's own change arrives, so anything of the boss's would have by then.
+    await addClient(t.app, stranger.cookie, { lname: 'StrangersOwn' });
+    await received(strangerTab, 'client.created');
+    expect(strangerTab.events.map((event) => event.type)).toEqual(['client.created']);
+  });
+
+  test("switching books closes the session's sockets with 4410", async () => {
+    const boss = await owner();
+    const staff = await joinBookAs(t.app, boss.cookie, 'staff');
+    const tab = await openLiveTab(t.liveUrl, staff.cookie);
+    await injectCall(t.app, 'PUT', apiPaths.currentBook, staff.cookie, { id: staff.userId });
+    expect(await closeCode(tab)).toBe(BOOK_SWITCHED_CLOSE_CODE);
+  });
+});
+
+describe('the activity log', () => {
+  test('names who did what, newest first, paged, by member and by client; staff see only a client', async () => {
+    const boss = await owner();
+    const staff = await joinBookAs(t.app, boss.cookie, 'staff');
+    await post(t.app, apiPaths.entries(boss.client.id), staff.cookie, {
+      kind: 'payment',
+      amount: '40',
+    });
+    const other = await addClient(t.app, boss.cookie, { fname: 'Ravi', lname: 'Kumar' });
+    await injectCall(t.app, 'DELETE', apiPaths.client(other.id), boss.cookie);
+
+    const all = (await get(apiPaths.activity, boss.cookie)).json();
+    const lines = all.items.map((item: { action: string; actor: { email: string } }) => [
+      item.action,
+      item.actor.email,
+    ]);
+    expect(lines.slice(0, 4)).toEqual([
+      ['client.deleted', boss.email],
+      ['client.created', boss.email],
+      ['entry.payment', staff.email],
+      ['member.joined', staff.email],
+    ]);
+    expect(all.items[2].summary).toBe(
+      `Recorded a payment of ₹40.00 from ${boss.client.fname} ${boss.client.lname}`,
+    );
+    expect(all.items[2].clientId).toBe(boss.client.id);
+
+    const byStaff = (
+      await get(`${apiPaths.activity}?memberId=${staff.userId}`, boss.cookie)
+    ).json();
+    expect(byStaff.items.map((item: { action: string }) => item.action)).toEqual([
+      'entry.payment',
+      'member.joined',
+    ]);
+    const ofClient = await get(`${apiPaths.activity}?clientId=${other.id}`, staff.cookie);
+    expect(ofClient.statusCode).toBe(200);
+    expect(ofClient.json().items.map((item: { action: string }) => item.action)).toEqual([
+      'client.deleted',
+      'client.created',
+    ]);
+    expect((await get(apiPaths.activity, staff.cookie)).statusCode).toBe(403);
+    expect((await get(`${apiPaths.activity}?cursor=abc`, boss.cookie)).statusCode).toBe(400);
+  });
+
+  test('pages follow one another without a gap or a repeat', async () => {
+    const boss = await owner();
+    for (let i = 0; i < 55; i += 1) {
+      await post(t.app, apiPaths.entries(boss.client.id), boss.cookie, {
+        kind: 'charge',
+        amount: '1',
+      });
+    }
+    const first = (await get(apiPaths.activity, boss.cookie)).json();
+    expect(first.items).toHaveLength(50);
+    expect(first.nextCursor).not.toBeNull();
+    const second = (
+      await get(`${apiPaths.activity}?cursor=${first.nextCursor}`, boss.cookie)
+    ).json();
+    expect(second.nextCursor).toBeNull();
+    const ids = [...first.items, ...second.items].map((item: { id: string }) => Number(item.id));
+    expect(ids).toHaveLength(56);
+    expect(new Set(ids).size).toBe(56);
+    expect([...ids].sort((a, b) => b - a)).toEqual(ids);
+  });
+
+  test('a refused change leaves no line in the log', async () => {
+    const boss = await owner();
+    const viewer = await joinBookAs(t.app, boss.cookie, 'viewer');
+    const before = (await get(apiPaths.activity, boss.cookie)).json().items.length;
+    const refused = await post(t.app, apiPaths.entries(boss.client.id), viewer.cookie, {
+      kind: 'payment',
+      amount: '5',
+    });
+    expect(refused.statusCode).toBe(403);
+    expect((await get(apiPaths.activity, boss.cookie)).json().items.length).toBe(before);
+  });
+});
