@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import WebSocket from 'ws';
 import { inCi } from '../../../scripts/in-ci.mjs';
 import type { Client } from '../../shared/client-schema.ts';
-import type { LiveEvent } from '../../shared/live-events.ts';
+import { BOOK_ACCESS_CHANGED_CLOSE_CODE, type LiveEvent } from '../../shared/live-events.ts';
 import { formatAmount } from '../../shared/money.ts';
 import { clusterToolsMissing, createTestCluster, type TestCluster } from '../test-cluster.ts';
 import {
@@ -12,6 +12,7 @@ import {
   createScratchDatabase,
   GOOD_PASSWORD,
   httpCall,
+  joinBookAs,
   type ScratchDatabase,
   signUp,
   startTestApp,
@@ -196,6 +197,37 @@ describe.runIf(onPostgres)('two instances on one PostgreSQL', () => {
     expect(bobOnB.received).toEqual([everyone]);
     aliceOnB.socket.close();
     bobOnB.socket.close();
+  });
+
+  test("a member's change on one instance reaches the book's other members on the other; a removed member's tab there closes", async () => {
+    const owner = await signUp(a.app);
+    const staff = await joinBookAs(a.app, owner.cookie, 'staff');
+    const stranger = await signUp(a.app);
+    const client = (
+      await call(a, 'POST', '/api/clients', owner.cookie, clientFields({ fname: 'Shared' }))
+    ).json as Client;
+    const ownerOnA = await openTab(a.port, owner.cookie);
+    const staffOnB = await openTab(b.port, staff.cookie);
+    const strangerOnA = await openTab(a.port, stranger.cookie);
+    const paid = await call(b, 'POST', `/api/clients/${client.id}/entries`, staff.cookie, {
+      kind: 'payment',
+      amount: '20',
+    });
+    expect(paid.status).toBe(201);
+    expect(await ownerOnA.next()).toMatchObject({
+      type: 'entry.created',
+      client: { id: client.id },
+    });
+    expect(await staffOnB.next()).toMatchObject({ type: 'entry.created' });
+    const removed = await call(a, 'DELETE', `/api/book/members/${staff.userId}`, owner.cookie);
+    expect(removed.status).toBe(204);
+    expect(await staffOnB.closed).toBe(BOOK_ACCESS_CHANGED_CLOSE_CODE);
+    expect(await ownerOnA.next()).toEqual({ type: 'members.updated' });
+    // Nothing of the book reached the stranger.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(strangerOnA.received).toEqual([]);
+    ownerOnA.socket.close();
+    strangerOnA.socket.close();
   });
 
   test('an event exists only if its write committed', async () => {
