@@ -1,3 +1,4 @@
+import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import {
   BOOK_ACCESS_CHANGED_CLOSE_CODE,
@@ -29,8 +30,15 @@ import { inviteDigest } from './books-repository.ts';
  */
 
 let t: ListeningTestApp;
+const logLines: string[] = [];
 beforeAll(async () => {
-  t = await startListeningTestApp();
+  const logStream = new Writable({
+    write(chunk, _encoding, callback) {
+      logLines.push(String(chunk));
+      callback();
+    },
+  });
+  t = await startListeningTestApp({ logLevel: 'info' }, { logStream });
 }, 60_000);
 afterAll(async () => {
   await t?.close();
@@ -105,6 +113,18 @@ describe('books and invitations', () => {
     expect(reused.statusCode).toBe(404);
     expect(reused.json().code).toBe('invite-not-found');
     expect(names(await get(apiPaths.clients, again.cookie))).toEqual([]);
+  });
+
+  test("no log line holds an invitation's token", async () => {
+    const boss = await owner();
+    const token = await inviteToBook(t.app, boss.cookie, 'staff');
+    await t.app.inject({ method: 'GET', url: `/invite/${token}` });
+    const someone = await signUp(t.app, uniqueEmail('logged'));
+    expect((await post(t.app, apiPaths.inviteAccept(token), someone.cookie)).statusCode).toBe(200);
+    const log = logLines.join('');
+    expect(log).toContain('/api/invites/[token]/accept');
+    expect(log).toContain('/invite/[token]');
+    expect(log).not.toContain(token);
   });
 
   test('an expired or unknown invitation lets nobody in', async () => {

@@ -1,16 +1,15 @@
 import type { FastifyRequest } from 'fastify';
 
-// A statement link's token is the whole of its secret, and it travels in the path.
-const TOKEN_PATHS = /^\/(?:s|api\/shared)\/[^/?#]+/;
+// A statement link's token, and an invitation's, is the whole of its secret, and it travels in
+// the path: the page's (`/s/<token>`, `/invite/<token>`) and the API's.
+const TOKEN_PATHS = /^\/(s|api\/shared|invite|api\/invites)\/[^/?#]+/;
 
 /**
- * A URL as a log line may show it: a statement link's path (`/s/<token>`, and the API's
- * `/api/shared/<token>`) with the token replaced, so that no log holds a working link.
+ * A URL as a log line may show it: a statement link's or an invitation's path with the token
+ * replaced (`/s/[token]`, `/api/invites/[token]/accept`), so that no log holds a working link.
  */
 export function redactedUrl(url: string): string {
-  return url.replace(TOKEN_PATHS, (path) =>
-    path.startsWith('/s/') ? '/s/[token]' : '/api/shared/[token]',
-  );
+  return url.replace(TOKEN_PATHS, (_path, prefix: string) => `/${prefix}/[token]`);
 }
 
 /** Fastify's own request serializer, with the URL redacted. */

@@ -136,7 +136,8 @@ export async function appendEntry(trx: WriteTransaction, entry: NewLedgerEntry):
     on: row.on,
     dueOn: row.dueOn,
     createdAt: row.createdAt,
-    createdBy: entry.createdBy,
+    // Exactly who, as the schema says: a member given here also carries their book.
+    createdBy: { id: entry.createdBy.id, email: entry.createdBy.email },
   };
 }
 
