@@ -1937,6 +1937,71 @@ function routeSpecs(context: HostileContext): RouteSpec[] {
       body: { on: fc.oneof(date, hostileValue) },
       validBody: { on: daysAgo(0, 0) },
     },
+    // Shared books (issue 23). The operator is in their own book only: a switch or a role
+    // change anywhere else is a 404, their own role a 409, so no request locks them out.
+    { method: 'GET', url: '/api/books', access: 'operator' },
+    {
+      method: 'PUT',
+      url: '/api/books/current',
+      access: 'operator',
+      body: { id: fc.oneof(validOperatorId, hostileValue) },
+      validBody: { id: validOperatorId },
+    },
+    {
+      method: 'POST',
+      url: '/api/books',
+      access: 'operator',
+      body: {
+        name: fc.oneof(fc.constantFrom('Second shop', '', ' ', 'x'.repeat(101)), hostileText),
+      },
+      validBody: { name: fc.constantFrom('Second shop', 'दुकान') },
+    },
+    { method: 'GET', url: '/api/book/members', access: 'operator' },
+    {
+      method: 'POST',
+      url: '/api/book/invites',
+      access: 'operator',
+      body: {
+        role: fc.oneof(fc.constantFrom('owner', 'manager', 'staff', 'viewer'), hostileValue),
+      },
+      validBody: { role: fc.constantFrom('manager', 'staff', 'viewer') },
+    },
+    {
+      method: 'POST',
+      url: '/api/invites/:token/accept',
+      access: 'operator',
+      params: { token },
+      validParams: { token: tokenShaped },
+    },
+    {
+      method: 'PUT',
+      url: '/api/book/members/:id',
+      access: 'operator',
+      params: { id: operatorId },
+      validParams: { id: validOperatorId },
+      body: {
+        role: fc.oneof(fc.constantFrom('owner', 'manager', 'staff', 'viewer'), hostileValue),
+      },
+      validBody: { role: fc.constantFrom('owner', 'manager', 'staff', 'viewer') },
+    },
+    {
+      method: 'DELETE',
+      url: '/api/book/members/:id',
+      access: 'operator',
+      params: { id: operatorId },
+      validParams: { id: validOperatorId },
+    },
+    {
+      method: 'GET',
+      url: '/api/activity',
+      access: 'operator',
+      query: {
+        clientId: fc.oneof(validClientId, hostileText),
+        memberId: fc.oneof(validOperatorId, hostileText),
+        cursor: fc.oneof(whole, hostileText),
+      },
+      validQuery: { clientId: validClientId },
+    },
     {
       method: 'GET',
       url: '/api/live',

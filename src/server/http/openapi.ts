@@ -53,6 +53,11 @@ const TAGS = [
     description:
       "What is overdue and since when, the ageing of what is owed, promises to pay, and the day's collection round.",
   },
+  {
+    name: 'Books',
+    description:
+      "Shared books: the session's book, its members and their roles, invitations, and the activity log.",
+  },
   { name: 'Health', description: 'Whether the server and its database answer.' },
   { name: 'Reference', description: 'This description of the API, as JSON and as a page.' },
 ] as const;
