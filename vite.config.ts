@@ -1,5 +1,6 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { browserModules } from './scripts/browser-modules-plugin.mjs';
 import { catalogues } from './scripts/catalogue-plugin.mjs';
 
 // The server's port, as it reads it (`npm run dev` runs both with the same environment).
@@ -7,7 +8,7 @@ const serverPort = Number(process.env.PORT?.trim() || 3000);
 
 export default defineConfig({
   root: 'src/web',
-  plugins: [react(), catalogues()],
+  plugins: [react(), catalogues(), browserModules()],
   css: {
     preprocessorOptions: {
       scss: {

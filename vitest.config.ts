@@ -1,5 +1,6 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
+import { browserModules } from './scripts/browser-modules-plugin.mjs';
 import { catalogues } from './scripts/catalogue-plugin.mjs';
 import { inCi } from './scripts/in-ci.mjs';
 
@@ -64,6 +65,8 @@ export default defineConfig({
       },
       {
         extends: true,
+        // The modules as the browser has them (the schemas' field messages as codes).
+        plugins: [browserModules()],
         test: {
           name: 'web',
           include: ['src/web/**/*.test.{ts,tsx}'],

@@ -1,6 +1,5 @@
 import * as z from 'zod/mini';
 import { emailSchema, newPasswordSchema, PASSWORD_MAX_LENGTH } from './auth-schema.ts';
-import { languageSchema } from './languages.ts';
 import { sessionAnswerSchema } from './operator-schema.ts';
 import { wellFormedText } from './text.ts';
 import { validationMessage } from './validation-messages.ts';
@@ -101,7 +100,3 @@ export type SessionsEndInput = z.infer<typeof sessionsEndSchema>;
 
 /** How many active sessions ended, and whether this request's own was one of them. */
 export const accountSessionsEndedSchema = z.object({ revoked: z.int(), signedOut: z.boolean() });
-
-/** What the account keeps for every device it signs in on: the language of the pages. */
-export const preferencesSchema = z.strictObject({ language: languageSchema });
-export type Preferences = z.infer<typeof preferencesSchema>;

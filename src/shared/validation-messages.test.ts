@@ -13,6 +13,7 @@ import hindi from './locales/hi/validation.json' with { type: 'json' };
 import { REMINDER_MESSAGE_MAX_LENGTH } from './reminder-schema.ts';
 import { MAX_LINK_DAYS, REFERENCE_MAX_LENGTH, REFERENCE_MIN_LENGTH } from './share-link-schema.ts';
 import {
+  codeMessage,
   fillPlaceholders,
   type ValidationCode,
   validationCodeOf,
@@ -36,6 +37,17 @@ describe('the field messages', () => {
     expect(validationCodeOf(message)).toBe(code);
     expect(validationValuesOf(code, message)).toEqual(values);
   });
+
+  test.each(codes)(
+    '%s reads back from the form the browser writes it in, with the values it was given',
+    (code) => {
+      const values = sampleValues(english[`validation.${code}`]);
+      const message = codeMessage(code, values);
+      expect(message).not.toContain(english[`validation.${code}`]);
+      expect(validationCodeOf(message)).toBe(code);
+      expect(validationValuesOf(code, message)).toEqual(values);
+    },
+  );
 
   test('a message zod wrote itself has no code', () => {
     expect(validationCodeOf('Invalid input: expected string, received number')).toBeUndefined();

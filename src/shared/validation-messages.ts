@@ -1,4 +1,4 @@
-import english from './locales/en/validation.json' with { type: 'json' };
+import { SCHEMA_TEXTS, type ValidationId } from './validation-texts.ts';
 
 /**
  * The field messages of the shared schemas, by code: the English texts are the API's
@@ -8,12 +8,16 @@ import english from './locales/en/validation.json' with { type: 'json' };
  * ICU placeholders, simple ones only (`{name}`: no plural, no select), so that the browser fills
  * them without a message parser; the values come back from the English text
  * (validationValuesOf), so a code and its English message are all a field error needs.
+ *
+ * In the browser the schemas write no English (validation-texts-in-browser.ts): a message is its
+ * code form, `validation.<code>` and its values as JSON (codeMessage), which reads back the same
+ * way. The server's English messages read back once the browser has learnt the English texts
+ * (learnEnglishTexts, with the catalogues of refusals).
  */
-const texts: Record<string, string> = english;
 
 type CodeOf<Id> = Id extends `validation.${infer Code}` ? Code : never;
 /** A field message's stable name: its id in the catalogue without `validation.`. */
-export type ValidationCode = CodeOf<keyof typeof english>;
+export type ValidationCode = CodeOf<ValidationId>;
 
 /** The values a message's placeholders take: text or a number, written as it is. */
 export type MessageValues = Record<string, string | number>;
@@ -27,6 +31,18 @@ export function fillPlaceholders(text: string, values: MessageValues = {}): stri
   );
 }
 
+/** A message written as its code: `validation.<code>`, then its values as JSON if it has any. */
+const CODE_FORM = /^validation\.([\w.-]+)(?: (\{.*\}))?$/;
+
+/**
+ * A field message as the browser's schemas write it: its catalogue id, and the values of its
+ * placeholders ("validation.importColumns.twice {"name":"Phone"}").
+ */
+export function codeMessage(code: ValidationCode, values?: MessageValues): string {
+  const id = `validation.${code}`;
+  return values && Object.keys(values).length > 0 ? `${id} ${JSON.stringify(values)}` : id;
+}
+
 interface Pattern {
   code: string;
   names: string[];
@@ -36,27 +52,41 @@ interface Pattern {
 const exactCodes = new Map<string, string>();
 const patterns: Pattern[] = [];
 const patternByCode = new Map<string, Pattern>();
-for (const [id, text] of Object.entries(texts)) {
-  const code = id.slice('validation.'.length);
-  const names = [...text.matchAll(PLACEHOLDER)].map((match) => match[1] ?? '');
-  if (names.length === 0) {
-    exactCodes.set(text, code);
-    continue;
+
+/**
+ * Lets English field messages be read back to their codes and values: the server's from the
+ * start, the browser's once it has fetched the texts, for the messages the server writes.
+ */
+export function learnEnglishTexts(texts: Readonly<Record<string, string>>): void {
+  for (const [id, text] of Object.entries(texts)) {
+    const code = id.slice('validation.'.length);
+    if (patternByCode.has(code)) continue;
+    const names = [...text.matchAll(PLACEHOLDER)].map((match) => match[1] ?? '');
+    if (names.length === 0) {
+      exactCodes.set(text, code);
+      continue;
+    }
+    const source = text
+      .split(PLACEHOLDER)
+      .map((part, index) =>
+        index % 2 === 1 ? '([\\s\\S]*?)' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
+      )
+      .join('');
+    const pattern = { code, names, regex: new RegExp(`^${source}$`) };
+    patterns.push(pattern);
+    patternByCode.set(code, pattern);
   }
-  const source = text
-    .split(PLACEHOLDER)
-    .map((part, index) =>
-      index % 2 === 1 ? '([\\s\\S]*?)' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
-    )
-    .join('');
-  const pattern = { code, names, regex: new RegExp(`^${source}$`) };
-  patterns.push(pattern);
-  patternByCode.set(code, pattern);
 }
 
-/** The English text of a field message, by its code ("phone.invalid"), its placeholders filled. */
+if (SCHEMA_TEXTS) learnEnglishTexts(SCHEMA_TEXTS);
+
+/**
+ * The text of a field message, by its code ("phone.invalid"), its placeholders filled: English,
+ * or in the browser its code form.
+ */
 export function validationMessage(code: ValidationCode, values?: MessageValues): string {
-  const text = texts[`validation.${code}`];
+  if (!SCHEMA_TEXTS) return codeMessage(code, values);
+  const text = SCHEMA_TEXTS[`validation.${code}`];
   if (text === undefined) throw new Error(`no validation message ${code}`);
   return fillPlaceholders(text, values);
 }
@@ -67,6 +97,8 @@ export function validationMessage(code: ValidationCode, values?: MessageValues):
  * would also read.
  */
 export function validationCodeOf(message: string): ValidationCode | undefined {
+  const written = CODE_FORM.exec(message);
+  if (written) return written[1] as ValidationCode;
   const exact = exactCodes.get(message);
   if (exact !== undefined) return exact as ValidationCode;
   return patterns.find((pattern) => pattern.regex.test(message))?.code as
@@ -75,10 +107,13 @@ export function validationCodeOf(message: string): ValidationCode | undefined {
 }
 
 /**
- * What a message's placeholders were filled with, read back from its English text: the code's
- * text in another language takes the same values. Empty for a message without placeholders.
+ * What a message's placeholders were filled with, read back from its code form or its English
+ * text: the code's text in another language takes the same values. Empty for a message
+ * without placeholders.
  */
 export function validationValuesOf(code: string, message: string): MessageValues {
+  const written = CODE_FORM.exec(message);
+  if (written) return written[1] === code && written[2] ? JSON.parse(written[2]) : {};
   const pattern = patternByCode.get(code);
   const match = pattern?.regex.exec(message);
   if (!pattern || !match) return {};

@@ -3,6 +3,12 @@ import { type ReactElement, useLayoutEffect } from 'react';
 import { type Location, MemoryRouter, type RouteObject, useLocation } from 'react-router';
 import { afterEach, beforeEach, vi } from 'vitest';
 import type { Client } from '../shared/client-schema.ts';
+import english from '../shared/locales/en/validation.json' with { type: 'json' };
+import {
+  fillPlaceholders,
+  type MessageValues,
+  type ValidationCode,
+} from '../shared/validation-messages.ts';
 import { App } from './app/routes.tsx';
 import { LanguageProvider } from './i18n/language-provider.tsx';
 import { session } from './lib/session.ts';
@@ -63,6 +69,14 @@ export function mockApi({ session = null, settings = openSettings, routes = {} }
  * afresh); `extraPages` joins the signed-in pages (a page that throws, say). `router.state`
  * says where the app is (its location once shown).
  */
+/**
+ * A field message in English, as the server writes it (its `fieldErrors`) and an English page
+ * shows it; the browser's own schemas write codes instead (validation-texts-in-browser.ts).
+ */
+export function englishFieldMessage(code: ValidationCode, values?: MessageValues): string {
+  return fillPlaceholders(english[`validation.${code}`], values);
+}
+
 /** A component as the app shows it: with its texts (for a component rendered alone). */
 export function renderWithTexts(ui: ReactElement) {
   return render(ui, { wrapper: LanguageProvider });

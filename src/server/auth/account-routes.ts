@@ -6,13 +6,13 @@ import {
   emailChangeSchema,
   passwordChangedSchema,
   passwordChangeSchema,
-  preferencesSchema,
   sessionsEndSchema,
   signedOutEverywhereSchema,
 } from '../../shared/account-schema.ts';
 import { apiRefusalSchema } from '../../shared/api-error.ts';
 import { sentSessionAnswerSchema } from '../../shared/operator-schema.ts';
 import { apiPaths } from '../../shared/paths.ts';
+import { preferencesSchema } from '../../shared/preferences-schema.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import { fieldRefusal } from '../http/errors.ts';

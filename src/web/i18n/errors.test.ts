@@ -1,4 +1,6 @@
 import { expect, test } from 'vitest';
+import { signInSchema } from '../../shared/auth-schema.ts';
+import { validationMessage } from '../../shared/validation-messages.ts';
 import { ApiError, answerOf } from '../lib/api-client.ts';
 import { errorText, fieldErrorText } from './errors.ts';
 import { changeLanguage } from './language.ts';
@@ -39,10 +41,22 @@ test('a field message shows in the chosen language, from its code or its English
   expect(fieldErrorText(missingColumn, 'import.column-missing')).toBe(
     'कोई कॉलम Phone नहीं है: चुनें कि कौन-सा कॉलम यह है',
   );
-  // Written by a shared schema in the browser: no code sent, the text names it.
+  // The server's English, sent without a code (a reminder's channel): the text names it.
   expect(fieldErrorText('First name is required', undefined)).toBe('पहला नाम ज़रूरी है');
   // zod's own words have the generic code.
   expect(fieldErrorText('Invalid input', 'invalid')).toBe('यह मान सही नहीं है');
   await changeLanguage('en', { remember: false });
   expect(fieldErrorText(missingColumn, 'import.column-missing')).toBe(missingColumn);
+});
+
+test("the browser's schemas write codes, which show in the chosen language", async () => {
+  // No English in the browser's schemas (decision 0013): the first page does without it.
+  const refused = signInSchema.safeParse({ email: '', password: '' });
+  const message = refused.error?.issues[0]?.message ?? '';
+  expect(message).toBe('validation.email.required');
+  expect(fieldErrorText(message, undefined)).toBe('Email is required');
+  const twice = validationMessage('importColumns.twice', { name: 'Phone' });
+  expect(fieldErrorText(twice, undefined)).toBe('columns names Phone twice');
+  await changeLanguage('hi', { remember: false });
+  expect(fieldErrorText(twice, undefined)).toBe('columns में Phone दो बार है');
 });

@@ -34,9 +34,8 @@ export function errorText(error: unknown): string {
 
 /**
  * A field's message in the chosen language, from its code (the server's `fieldCodes`, or, for
- * a message the shared schemas wrote in the browser, the code of its text), with the values
- * its English text names ("No column is {column}…"); the text as given when no catalogue has
- * the code.
+ * a message the shared schemas wrote in the browser, the code it is written as), with the values
+ * it names ("No column is {column}…"); the text as given when no catalogue has the code.
  */
 export function fieldErrorText(message: string, code: string | undefined): string {
   const resolved = code ?? validationCodeOf(message);

@@ -5,6 +5,7 @@ import {
   isLanguage,
   type Language,
 } from '../../shared/languages.ts';
+import { learnEnglishTexts } from '../../shared/validation-messages.ts';
 import { catalogues, PARTS, type Part } from './catalogues.ts';
 
 /** The one Lingui instance: what every text on every page is looked up in. */
@@ -20,10 +21,31 @@ let current: Language = DEFAULT_LANGUAGE;
 /** Changes start in order; the last one asked for wins even when an earlier one loads later. */
 let latestChange = 0;
 
+let englishFieldMessages: Promise<void> | undefined;
+
+/**
+ * The server's field messages are English (its `fieldErrors`): their texts, fetched once with
+ * the refusals' catalogues, let a message read back to its code and values in any language
+ * (the browser's schemas write codes, validation-texts-in-browser.ts).
+ */
+function readEnglishFieldMessages(): Promise<void> {
+  englishFieldMessages ??= import('../../shared/locales/en/validation.json').then(
+    (english) => learnEnglishTexts(english.default),
+    (error: unknown) => {
+      englishFieldMessages = undefined;
+      throw error;
+    },
+  );
+  return englishFieldMessages;
+}
+
 async function loadPart(language: Language, part: Part): Promise<void> {
   const key = `${language}:${part}`;
   if (loaded.has(key)) return;
-  const files = await Promise.all(PARTS[part].map((area) => catalogues[language][area]()));
+  const [files] = await Promise.all([
+    Promise.all(PARTS[part].map((area) => catalogues[language][area]())),
+    part === 'messages' ? readEnglishFieldMessages() : undefined,
+  ]);
   for (const file of files) i18n.load(language, file.default);
   loaded.add(key);
 }

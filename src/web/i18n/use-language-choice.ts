@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
-import { type Preferences, preferencesSchema } from '../../shared/account-schema.ts';
 import { isLanguage, type Language } from '../../shared/languages.ts';
 import { apiPaths } from '../../shared/paths.ts';
+import { type Preferences, preferencesSchema } from '../../shared/preferences-schema.ts';
 import { useFlash } from '../components/flash-messages.tsx';
 import { api } from '../lib/api-client.ts';
 import { session } from '../lib/session.ts';

@@ -35,9 +35,9 @@ export function applyServerErrors<Field extends string>(
 }
 
 /**
- * A field's message as the form found it (the shared schema's English text, checked in the
- * browser) in the chosen language; a text already translated (the server's, through
- * applyServerErrors) stays as it is.
+ * A field's message as the form found it (the shared schema's code, checked in the browser) in
+ * the chosen language; a text already translated (the server's, through applyServerErrors)
+ * stays as it is.
  */
 export function fieldMessageText(message: string | undefined): string | undefined {
   return message === undefined ? undefined : fieldErrorText(message, validationCodeOf(message));

@@ -1,8 +1,9 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, test } from 'vitest';
-import { SIGN_IN_AGAIN_MESSAGE, WRONG_CODE_MESSAGE } from '../../../shared/two-factor-schema.ts';
+import { SIGN_IN_AGAIN_MESSAGE } from '../../../shared/two-factor-schema.ts';
 import {
+  englishFieldMessage,
   type Handler,
   mockApi,
   renderApp,
@@ -66,7 +67,10 @@ describe('signing in with two-factor sign-in on', () => {
   test('a wrong code shows under the field, and the page stays for another try', async () => {
     twoFactorAccount(() => ({
       status: 400,
-      body: { message: WRONG_CODE_MESSAGE, fieldErrors: { code: WRONG_CODE_MESSAGE } },
+      body: {
+        message: englishFieldMessage('two-factor-wrong-code'),
+        fieldErrors: { code: englishFieldMessage('two-factor-wrong-code') },
+      },
     }));
     const { router } = renderApp('/login');
     await signInWithPassword();
@@ -74,7 +78,9 @@ describe('signing in with two-factor sign-in on', () => {
     await userEvent.type(field, '000000');
     await userEvent.click(screen.getByRole('button', { name: 'Verify' }));
     await waitFor(() => expect(field).toHaveAttribute('aria-invalid', 'true'));
-    expect(field).toHaveAccessibleDescription(`Or one of your backup codes ${WRONG_CODE_MESSAGE}`);
+    expect(field).toHaveAccessibleDescription(
+      `Or one of your backup codes ${englishFieldMessage('two-factor-wrong-code')}`,
+    );
     expect(router.state.location.pathname).toBe('/login/code');
     expect(screen.queryByTestId('navbar-email')).toBeNull();
   });

@@ -1,8 +1,7 @@
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, test, vi } from 'vitest';
-import { PHONE_INVALID_MESSAGE } from '../../../shared/phone.ts';
-import { renderWithTexts } from '../../test-utils.tsx';
+import { englishFieldMessage, renderWithTexts } from '../../test-utils.tsx';
 import { ClientForm } from './client-form.tsx';
 
 const empty = { fname: '', lname: '', email: '', phone: '', balance: '0', language: 'en' } as const;
@@ -70,7 +69,7 @@ describe('client form', () => {
       await userEvent.type(screen.getByLabelText('Email'), 'asha@example.com');
       await userEvent.type(screen.getByLabelText('Phone'), phone);
       await userEvent.click(screen.getByRole('button', { name: 'Submit' }));
-      expect(await screen.findByText(PHONE_INVALID_MESSAGE)).toBeVisible();
+      expect(await screen.findByText(englishFieldMessage('phone.invalid'))).toBeVisible();
       expect(onSubmit).not.toHaveBeenCalled();
     },
   );

@@ -2,10 +2,10 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, test } from 'vitest';
 import type { Client } from '../../../shared/client-schema.ts';
-import { PHONE_INVALID_MESSAGE } from '../../../shared/phone.ts';
 import {
   type ApiRoutes,
   apiClient,
+  englishFieldMessage,
   mockApi,
   renderApp,
   signedIn,
@@ -72,13 +72,15 @@ describe('numbers to check', () => {
     api();
     renderApp('/client/edit/c2');
     const phone = await screen.findByLabelText('Phone');
-    expect(await screen.findByText(PHONE_INVALID_MESSAGE)).toBeVisible();
+    expect(await screen.findByText(englishFieldMessage('phone.invalid'))).toBeVisible();
     await userEvent.type(phone, '01');
     expect(phone).toHaveValue('12345678901');
-    expect(screen.getByText(PHONE_INVALID_MESSAGE)).toBeVisible();
+    expect(screen.getByText(englishFieldMessage('phone.invalid'))).toBeVisible();
     await userEvent.clear(phone);
     await userEvent.type(phone, '98123 40000');
-    await waitFor(() => expect(screen.queryByText(PHONE_INVALID_MESSAGE)).toBeNull());
+    await waitFor(() =>
+      expect(screen.queryByText(englishFieldMessage('phone.invalid'))).toBeNull(),
+    );
   });
 
   test('the edit form refuses to save until the number is real', async () => {
@@ -96,16 +98,18 @@ describe('numbers to check', () => {
     const phone = await screen.findByLabelText('Phone');
     expect(phone).toHaveValue('123456789');
     // Before any Submit: the server's own words.
-    expect(await screen.findByText(PHONE_INVALID_MESSAGE)).toBeVisible();
+    expect(await screen.findByText(englishFieldMessage('phone.invalid'))).toBeVisible();
     expect(phone).toHaveAttribute('aria-invalid', 'true');
 
     await userEvent.click(screen.getByRole('button', { name: 'Submit' }));
-    expect(screen.getByText(PHONE_INVALID_MESSAGE)).toBeVisible();
+    expect(screen.getByText(englishFieldMessage('phone.invalid'))).toBeVisible();
     expect(calls).not.toContain('PATCH /api/clients/c2');
 
     await userEvent.clear(phone);
     await userEvent.type(phone, '98123 40000');
-    await waitFor(() => expect(screen.queryByText(PHONE_INVALID_MESSAGE)).toBeNull());
+    await waitFor(() =>
+      expect(screen.queryByText(englishFieldMessage('phone.invalid'))).toBeNull(),
+    );
     await userEvent.click(screen.getByRole('button', { name: 'Submit' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/client/c2'));
     expect(sent).toEqual([
@@ -126,6 +130,6 @@ describe('numbers to check', () => {
     expect(await screen.findByLabelText('Phone')).toHaveValue('98123 45678');
     // Long enough for a check started on opening to have shown its message.
     await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(screen.queryByText(PHONE_INVALID_MESSAGE)).toBeNull();
+    expect(screen.queryByText(englishFieldMessage('phone.invalid'))).toBeNull();
   });
 });

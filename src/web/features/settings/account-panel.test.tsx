@@ -1,13 +1,11 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, test } from 'vitest';
-import {
-  type AccountSession,
-  WRONG_CURRENT_PASSWORD_MESSAGE,
-} from '../../../shared/account-schema.ts';
+import type { AccountSession } from '../../../shared/account-schema.ts';
 import { changeLanguage } from '../../i18n/language.ts';
 import {
   type ApiRoutes,
+  englishFieldMessage,
   mockApi,
   renderApp,
   signedIn,
@@ -75,8 +73,8 @@ describe('the account section of the settings page', () => {
       'POST /api/account/password': () => ({
         status: 400,
         body: {
-          message: WRONG_CURRENT_PASSWORD_MESSAGE,
-          fieldErrors: { currentPassword: WRONG_CURRENT_PASSWORD_MESSAGE },
+          message: englishFieldMessage('wrong-current-password'),
+          fieldErrors: { currentPassword: englishFieldMessage('wrong-current-password') },
         },
       }),
     });
@@ -91,7 +89,7 @@ describe('the account section of the settings page', () => {
     await userEvent.click(within(form).getByRole('button', { name: 'Change password' }));
     const field = within(form).getByLabelText('Current password');
     await waitFor(() => expect(field).toHaveAttribute('aria-invalid', 'true'));
-    expect(field).toHaveAccessibleDescription(WRONG_CURRENT_PASSWORD_MESSAGE);
+    expect(field).toHaveAccessibleDescription(englishFieldMessage('wrong-current-password'));
     expect(await screen.findByRole('alert')).toHaveTextContent('The password was not changed');
   });
 
@@ -222,8 +220,8 @@ describe('the signed-in sessions of the account section', () => {
       'POST /api/account/sessions/end': () => ({
         status: 400,
         body: {
-          message: WRONG_CURRENT_PASSWORD_MESSAGE,
-          fieldErrors: { currentPassword: WRONG_CURRENT_PASSWORD_MESSAGE },
+          message: englishFieldMessage('wrong-current-password'),
+          fieldErrors: { currentPassword: englishFieldMessage('wrong-current-password') },
         },
       }),
     });
@@ -234,7 +232,7 @@ describe('the signed-in sessions of the account section', () => {
     await userEvent.type(field, 'not my password');
     await userEvent.click(within(dialog).getByRole('button', { name: 'End all other sessions' }));
     await waitFor(() => expect(field).toHaveAttribute('aria-invalid', 'true'));
-    expect(field).toHaveAccessibleDescription(WRONG_CURRENT_PASSWORD_MESSAGE);
+    expect(field).toHaveAccessibleDescription(englishFieldMessage('wrong-current-password'));
     expect(screen.getByRole('dialog', { name: 'End all other sessions?' })).toBeVisible();
   });
 

@@ -1,10 +1,15 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, test, vi } from 'vitest';
-import { WRONG_CURRENT_PASSWORD_MESSAGE } from '../../../shared/account-schema.ts';
 import type { OperatorListItem } from '../../../shared/operator-list-schema.ts';
 import type { ResetLink } from '../../../shared/password-reset-schema.ts';
-import { mockApi, renderApp, signedIn, stubLiveSocketInEachTest } from '../../test-utils.tsx';
+import {
+  englishFieldMessage,
+  mockApi,
+  renderApp,
+  signedIn,
+  stubLiveSocketInEachTest,
+} from '../../test-utils.tsx';
 
 stubLiveSocketInEachTest();
 
@@ -52,8 +57,8 @@ function answers(
 const wrongPassword = {
   status: 400,
   body: {
-    message: WRONG_CURRENT_PASSWORD_MESSAGE,
-    fieldErrors: { currentPassword: WRONG_CURRENT_PASSWORD_MESSAGE },
+    message: englishFieldMessage('wrong-current-password'),
+    fieldErrors: { currentPassword: englishFieldMessage('wrong-current-password') },
   },
 };
 
@@ -116,7 +121,9 @@ describe("two-factor sign-in in the administrator's list of operators", () => {
     // A wrong one is said under the field, the dialog stays open, and nothing changes.
     await userEvent.type(field, 'not my password');
     await userEvent.click(within(again).getByRole('button', { name: 'Turn off two-factor' }));
-    await waitFor(() => expect(field).toHaveAccessibleDescription(WRONG_CURRENT_PASSWORD_MESSAGE));
+    await waitFor(() =>
+      expect(field).toHaveAccessibleDescription(englishFieldMessage('wrong-current-password')),
+    );
     expect(field).toHaveAttribute('aria-invalid', 'true');
     expect(again).toBeVisible();
     expect(within(row('helper@example.com')).getByText('Two-factor')).toBeVisible();

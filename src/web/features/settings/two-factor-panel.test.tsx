@@ -1,10 +1,10 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, test } from 'vitest';
-import { WRONG_CURRENT_PASSWORD_MESSAGE } from '../../../shared/account-schema.ts';
-import { type TwoFactorStatus, WRONG_CODE_MESSAGE } from '../../../shared/two-factor-schema.ts';
+import type { TwoFactorStatus } from '../../../shared/two-factor-schema.ts';
 import {
   type ApiRoutes,
+  englishFieldMessage,
   mockApi,
   renderApp,
   signedIn,
@@ -66,7 +66,10 @@ describe('two-factor sign-in in the account section', () => {
             ? { status: 200, body: { enabled: true, backupCodesLeft: 10 } }
             : {
                 status: 400,
-                body: { message: WRONG_CODE_MESSAGE, fieldErrors: { code: WRONG_CODE_MESSAGE } },
+                body: {
+                  message: englishFieldMessage('two-factor-wrong-code'),
+                  fieldErrors: { code: englishFieldMessage('two-factor-wrong-code') },
+                },
               },
       },
     );
@@ -115,7 +118,7 @@ describe('two-factor sign-in in the account section', () => {
     await userEvent.type(code, '000000');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Turn on' }));
     await waitFor(() => expect(code).toHaveAttribute('aria-invalid', 'true'));
-    expect(code).toHaveAccessibleDescription(WRONG_CODE_MESSAGE);
+    expect(code).toHaveAccessibleDescription(englishFieldMessage('two-factor-wrong-code'));
     expect(within(panel).getByText(/^Off\./)).toBeVisible();
 
     await userEvent.clear(code);
@@ -142,8 +145,8 @@ describe('two-factor sign-in in the account section', () => {
             : {
                 status: 400,
                 body: {
-                  message: WRONG_CURRENT_PASSWORD_MESSAGE,
-                  fieldErrors: { currentPassword: WRONG_CURRENT_PASSWORD_MESSAGE },
+                  message: englishFieldMessage('wrong-current-password'),
+                  fieldErrors: { currentPassword: englishFieldMessage('wrong-current-password') },
                 },
               },
       },
@@ -161,7 +164,7 @@ describe('two-factor sign-in in the account section', () => {
     await userEvent.type(field, 'not my password');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Turn off' }));
     await waitFor(() => expect(field).toHaveAttribute('aria-invalid', 'true'));
-    expect(field).toHaveAccessibleDescription(WRONG_CURRENT_PASSWORD_MESSAGE);
+    expect(field).toHaveAccessibleDescription(englishFieldMessage('wrong-current-password'));
     expect(within(panel).getByText(/^On:/)).toBeVisible();
 
     await userEvent.clear(field);
