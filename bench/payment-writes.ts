@@ -91,7 +91,7 @@ async function main(): Promise<void> {
     const database = openDatabase({ kind: 'sqlite', path: file });
     const cpu = threadCpu();
     const frames = walFrames(file);
-    const operator = { id: ownerId, email };
+    const operator = { id: ownerId, email, bookId: ownerId };
     const next = { none: 0, settle: 0 };
     const payee = (kind: Kind) => {
       const i = next[kind]++;
