@@ -2,6 +2,8 @@ import { render } from '@testing-library/react';
 import { type ReactElement, useLayoutEffect } from 'react';
 import { type Location, MemoryRouter, type RouteObject, useLocation } from 'react-router';
 import { afterEach, beforeEach, vi } from 'vitest';
+import type { BookRole } from '../shared/book-roles.ts';
+import type { Book } from '../shared/book-schema.ts';
 import type { Client } from '../shared/client-schema.ts';
 import { App } from './app/routes.tsx';
 import { LanguageProvider } from './i18n/language-provider.tsx';
@@ -22,6 +24,8 @@ export interface ApiAnswers {
   session?: Answer<unknown>;
   /** What GET /api/settings answers: openSettings unless given. */
   settings?: Answer<unknown>;
+  /** What GET /api/books answers: one book of the operator's own (ownBook) unless given. */
+  books?: Answer<unknown>;
   /** Any other request; an entry for the session or settings path here wins over both. */
   routes?: ApiRoutes;
 }
@@ -35,10 +39,16 @@ function current<T>(answer: Answer<T>): T {
  * (openSettings unless given) and a table of "METHOD /path" routes; anything else fails the
  * test loudly.
  */
-export function mockApi({ session = null, settings = openSettings, routes = {} }: ApiAnswers = {}) {
+export function mockApi({
+  session = null,
+  settings = openSettings,
+  books = { items: [ownBook] },
+  routes = {},
+}: ApiAnswers = {}) {
   const handlers: ApiRoutes = {
     'GET /api/auth/get-session': () => ({ status: 200, body: current(session) }),
     'GET /api/settings': () => ({ status: 200, body: current(settings) }),
+    'GET /api/books': () => ({ status: 200, body: current(books) }),
     ...routes,
   };
   const calls: string[] = [];
@@ -95,6 +105,19 @@ export const openSettings = {
   disableBalanceOnAdd: true,
   disableBalanceOnEdit: true,
 };
+
+/** A book as GET /api/books lists it: the operator's own, current, theirs to do anything in. */
+export const ownBook: Book = { id: 'b1', name: 'My shop', role: 'owner', current: true };
+
+/** The books of a member of another's book, with `role` in it, that book current. */
+export function memberOf(role: BookRole, name = 'Sharma Traders'): { items: Book[] } {
+  return {
+    items: [
+      { ...ownBook, current: false },
+      { id: 'b2', name, role, current: true },
+    ],
+  };
+}
 
 export const signedIn = { user: { id: 'u1', email: 'op@example.com', role: 'admin' } };
 

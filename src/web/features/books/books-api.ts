@@ -1,0 +1,62 @@
+import { type QueryClient, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type * as z from 'zod/mini';
+import { type BookAction, roleMay } from '../../../shared/book-roles.ts';
+import { type Book, bookListSchema, bookSchema } from '../../../shared/book-schema.ts';
+import { apiPaths } from '../../../shared/paths.ts';
+import { api } from '../../lib/api-client.ts';
+
+/*
+ * Shared books (next-api.md, "Shared books: staff and roles"): which books this account is in,
+ * the session's current one and this member's role in it. Everything the app reads is the
+ * current book's, so a change of book empties the whole query cache (followBook).
+ */
+
+/** Under one key: the live `members.updated` (live-sync.tsx) reloads both. */
+export const bookKeys = {
+  all: ['books'] as const,
+  list: ['books', 'list'] as const,
+  members: ['books', 'members'] as const,
+};
+
+export type BookList = z.infer<typeof bookListSchema>;
+
+export const booksQuery = {
+  queryKey: bookKeys.list,
+  queryFn: () => api.get(apiPaths.books, bookListSchema),
+  // Changes arrive live (members.updated, the socket closed on a change of book or role).
+  staleTime: Number.POSITIVE_INFINITY,
+};
+
+export function useBooks() {
+  return useQuery(booksQuery);
+}
+
+/** The session's current book ({ id, name, role }); undefined until the books are read. */
+export function useCurrentBook(): Book | undefined {
+  return useBooks().data?.items.find((book) => book.current);
+}
+
+/**
+ * Whether this member's role in the current book allows `action` (shared/book-roles.ts). False
+ * until the books are read: an action the role forbids never shows, not even for a moment.
+ */
+export function useMay(action: BookAction): boolean {
+  return roleMay(useCurrentBook()?.role, action);
+}
+
+/**
+ * The session is in another book now: nothing read from the last one may stay on screen. Every
+ * query starts afresh (those shown are read again at once, from the new book).
+ */
+export function followBook(queryClient: QueryClient): Promise<void> {
+  return queryClient.resetQueries();
+}
+
+/** Makes another of this account's books the session's (every tab of the session follows). */
+export function useSwitchBook() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => api.put(apiPaths.currentBook, bookSchema, { id }),
+    onSuccess: () => followBook(queryClient),
+  });
+}
