@@ -1,9 +1,9 @@
 import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
-import { booksQuery } from '../features/books/books-api.ts';
 import { clientListQuery } from '../features/clients/clients-api.ts';
 import { listParams, viewFromParams } from '../features/clients/list-view.ts';
 import { worthRetrying } from '../lib/api-client.ts';
+import { booksQuery } from '../lib/books.ts';
 import { rereadSessionOnRefusal, session } from '../lib/session.ts';
 import { useLiveSync } from './live-sync.tsx';
 

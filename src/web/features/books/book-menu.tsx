@@ -6,8 +6,8 @@ import { paths } from '../../../shared/paths.ts';
 import { useFlash } from '../../components/flash-messages.tsx';
 import { lazyDialog } from '../../components/lazy-dialog.tsx';
 import { translate, useT } from '../../i18n/translate.tsx';
+import { useBooks, useSwitchBook } from '../../lib/books.ts';
 import { FAILURE_SECONDS, failureText } from '../../lib/shell-messages.ts';
-import { useBooks, useSwitchBook } from './books-api.ts';
 import { ROLE_NAMES } from './role-names.ts';
 
 // Made now and then: the dialog (its form and the modal code under it) loads when opened.

@@ -12,9 +12,9 @@ import { useFlash } from '../../components/flash-messages.tsx';
 import { FormField } from '../../components/form-field.tsx';
 import { translate, useT } from '../../i18n/translate.tsx';
 import { api } from '../../lib/api-client.ts';
+import { followBook } from '../../lib/books.ts';
 import { applyServerErrors } from '../../lib/form-errors.ts';
 import { FAILURE_SECONDS, failureText } from '../../lib/shell-messages.ts';
-import { followBook } from './books-api.ts';
 
 type NewBookInput = z.input<typeof newBookSchema>;
 type NewBook = z.output<typeof newBookSchema>;

@@ -1,9 +1,9 @@
 import { type QueryClient, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type * as z from 'zod/mini';
-import { type BookAction, roleMay } from '../../../shared/book-roles.ts';
-import { type Book, bookListSchema, bookSchema } from '../../../shared/book-schema.ts';
-import { apiPaths } from '../../../shared/paths.ts';
-import { api } from '../../lib/api-client.ts';
+import { type BookAction, roleMay } from '../../shared/book-roles.ts';
+import { type Book, bookListSchema, bookSchema } from '../../shared/book-schema.ts';
+import { apiPaths } from '../../shared/paths.ts';
+import { api } from './api-client.ts';
 
 /*
  * Shared books (next-api.md, "Shared books: staff and roles"): which books this account is in,
