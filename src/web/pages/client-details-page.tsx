@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import ButtonGroup from 'react-bootstrap/ButtonGroup';
 import Card from 'react-bootstrap/Card';
@@ -39,6 +39,7 @@ import { RemindersHistory } from '../features/collect/reminders-history.tsx';
 import { EntryForm } from '../features/ledger/entry-form.tsx';
 import { LedgerHistory } from '../features/ledger/ledger-history.tsx';
 import { OverdueSince } from '../features/ledger/overdue-since.tsx';
+import { loadCatalogues } from '../i18n/language.ts';
 import { T, translate, useT } from '../i18n/translate.tsx';
 import { useMay } from '../lib/books.ts';
 import type { DetailsPageState, EntryFormKind } from '../lib/details-page-state.ts';
@@ -58,6 +59,13 @@ const ShareDialog = lazyDialog(
   'share dialog',
   () => import('../features/collect/share-dialog.tsx').then((m) => m.ShareDialog),
   'clients.details.shareDialog',
+);
+
+// Who did what to the client comes after the rest of the page, with its words.
+const ClientActivity = lazy(() =>
+  Promise.all([import('../features/books/client-activity.tsx'), loadCatalogues('books')]).then(
+    ([module]) => ({ default: module.ClientActivity }),
+  ),
 );
 
 type BalanceInput = z.input<typeof balanceUpdateSchema>;
@@ -364,6 +372,9 @@ function ClientDetails({ client }: { client: Client }) {
         <LedgerHistory clientId={client.id} />
       </section>
       <RemindersHistory client={client} />
+      <Suspense fallback={null}>
+        <ClientActivity clientId={client.id} />
+      </Suspense>
       {sharing ? <ShareDialog client={client} onClose={() => setSharing(false)} /> : null}
       <ClientDeleteDialog
         client={client}
