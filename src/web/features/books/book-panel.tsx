@@ -184,12 +184,12 @@ function Members({ book, ownId }: { book: Book; ownId: string | undefined }) {
         busy={changeRole.isPending || remove.isPending}
         title={
           pending?.kind === 'hand-over'
-            ? t('books.members.handOver.title')
+            ? t('books.members.handover.title')
             : t('books.members.remove.title')
         }
         confirmLabel={
           pending?.kind === 'hand-over'
-            ? t('books.members.handOver.confirm')
+            ? t('books.members.handover.confirm')
             : t('books.members.remove')
         }
         onCancel={() => setPending(null)}
@@ -199,7 +199,7 @@ function Members({ book, ownId }: { book: Book; ownId: string | undefined }) {
           <T
             id={
               pending.kind === 'hand-over'
-                ? 'books.members.handOver.body'
+                ? 'books.members.handover.body'
                 : 'books.members.remove.body'
             }
             values={{ email: pending.member.email, book: book.name }}
