@@ -10,8 +10,11 @@ import { LanguageProvider } from './i18n/language-provider.tsx';
 import { session } from './lib/session.ts';
 import { settings } from './lib/settings-service.ts';
 
-/** Answers one "METHOD /path" request: its status and JSON body. */
-export type Handler = (init: RequestInit | undefined) => { status: number; body?: unknown };
+/** Answers one "METHOD /path" request (its query in `url`): its status and JSON body. */
+export type Handler = (
+  init: RequestInit | undefined,
+  url?: URL,
+) => { status: number; body?: unknown };
 
 /** The API a test answers with, beyond the session and the settings. */
 export type ApiRoutes = Record<string, Handler>;
@@ -58,7 +61,7 @@ export function mockApi({
     calls.push(key);
     const handler = handlers[key];
     if (!handler) throw new Error(`unexpected request ${key}`);
-    const { status, body } = handler(init);
+    const { status, body } = handler(init, url);
     return new Response(body === undefined ? null : JSON.stringify(body), {
       status,
       headers: { 'content-type': 'application/json' },
@@ -128,7 +131,8 @@ export class FakeWebSocket {
   static latest: FakeWebSocket | undefined;
   onopen: (() => void) | null = null;
   onmessage: ((message: { data: string }) => void) | null = null;
-  onclose: (() => void) | null = null;
+  /** The server closing it (`code`: 4403 when the book's access changed, say). */
+  onclose: ((event: { code: number }) => void) | null = null;
   constructor() {
     FakeWebSocket.latest = this;
   }
