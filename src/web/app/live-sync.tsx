@@ -6,7 +6,7 @@ import { type Flash, useFlash } from '../components/flash-messages.tsx';
 import { applyClientEvent } from '../features/clients/clients-cache.ts';
 import { changeLanguage, loadCatalogues } from '../i18n/language.ts';
 import { translate } from '../i18n/translate.tsx';
-import { type BookList, bookKeys, booksQuery, followBook } from '../lib/books.ts';
+import { type BookList, bookKeys, booksQuery, enterBook } from '../lib/books.ts';
 import { connectLive } from '../lib/live-socket.ts';
 import { collectKeys, refreshAfterChange } from '../lib/query-keys.ts';
 import { session } from '../lib/session.ts';
@@ -51,8 +51,7 @@ async function followBookChange(
     return;
   }
   await loadCatalogues('books');
-  void followBook(queryClient);
-  leavePage();
+  await enterBook(queryClient, leavePage);
   if (before && !books.items.some((book) => book.id === before.id)) {
     flash.failure(translate('books.flash.removed', { name: before.name }), FAILURE_SECONDS);
   } else if (why === 'switched' && after) {

@@ -1,4 +1,4 @@
-import { type QueryClient, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type QueryClient, useMutation, useQuery } from '@tanstack/react-query';
 import type * as z from 'zod/mini';
 import { type BookAction, roleMay } from '../../shared/book-roles.ts';
 import { type Book, bookListSchema, bookSchema } from '../../shared/book-schema.ts';
@@ -52,11 +52,19 @@ export function followBook(queryClient: QueryClient): Promise<void> {
   return queryClient.resetQueries();
 }
 
+/**
+ * Leaves the page shown (`leave`: to the dashboard), then follows the new book: a page of the
+ * last book's things (a client's) must not read them again from the new one, which has none.
+ */
+export async function enterBook(queryClient: QueryClient, leave: () => void): Promise<void> {
+  leave();
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  await followBook(queryClient);
+}
+
 /** Makes another of this account's books the session's (every tab of the session follows). */
 export function useSwitchBook() {
-  const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (id: string) => api.put(apiPaths.currentBook, bookSchema, { id }),
-    onSuccess: () => followBook(queryClient),
   });
 }

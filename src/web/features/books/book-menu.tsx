@@ -1,3 +1,4 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { roleMay } from '../../../shared/book-roles.ts';
@@ -6,7 +7,7 @@ import { paths } from '../../../shared/paths.ts';
 import { useFlash } from '../../components/flash-messages.tsx';
 import { lazyDialog } from '../../components/lazy-dialog.tsx';
 import { translate, useT } from '../../i18n/translate.tsx';
-import { useBooks, useSwitchBook } from '../../lib/books.ts';
+import { enterBook, useBooks, useSwitchBook } from '../../lib/books.ts';
 import { FAILURE_SECONDS, failureText } from '../../lib/shell-messages.ts';
 import { ROLE_NAMES } from './role-names.ts';
 
@@ -47,6 +48,7 @@ export function BookMenu() {
   const t = useT();
   const books = useBooks();
   const switchBook = useSwitchBook();
+  const queryClient = useQueryClient();
   const flash = useFlash();
   const navigate = useNavigate();
   const [open, setOpen] = useState(false);
@@ -68,7 +70,7 @@ export function BookMenu() {
     if (book.current) return;
     try {
       await switchBook.mutateAsync(book.id);
-      navigate(paths.dashboard);
+      await enterBook(queryClient, () => navigate(paths.dashboard));
       flash.success(translate('books.flash.switched', { name: book.name }), 4);
     } catch (error) {
       flash.failure(failureText(translate('books.switch.failed'), error), FAILURE_SECONDS);

@@ -1,3 +1,4 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
@@ -11,7 +12,7 @@ import { useFlash } from '../../components/flash-messages.tsx';
 import { lazyDialog } from '../../components/lazy-dialog.tsx';
 import { LoadFailed } from '../../components/loading.tsx';
 import { T, translate, useT } from '../../i18n/translate.tsx';
-import { useCurrentBook } from '../../lib/books.ts';
+import { enterBook, useCurrentBook } from '../../lib/books.ts';
 import { copyText } from '../../lib/clipboard.ts';
 import { formatTime } from '../../lib/dates.ts';
 import { useSession } from '../../lib/session.ts';
@@ -297,6 +298,7 @@ function Invite() {
 function Leave({ book, ownId }: { book: Book; ownId: string }) {
   const t = useT();
   const leave = useLeaveBook();
+  const queryClient = useQueryClient();
   const flash = useFlash();
   const navigate = useNavigate();
   const [confirming, setConfirming] = useState(false);
@@ -304,8 +306,8 @@ function Leave({ book, ownId }: { book: Book; ownId: string }) {
     try {
       await leave.mutateAsync(ownId);
       setConfirming(false);
+      await enterBook(queryClient, () => navigate(paths.dashboard));
       flash.success(translate('books.leave.done', { book: book.name }), 5);
-      navigate(paths.dashboard);
     } catch (error) {
       setConfirming(false);
       flash.failure(failureText(translate('books.leave.failed'), error), FAILURE_SECONDS);

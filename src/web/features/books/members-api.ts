@@ -9,7 +9,7 @@ import {
 } from '../../../shared/book-schema.ts';
 import { apiPaths } from '../../../shared/paths.ts';
 import { api } from '../../lib/api-client.ts';
-import { bookKeys, followBook } from '../../lib/books.ts';
+import { bookKeys } from '../../lib/books.ts';
 
 /*
  * A book's members, invitations and activity (next-api.md, "Shared books: staff and roles").
@@ -46,14 +46,12 @@ export function useRemoveMember() {
 }
 
 /**
- * This member leaves the book: the session falls back to another of their books, and nothing
- * read from this one stays.
+ * This member leaves the book: the session falls back to another of their books (the caller
+ * then follows it: enterBook).
  */
 export function useLeaveBook() {
-  const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (ownId: string) => api.delete(apiPaths.bookMember(ownId), z.null()),
-    onSuccess: () => followBook(queryClient),
   });
 }
 

@@ -12,7 +12,7 @@ import { useFlash } from '../../components/flash-messages.tsx';
 import { FormField } from '../../components/form-field.tsx';
 import { translate, useT } from '../../i18n/translate.tsx';
 import { api } from '../../lib/api-client.ts';
-import { followBook } from '../../lib/books.ts';
+import { enterBook } from '../../lib/books.ts';
 import { applyServerErrors } from '../../lib/form-errors.ts';
 import { FAILURE_SECONDS, failureText } from '../../lib/shell-messages.ts';
 
@@ -24,13 +24,11 @@ type NewBook = z.output<typeof newBookSchema>;
  * it), as after a switch from the menu.
  */
 function useCreateBook() {
-  const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async (input: NewBook) => {
       const made = await api.post(apiPaths.books, bookSchema, input);
       return api.put(apiPaths.currentBook, bookSchema, { id: made.id });
     },
-    onSuccess: () => followBook(queryClient),
   });
 }
 
@@ -41,6 +39,7 @@ export function NewBookDialog({ onClose }: { onClose(): void }) {
   const create = useCreateBook();
   const flash = useFlash();
   const navigate = useNavigate();
+  const queryClient = useQueryClient();
   const form = useForm<NewBookInput, unknown, NewBook>({
     resolver: zodResolver(newBookSchema),
     reValidateMode: 'onChange',
@@ -51,9 +50,9 @@ export function NewBookDialog({ onClose }: { onClose(): void }) {
   const submit = form.handleSubmit(async (values) => {
     try {
       const book = await create.mutateAsync(values);
-      flash.success(translate('books.new.made', { name: book.name }), 5);
       onClose();
-      navigate(paths.dashboard);
+      await enterBook(queryClient, () => navigate(paths.dashboard));
+      flash.success(translate('books.new.made', { name: book.name }), 5);
     } catch (error) {
       applyServerErrors(error, form.setError, ['name']);
       flash.failure(failureText(translate('books.new.failed'), error), FAILURE_SECONDS);
