@@ -2,16 +2,13 @@ import type { QueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { paths } from '../../shared/paths.ts';
-import { type Flash, useFlash } from '../components/flash-messages.tsx';
+import { useFlash } from '../components/flash-messages.tsx';
 import { applyClientEvent } from '../features/clients/clients-cache.ts';
-import { changeLanguage, loadCatalogues } from '../i18n/language.ts';
-import { translate } from '../i18n/translate.tsx';
-import { type BookList, bookKeys, booksQuery, enterBook } from '../lib/books.ts';
+import { changeLanguage } from '../i18n/language.ts';
 import { connectLive } from '../lib/live-socket.ts';
 import { collectKeys, refreshAfterChange } from '../lib/query-keys.ts';
 import { session } from '../lib/session.ts';
 import { settings } from '../lib/settings-service.ts';
-import { FAILURE_SECONDS } from '../lib/shell-messages.ts';
 
 /** Everything shown is read again: the cached pages' data, the session and the settings. */
 function reloadEverything(queryClient: QueryClient): void {
@@ -23,40 +20,6 @@ function reloadEverything(queryClient: QueryClient): void {
 /** Pages that show one book's things: left for the dashboard when the tab changes book. */
 function showsBookThings(pathname: string): boolean {
   return pathname.startsWith('/client/') || pathname === paths.activity;
-}
-
-/**
- * The socket's book is no longer this tab's: the books are read again. Still in the same book
- * (another role): everything shown is read again, the actions offered follow the role. In
- * another (switched in another tab, or this member was removed and the server fell back to
- * their own book): nothing of the last book stays, and the tab says why.
- */
-async function followBookChange(
-  queryClient: QueryClient,
-  why: 'access' | 'switched',
-  flash: Flash,
-  leavePage: () => void,
-): Promise<void> {
-  const before = queryClient.getQueryData<BookList>(bookKeys.list)?.items.find((b) => b.current);
-  let books: BookList;
-  try {
-    books = await queryClient.fetchQuery({ ...booksQuery, staleTime: 0 });
-  } catch {
-    reloadEverything(queryClient);
-    return;
-  }
-  const after = books.items.find((book) => book.current);
-  if (before && after && before.id === after.id) {
-    void queryClient.invalidateQueries();
-    return;
-  }
-  await loadCatalogues('books');
-  await enterBook(queryClient, leavePage);
-  if (before && !books.items.some((book) => book.id === before.id)) {
-    flash.failure(translate('books.flash.removed', { name: before.name }), FAILURE_SECONDS);
-  } else if (why === 'switched' && after) {
-    flash.success(translate('books.flash.switchedElsewhere', { name: after.name }), 5);
-  }
 }
 
 /** Keeps this tab's cached data current with every change the operator makes elsewhere. */
@@ -112,9 +75,20 @@ export function useLiveSync(queryClient: QueryClient, operatorId: string): void 
         void session.reload();
       },
       onBookChanged(why) {
-        void followBookChange(queryClient, why, here.current.flash, () => {
-          if (showsBookThings(here.current.pathname)) here.current.navigate(paths.dashboard);
-        });
+        // Rare: its code comes when it happens, not with every signed-in page.
+        import('./follow-book-change.ts')
+          .then((m) =>
+            m.followBookChange(
+              queryClient,
+              why,
+              here.current.flash,
+              () => {
+                if (showsBookThings(here.current.pathname)) here.current.navigate(paths.dashboard);
+              },
+              () => reloadEverything(queryClient),
+            ),
+          )
+          .catch(() => reloadEverything(queryClient));
       },
     });
   }, [operatorId, queryClient]);

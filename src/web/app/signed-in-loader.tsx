@@ -41,12 +41,12 @@ export function signedInLoader(): SignedInLoader {
     BookMenu: lazy(() =>
       Promise.all([
         loader.load(),
-        import('../features/books/book-menu.tsx'),
+        import('../features/books/book-menu.tsx').then((m) => m.BookMenu),
         loadCatalogues('books'),
-      ]).then(([{ client, module }, menu]) => ({
+      ]).then(([{ client, module }, BookMenu]) => ({
         default: () => (
           <module.QueryShell client={client}>
-            <menu.BookMenu />
+            <BookMenu />
           </module.QueryShell>
         ),
       })),

@@ -1,7 +1,7 @@
 import { type QueryClient, useMutation, useQuery } from '@tanstack/react-query';
-import type * as z from 'zod/mini';
-import { type BookAction, roleMay } from '../../shared/book-roles.ts';
-import { type Book, bookListSchema, bookSchema } from '../../shared/book-schema.ts';
+import * as z from 'zod/mini';
+import { BOOK_ROLES, type BookAction, roleMay } from '../../shared/book-roles.ts';
+import type { Book } from '../../shared/book-schema.ts';
 import { apiPaths } from '../../shared/paths.ts';
 import { api } from './api-client.ts';
 
@@ -18,6 +18,17 @@ export const bookKeys = {
   members: ['books', 'members'] as const,
 };
 
+/**
+ * A book as the server sends it: the shared schema's shape without its module, whose input
+ * rules (a new book's name) would otherwise come with every signed-in page.
+ */
+const bookSchema: z.ZodMiniType<Book> = z.object({
+  id: z.string(),
+  name: z.string(),
+  role: z.enum(BOOK_ROLES),
+  current: z.boolean(),
+});
+const bookListSchema = z.object({ items: z.array(bookSchema) });
 export type BookList = z.infer<typeof bookListSchema>;
 
 export const booksQuery = {

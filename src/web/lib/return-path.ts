@@ -1,14 +1,12 @@
-import { isAppPage } from '../../shared/paths.ts';
-
 /**
- * Where to go once signed in (`?next=` on the sign-in pages: the invitation a visitor opened
- * before signing in), when it is one of the app's own pages; null otherwise, so that a link
- * cannot send someone off to another site after they sign in.
+ * Where to go once signed in (`?next=` on the sign-in pages): the invitation a visitor opened
+ * before signing in, and nothing else, so that a link cannot send someone off to another site
+ * after they sign in. (A pattern rather than the pages' table, which the app shell would
+ * otherwise carry for this alone.)
  */
 export function returnPath(search: string): string | null {
   const next = new URLSearchParams(search).get('next');
-  if (!next?.startsWith('/') || next.startsWith('//')) return null;
-  return isAppPage(next.split(/[?#]/)[0] ?? '') ? next : null;
+  return next && /^\/invite\/[\w-]+$/.test(next) ? next : null;
 }
 
 /** The invitation a visitor registers with (`?invite=` on the sign-up page), if any. */

@@ -63,9 +63,10 @@ const ShareDialog = lazyDialog(
 
 // Who did what to the client comes after the rest of the page, with its words.
 const ClientActivity = lazy(() =>
-  Promise.all([import('../features/books/client-activity.tsx'), loadCatalogues('books')]).then(
-    ([module]) => ({ default: module.ClientActivity }),
-  ),
+  Promise.all([
+    import('../features/books/client-activity.tsx').then((m) => m.ClientActivity),
+    loadCatalogues('books'),
+  ]).then(([ClientActivity]) => ({ default: ClientActivity })),
 );
 
 type BalanceInput = z.input<typeof balanceUpdateSchema>;

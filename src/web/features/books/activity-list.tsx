@@ -1,5 +1,4 @@
 import { useQuery } from '@tanstack/react-query';
-import Button from 'react-bootstrap/Button';
 import { Link } from 'react-router';
 import type { ActivityAction, ActivityItem } from '../../../shared/book-schema.ts';
 import { clientSchema } from '../../../shared/client-schema.ts';
@@ -95,14 +94,14 @@ export function ActivityList({ filter }: { filter: ActivityFilter }) {
         ))}
       </ul>
       {activity.hasNextPage ? (
-        <Button
-          variant="outline-secondary"
-          size="sm"
+        <button
+          type="button"
+          className="btn btn-outline-secondary btn-sm"
           disabled={activity.isFetchingNextPage}
           onClick={() => void activity.fetchNextPage()}
         >
           {t('books.activity.more')}
-        </Button>
+        </button>
       ) : null}
       {activity.isFetchNextPageError ? (
         <p role="alert" className="text-danger small mt-2">

@@ -1,8 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
-import Button from 'react-bootstrap/Button';
-import Card from 'react-bootstrap/Card';
-import Table from 'react-bootstrap/Table';
 import { useNavigate } from 'react-router';
 import { BOOK_ROLES, type BookRole, INVITE_ROLES, roleMay } from '../../../shared/book-roles.ts';
 import { type Book, INVITE_DAYS, type Member } from '../../../shared/book-schema.ts';
@@ -82,15 +79,15 @@ function MemberRow({
       {manages ? (
         <td className="text-end">
           {self ? null : (
-            <Button
-              size="sm"
-              variant="outline-danger"
+            <button
+              type="button"
+              className="btn btn-outline-danger btn-sm"
               disabled={busy}
               aria-label={t('books.members.removeLabel', { email: member.email })}
               onClick={() => onRemove(member)}
             >
               {t('books.members.remove')}
-            </Button>
+            </button>
           )}
         </td>
       ) : null}
@@ -150,36 +147,38 @@ function Members({ book, ownId }: { book: Book; ownId: string | undefined }) {
   if (!members.data) return <p className="text-body-secondary">{t('shell.loading')}</p>;
   return (
     <>
-      <Table size="sm" responsive aria-label={t('books.members.title')} className="align-middle">
-        <thead>
-          <tr>
-            <th scope="col">{t('books.members.column.email')}</th>
-            <th scope="col">{t('books.members.column.role')}</th>
-            <th scope="col">{t('books.members.column.joined')}</th>
-            {manages ? (
-              <th scope="col">
-                <span className="visually-hidden">{t('books.members.column.actions')}</span>
-              </th>
-            ) : null}
-          </tr>
-        </thead>
-        <tbody>
-          {members.data.items.map((member) => (
-            <MemberRow
-              key={`${member.id}-${member.role}`}
-              member={member}
-              ownId={ownId}
-              manages={manages}
-              busy={changeRole.isPending || remove.isPending}
-              onRole={(chosen, role) => {
-                if (role === 'owner') setPending({ kind: 'hand-over', member: chosen });
-                else void setRole(chosen, role);
-              }}
-              onRemove={(chosen) => setPending({ kind: 'remove', member: chosen })}
-            />
-          ))}
-        </tbody>
-      </Table>
+      <div className="table-responsive">
+        <table aria-label={t('books.members.title')} className="table table-sm align-middle">
+          <thead>
+            <tr>
+              <th scope="col">{t('books.members.column.email')}</th>
+              <th scope="col">{t('books.members.column.role')}</th>
+              <th scope="col">{t('books.members.column.joined')}</th>
+              {manages ? (
+                <th scope="col">
+                  <span className="visually-hidden">{t('books.members.column.actions')}</span>
+                </th>
+              ) : null}
+            </tr>
+          </thead>
+          <tbody>
+            {members.data.items.map((member) => (
+              <MemberRow
+                key={`${member.id}-${member.role}`}
+                member={member}
+                ownId={ownId}
+                manages={manages}
+                busy={changeRole.isPending || remove.isPending}
+                onRole={(chosen, role) => {
+                  if (role === 'owner') setPending({ kind: 'hand-over', member: chosen });
+                  else void setRole(chosen, role);
+                }}
+                onRemove={(chosen) => setPending({ kind: 'remove', member: chosen })}
+              />
+            ))}
+          </tbody>
+        </table>
+      </div>
       <ConfirmDialog
         show={pending !== null}
         busy={changeRole.isPending || remove.isPending}
@@ -252,9 +251,9 @@ function Invite() {
             ))}
           </select>
         </div>
-        <Button type="submit" variant="primary" disabled={create.isPending}>
+        <button type="submit" className="btn btn-primary" disabled={create.isPending}>
           {t('books.invite.make')}
-        </Button>
+        </button>
       </form>
       {create.isError ? (
         <p role="alert" className="text-danger">
@@ -274,12 +273,13 @@ function Invite() {
               value={made.url}
               onFocus={(event) => event.target.select()}
             />
-            <Button
-              variant="outline-secondary"
+            <button
+              type="button"
+              className="btn btn-outline-secondary"
               onClick={async () => setCopied(await copyText(made.url))}
             >
               {t('books.invite.copy')}
-            </Button>
+            </button>
           </div>
           <p className="form-text" aria-live="polite">
             {copied === true
@@ -315,9 +315,9 @@ function Leave({ book, ownId }: { book: Book; ownId: string }) {
   }
   return (
     <>
-      <Button variant="outline-danger" onClick={() => setConfirming(true)}>
+      <button type="button" className="btn btn-outline-danger" onClick={() => setConfirming(true)}>
         {t('books.leave.button')}
-      </Button>
+      </button>
       <ConfirmDialog
         show={confirming}
         busy={leave.isPending}
@@ -343,11 +343,11 @@ export function BookPanel() {
   const ownId = session.data?.id;
   const [creating, setCreating] = useState(false);
   return (
-    <Card className="mt-4" id="book">
-      <Card.Header as="h2" className="h5">
+    <div className="card mt-4" id="book">
+      <h2 className="card-header h5">
         {book ? t('books.panel.title', { name: book.name }) : t('books.members.title')}
-      </Card.Header>
-      <Card.Body>
+      </h2>
+      <div className="card-body">
         {book ? (
           <>
             <p className="mb-1">{t('books.panel.yourRole', { role: t(ROLE_NAMES[book.role]) })}</p>
@@ -357,16 +357,20 @@ export function BookPanel() {
             {roleMay(book.role, 'members.manage') ? <Invite /> : null}
             <div className="d-flex flex-wrap gap-2 mt-4">
               {book.role !== 'owner' && ownId ? <Leave book={book} ownId={ownId} /> : null}
-              <Button variant="outline-secondary" onClick={() => setCreating(true)}>
+              <button
+                type="button"
+                className="btn btn-outline-secondary"
+                onClick={() => setCreating(true)}
+              >
                 {t('books.new.another')}
-              </Button>
+              </button>
             </div>
           </>
         ) : (
           <p className="text-body-secondary">{t('shell.loading')}</p>
         )}
         {creating ? <NewBookDialog onClose={() => setCreating(false)} /> : null}
-      </Card.Body>
-    </Card>
+      </div>
+    </div>
   );
 }
