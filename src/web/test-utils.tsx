@@ -2,6 +2,8 @@ import { render } from '@testing-library/react';
 import { type ReactElement, useLayoutEffect } from 'react';
 import { type Location, MemoryRouter, type RouteObject, useLocation } from 'react-router';
 import { afterEach, beforeEach, vi } from 'vitest';
+import type { BookRole } from '../shared/book-roles.ts';
+import type { Book } from '../shared/book-schema.ts';
 import type { Client } from '../shared/client-schema.ts';
 import english from '../shared/locales/en/validation.json' with { type: 'json' };
 import {
@@ -14,8 +16,11 @@ import { LanguageProvider } from './i18n/language-provider.tsx';
 import { session } from './lib/session.ts';
 import { settings } from './lib/settings-service.ts';
 
-/** Answers one "METHOD /path" request: its status and JSON body. */
-export type Handler = (init: RequestInit | undefined) => { status: number; body?: unknown };
+/** Answers one "METHOD /path" request (its query in `url`): its status and JSON body. */
+export type Handler = (
+  init: RequestInit | undefined,
+  url?: URL,
+) => { status: number; body?: unknown };
 
 /** The API a test answers with, beyond the session and the settings. */
 export type ApiRoutes = Record<string, Handler>;
@@ -28,6 +33,8 @@ export interface ApiAnswers {
   session?: Answer<unknown>;
   /** What GET /api/settings answers: openSettings unless given. */
   settings?: Answer<unknown>;
+  /** What GET /api/books answers: one book of the operator's own (ownBook) unless given. */
+  books?: Answer<unknown>;
   /** Any other request; an entry for the session or settings path here wins over both. */
   routes?: ApiRoutes;
 }
@@ -41,10 +48,16 @@ function current<T>(answer: Answer<T>): T {
  * (openSettings unless given) and a table of "METHOD /path" routes; anything else fails the
  * test loudly.
  */
-export function mockApi({ session = null, settings = openSettings, routes = {} }: ApiAnswers = {}) {
+export function mockApi({
+  session = null,
+  settings = openSettings,
+  books = { items: [ownBook] },
+  routes = {},
+}: ApiAnswers = {}) {
   const handlers: ApiRoutes = {
     'GET /api/auth/get-session': () => ({ status: 200, body: current(session) }),
     'GET /api/settings': () => ({ status: 200, body: current(settings) }),
+    'GET /api/books': () => ({ status: 200, body: current(books) }),
     ...routes,
   };
   const calls: string[] = [];
@@ -54,7 +67,7 @@ export function mockApi({ session = null, settings = openSettings, routes = {} }
     calls.push(key);
     const handler = handlers[key];
     if (!handler) throw new Error(`unexpected request ${key}`);
-    const { status, body } = handler(init);
+    const { status, body } = handler(init, url);
     return new Response(body === undefined ? null : JSON.stringify(body), {
       status,
       headers: { 'content-type': 'application/json' },
@@ -110,6 +123,19 @@ export const openSettings = {
   disableBalanceOnEdit: true,
 };
 
+/** A book as GET /api/books lists it: the operator's own, current, theirs to do anything in. */
+export const ownBook: Book = { id: 'b1', name: 'My shop', role: 'owner', current: true };
+
+/** The books of a member of another's book, with `role` in it, that book current. */
+export function memberOf(role: BookRole, name = 'Sharma Traders'): { items: Book[] } {
+  return {
+    items: [
+      { ...ownBook, current: false },
+      { id: 'b2', name, role, current: true },
+    ],
+  };
+}
+
 export const signedIn = { user: { id: 'u1', email: 'op@example.com', role: 'admin' } };
 
 /** A live socket that never connects by itself; a test may send the latest one a message. */
@@ -119,7 +145,8 @@ export class FakeWebSocket {
   static latest: FakeWebSocket | undefined;
   onopen: (() => void) | null = null;
   onmessage: ((message: { data: string }) => void) | null = null;
-  onclose: (() => void) | null = null;
+  /** The server closing it (`code`: 4403 when the book's access changed, say). */
+  onclose: ((event: { code: number }) => void) | null = null;
   constructor() {
     FakeWebSocket.latest = this;
   }

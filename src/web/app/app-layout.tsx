@@ -101,6 +101,13 @@ export function AppLayout({ signedIn }: { signedIn: SignedInLoader }) {
         role={user?.role ?? null}
         setupOnly={user?.twoFactorSetupRequired}
         allowRegistrations={settings.data?.allowRegistrations ?? false}
+        bookMenu={
+          user && !user.twoFactorSetupRequired ? (
+            <Suspense fallback={null}>
+              <signedIn.BookMenu />
+            </Suspense>
+          ) : null
+        }
         theme={theme}
         onToggleTheme={toggle}
         onLogout={() => void logout()}

@@ -2,6 +2,7 @@ import { Navigate, Outlet, useLocation } from 'react-router';
 import { paths } from '../../shared/paths.ts';
 import { LoadFailed, Loading } from '../components/loading.tsx';
 import { useT } from '../i18n/translate.tsx';
+import { inviteTokenOf, returnPath } from '../lib/return-path.ts';
 import { useSession } from '../lib/session.ts';
 import { useSettings } from '../lib/settings-service.ts';
 
@@ -31,17 +32,24 @@ export function RequireSignedIn() {
 /** /login sends a signed-in operator to the dashboard. */
 export function RequireSignedOut() {
   const session = useSession();
+  const { search } = useLocation();
   if (session.isPending) return <Loading />;
-  if (session.data) return <Navigate to={paths.dashboard} replace />;
+  // Signed in from here: on to the page they came for (an invitation), else the dashboard.
+  if (session.data) return <Navigate to={returnPath(search) ?? paths.dashboard} replace />;
   return <Outlet />;
 }
 
-/** /register exists only while registrations are allowed. */
+/**
+ * /register exists only while registrations are allowed, or for someone invited to a book
+ * (`?invite=`: the server lets them in with the invitation).
+ */
 export function RequireRegistrationsOpen() {
   const t = useT();
   const settings = useSettings();
   const session = useSession();
+  const invite = inviteTokenOf(useLocation().search);
   if (session.data) return <Navigate to={paths.dashboard} replace />;
+  if (invite) return <Outlet />;
   if (!settings.data) {
     if (settings.isError) {
       return (

@@ -1,5 +1,8 @@
 import type { QueryClient } from '@tanstack/react-query';
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
+import { useLocation, useNavigate } from 'react-router';
+import { paths } from '../../shared/paths.ts';
+import { useFlash } from '../components/flash-messages.tsx';
 import { applyClientEvent } from '../features/clients/clients-cache.ts';
 import { changeLanguage } from '../i18n/language.ts';
 import { connectLive } from '../lib/live-socket.ts';
@@ -14,8 +17,19 @@ function reloadEverything(queryClient: QueryClient): void {
   void settings.reload();
 }
 
+/** Pages that show one book's things: left for the dashboard when the tab changes book. */
+function showsBookThings(pathname: string): boolean {
+  return pathname.startsWith('/client/') || pathname === paths.activity;
+}
+
 /** Keeps this tab's cached data current with every change the operator makes elsewhere. */
 export function useLiveSync(queryClient: QueryClient, operatorId: string): void {
+  const flash = useFlash();
+  const navigate = useNavigate();
+  const { pathname } = useLocation();
+  // Read when the book changes, not a reason to open another socket.
+  const here = useRef({ pathname, flash, navigate });
+  here.current = { pathname, flash, navigate };
   // biome-ignore lint/correctness/useExhaustiveDependencies: a new operator gets a new channel.
   useEffect(() => {
     return connectLive({
@@ -59,6 +73,22 @@ export function useLiveSync(queryClient: QueryClient, operatorId: string): void 
       },
       onSessionEnded() {
         void session.reload();
+      },
+      onBookChanged(why) {
+        // Rare: its code comes when it happens, not with every signed-in page.
+        import('./follow-book-change.ts')
+          .then((m) =>
+            m.followBookChange(
+              queryClient,
+              why,
+              here.current.flash,
+              () => {
+                if (showsBookThings(here.current.pathname)) here.current.navigate(paths.dashboard);
+              },
+              () => reloadEverything(queryClient),
+            ),
+          )
+          .catch(() => reloadEverything(queryClient));
       },
     });
   }, [operatorId, queryClient]);

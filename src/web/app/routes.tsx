@@ -54,6 +54,8 @@ const page = {
   collect: () => import('../pages/collect-page.tsx').then((m) => m.CollectPage),
   settings: () =>
     withWords('settings', import('../pages/settings-page.tsx'), (m) => m.SettingsPage),
+  activity: () =>
+    withWords('books', import('../features/books/activity-page.tsx'), (m) => m.ActivityPage),
 } satisfies Record<string, PageLoader>;
 
 const lazyPage = (load: PageLoader) => lazy(() => load().then((Page) => ({ default: Page })));
@@ -116,6 +118,7 @@ function signedInPages(signedIn: SignedInLoader, extraPages: RouteObject[]): Rou
   const AgeingPrint = signedInPage(signedIn, page.ageingPrint);
   const Collect = signedInPage(signedIn, page.collect);
   const Settings = signedInPage(signedIn, page.settings);
+  const Activity = signedInPage(signedIn, page.activity);
   return [
     { path: pages.home.pattern, element: <Dashboard /> },
     { path: pages.dashboard.pattern, element: <Dashboard /> },
@@ -127,6 +130,7 @@ function signedInPages(signedIn: SignedInLoader, extraPages: RouteObject[]): Rou
     { path: pages.ageingPrint.pattern, element: <AgeingPrint /> },
     { path: pages.collect.pattern, element: <Collect /> },
     { path: pages.settings.pattern, element: <Settings /> },
+    { path: pages.activity.pattern, element: <Activity /> },
     ...extraPages,
   ];
 }
@@ -137,6 +141,12 @@ function signedInPages(signedIn: SignedInLoader, extraPages: RouteObject[]): Rou
  */
 function appRoutes(extraPages: RouteObject[]): RouteObject[] {
   const signedIn = signedInLoader();
+  // Signed in or not: joining empties what was read from the book the session was in.
+  const InvitePage = lazy(() =>
+    withWords('books', import('../features/books/invite-page.tsx'), (m) => () => (
+      <m.InvitePage onJoined={() => signedIn.current?.client.resetQueries()} />
+    )).then((Page) => ({ default: Page })),
+  );
   return [
     {
       element: <AppLayout signedIn={signedIn} />,
@@ -154,6 +164,7 @@ function appRoutes(extraPages: RouteObject[]): RouteObject[] {
         },
         // Signed in or not: the link is the credential.
         { path: pages.resetPassword.pattern, element: <ResetPasswordPage /> },
+        { path: pages.invite.pattern, element: <InvitePage /> },
         { element: <RequireSignedIn />, children: signedInPages(signedIn, extraPages) },
         { path: '*', element: <NotFoundPage /> },
       ],

@@ -15,6 +15,8 @@ export interface SignedInLoader {
   load(): Promise<SignedInPart>;
   /** The live channel of the signed-in operator, with the part it needs. */
   LiveChannel: ComponentType<{ operatorId: string }>;
+  /** The navbar's current book and its menu, with its words, beside the signed-in part. */
+  BookMenu: ComponentType;
 }
 
 export function signedInLoader(): SignedInLoader {
@@ -25,6 +27,7 @@ export function signedInLoader(): SignedInLoader {
       (loading ??= Promise.all([import('./signed-in.tsx'), loadCatalogues('app')]).then(
         ([module]) => {
           loader.current = { client: module.createQueryClient(), module };
+          void module.prefetchBooks(loader.current.client);
           return loader.current;
         },
       )),
@@ -32,6 +35,19 @@ export function signedInLoader(): SignedInLoader {
       loader.load().then(({ client, module }) => ({
         default: ({ operatorId }: { operatorId: string }) => (
           <module.LiveSync client={client} operatorId={operatorId} />
+        ),
+      })),
+    ),
+    BookMenu: lazy(() =>
+      Promise.all([
+        loader.load(),
+        import('../features/books/book-menu.tsx').then((m) => m.BookMenu),
+        loadCatalogues('books'),
+      ]).then(([{ client, module }, BookMenu]) => ({
+        default: () => (
+          <module.QueryShell client={client}>
+            <BookMenu />
+          </module.QueryShell>
         ),
       })),
     ),

@@ -3,6 +3,7 @@ import type { ReactNode } from 'react';
 import { clientListQuery } from '../features/clients/clients-api.ts';
 import { listParams, viewFromParams } from '../features/clients/list-view.ts';
 import { worthRetrying } from '../lib/api-client.ts';
+import { booksQuery } from '../lib/books.ts';
 import { rereadSessionOnRefusal, session } from '../lib/session.ts';
 import { useLiveSync } from './live-sync.tsx';
 
@@ -37,4 +38,13 @@ export async function prefetchList(client: QueryClient, search: string): Promise
     const view = viewFromParams(new URLSearchParams(search));
     void client.prefetchQuery(clientListQuery(listParams(view)));
   }
+}
+
+/**
+ * The account's books, asked for as soon as the signed-in part is in: every page's actions
+ * depend on the role in the current book, and none shows before it is known.
+ */
+export async function prefetchBooks(client: QueryClient): Promise<void> {
+  const user = await session.ensure().catch(() => null);
+  if (user && !user.twoFactorSetupRequired) void client.prefetchQuery(booksQuery);
 }

@@ -24,7 +24,7 @@ interface FlashMessage {
   action?: FlashAction | undefined;
 }
 
-interface Flash {
+export interface Flash {
   success(text: string, seconds: number, action?: FlashAction): void;
   failure(text: string, seconds: number): void;
 }

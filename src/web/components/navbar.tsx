@@ -1,4 +1,4 @@
-import { useCallback, useState } from 'react';
+import { type ReactNode, useCallback, useState } from 'react';
 import { Link, NavLink } from 'react-router';
 import { isLanguage, LANGUAGE_NAMES, LANGUAGES, type Language } from '../../shared/languages.ts';
 import type { OperatorRole } from '../../shared/operator-schema.ts';
@@ -14,6 +14,8 @@ interface NavbarProps {
   /** Signed in, but only the two-factor setup is open to them: no page to go to. */
   setupOnly: boolean | undefined;
   allowRegistrations: boolean;
+  /** The current book and its menu (signed in); loaded with the signed-in part. */
+  bookMenu?: ReactNode;
   theme: Theme;
   onToggleTheme(): void;
   onLogout(): void;
@@ -82,6 +84,7 @@ export function Navbar({
   role,
   setupOnly,
   allowRegistrations,
+  bookMenu,
   theme,
   onToggleTheme,
   onLogout,
@@ -95,6 +98,8 @@ export function Navbar({
         <Link className="navbar-brand" to={paths.home}>
           {t('shell.brand')}
         </Link>
+        {/* Outside the folding menu: the book worked in stays in sight on a phone too. */}
+        {email ? bookMenu : null}
         <button
           type="button"
           className={open ? 'navbar-toggler' : 'navbar-toggler collapsed'}

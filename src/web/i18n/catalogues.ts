@@ -20,7 +20,10 @@ export const PARTS = {
   auth: ['auth'],
   app: ['clients', 'ledger', 'collect'],
   // Only the settings page says these: they load with it, not with every signed-in page.
-  settings: ['settings', 'auth'],
+  settings: ['settings', 'auth', 'books'],
+  // Shared books (issue 23): the navbar's book menu and the members, invitation and activity
+  // screens load them beside their own code, after the page's first paint.
+  books: ['books'],
 } as const;
 export type Part = keyof typeof PARTS;
 export type Area = (typeof PARTS)[Part][number];
@@ -36,6 +39,7 @@ export const catalogues: Record<Language, Record<Area, Load>> = {
     ledger: () => import('../locales/en/ledger.json?catalogue'),
     collect: () => import('../locales/en/collect.json?catalogue'),
     settings: () => import('../locales/en/settings.json?catalogue'),
+    books: () => import('../locales/en/books.json?catalogue'),
   },
   hi: {
     shell: () => import('../locales/hi/shell.json?catalogue'),
@@ -46,6 +50,7 @@ export const catalogues: Record<Language, Record<Area, Load>> = {
     ledger: () => import('../locales/hi/ledger.json?catalogue'),
     collect: () => import('../locales/hi/collect.json?catalogue'),
     settings: () => import('../locales/hi/settings.json?catalogue'),
+    books: () => import('../locales/hi/books.json?catalogue'),
   },
 };
 
@@ -62,5 +67,6 @@ type AllMessages = Catalogue<typeof import('../locales/en/shell.json')> &
   Catalogue<typeof import('../locales/en/clients.json')> &
   Catalogue<typeof import('../locales/en/ledger.json')> &
   Catalogue<typeof import('../locales/en/collect.json')> &
-  Catalogue<typeof import('../locales/en/settings.json')>;
+  Catalogue<typeof import('../locales/en/settings.json')> &
+  Catalogue<typeof import('../locales/en/books.json')>;
 export type MessageId = keyof AllMessages & string;

@@ -26,7 +26,7 @@ afterEach(() => {
 });
 
 function handlers() {
-  return { onEvent: vi.fn(), onResync: vi.fn(), onSessionEnded: vi.fn() };
+  return { onEvent: vi.fn(), onResync: vi.fn(), onSessionEnded: vi.fn(), onBookChanged: vi.fn() };
 }
 
 test('events are passed on; a break reconnects with backoff and asks for a reload', () => {
@@ -79,4 +79,20 @@ test('a message that is not a valid event is not passed on, and what is shown is
   }
   expect(h.onEvent).not.toHaveBeenCalled();
   expect(h.onResync).toHaveBeenCalledTimes(4);
+});
+
+test("a socket closed because its book is no longer the tab's says why, and opens again at once", () => {
+  const h = handlers();
+  connectLive(h);
+  FakeSocket.all[0]?.onopen?.();
+  FakeSocket.all[0]?.onclose?.({ code: 4403 });
+  expect(h.onBookChanged).toHaveBeenLastCalledWith('access');
+  vi.advanceTimersByTime(500);
+  expect(FakeSocket.all).toHaveLength(2);
+  FakeSocket.all[1]?.onopen?.();
+  FakeSocket.all[1]?.onclose?.({ code: 4410 });
+  expect(h.onBookChanged).toHaveBeenLastCalledWith('switched');
+  vi.advanceTimersByTime(500);
+  expect(FakeSocket.all).toHaveLength(3);
+  expect(h.onSessionEnded).not.toHaveBeenCalled();
 });

@@ -1,4 +1,6 @@
 import {
+  BOOK_ACCESS_CHANGED_CLOSE_CODE,
+  BOOK_SWITCHED_CLOSE_CODE,
   type LiveEvent,
   liveEventSchema,
   SESSION_ENDED_CLOSE_CODE,
@@ -14,6 +16,12 @@ export interface LiveHandlers {
   onResync(): void;
   /** The server closed the socket because the session ended. */
   onSessionEnded(): void;
+  /**
+   * The server closed the socket because its book is no longer this tab's: this member's access
+   * changed (`access`: removed, left, another role) or the session switched books (`switched`).
+   * The socket opens again at once, on the session's current book.
+   */
+  onBookChanged(why: 'access' | 'switched'): void;
 }
 
 const FIRST_RETRY_MS = 500;
@@ -61,6 +69,14 @@ export function connectLive(handlers: LiveHandlers): () => void {
       if (event.code === SESSION_ENDED_CLOSE_CODE) {
         handlers.onSessionEnded();
         return;
+      }
+      if (
+        event.code === BOOK_ACCESS_CHANGED_CLOSE_CODE ||
+        event.code === BOOK_SWITCHED_CLOSE_CODE
+      ) {
+        handlers.onBookChanged(event.code === BOOK_SWITCHED_CLOSE_CODE ? 'switched' : 'access');
+        // Not a break: the next socket is for the book the session is in now.
+        attempt = 0;
       }
       // A break after a working connection means events may have been missed.
       scheduleRetry();

@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import ButtonGroup from 'react-bootstrap/ButtonGroup';
 import Card from 'react-bootstrap/Card';
@@ -39,7 +39,9 @@ import { RemindersHistory } from '../features/collect/reminders-history.tsx';
 import { EntryForm } from '../features/ledger/entry-form.tsx';
 import { LedgerHistory } from '../features/ledger/ledger-history.tsx';
 import { OverdueSince } from '../features/ledger/overdue-since.tsx';
+import { loadCatalogues } from '../i18n/language.ts';
 import { T, translate, useT } from '../i18n/translate.tsx';
+import { useMay } from '../lib/books.ts';
 import type { DetailsPageState, EntryFormKind } from '../lib/details-page-state.ts';
 import { applyServerErrors, fieldMessageText } from '../lib/form-errors.ts';
 import { failureText, messages } from '../lib/messages.ts';
@@ -57,6 +59,14 @@ const ShareDialog = lazyDialog(
   'share dialog',
   () => import('../features/collect/share-dialog.tsx').then((m) => m.ShareDialog),
   'clients.details.shareDialog',
+);
+
+// Who did what to the client comes after the rest of the page, with its words.
+const ClientActivity = lazy(() =>
+  Promise.all([
+    import('../features/books/client-activity.tsx').then((m) => m.ClientActivity),
+    loadCatalogues('books'),
+  ]).then(([ClientActivity]) => ({ default: ClientActivity })),
 );
 
 type BalanceInput = z.input<typeof balanceUpdateSchema>;
@@ -193,6 +203,11 @@ function ClientDetails({ client }: { client: Client }) {
   const queryClient = useQueryClient();
   const flash = useFlash();
   const navigate = useNavigate();
+  const mayEdit = useMay('clients.edit');
+  const mayDelete = useMay('clients.delete');
+  const mayEditBalance = useMay('balance.edit');
+  const mayRecord = useMay('entries.record');
+  const mayShare = useMay('links.share');
   usePageTitle(`${client.fname} ${client.lname}`);
 
   async function remove() {
@@ -233,14 +248,20 @@ function ClientDetails({ client }: { client: Client }) {
           </Link>
         </Col>
         <Col xs={6} className="text-end">
-          <ButtonGroup>
-            <Link to={paths.editClient(client.id)} className="btn btn-secondary">
-              {t('clients.details.edit')}
-            </Link>
-            <Button variant="danger" onClick={() => setConfirmingDelete(true)}>
-              {t('clients.delete')}
-            </Button>
-          </ButtonGroup>
+          {mayEdit || mayDelete ? (
+            <ButtonGroup>
+              {mayEdit ? (
+                <Link to={paths.editClient(client.id)} className="btn btn-secondary">
+                  {t('clients.details.edit')}
+                </Link>
+              ) : null}
+              {mayDelete ? (
+                <Button variant="danger" onClick={() => setConfirmingDelete(true)}>
+                  {t('clients.delete')}
+                </Button>
+              ) : null}
+            </ButtonGroup>
+          ) : null}
         </Col>
       </Row>
       <Card>
@@ -258,19 +279,21 @@ function ClientDetails({ client }: { client: Client }) {
             <Col md={4} sm={6} className="text-md-end">
               <h2 className="h4">
                 {t('clients.details.balance')} <Balance amount={client.balance} />{' '}
-                <Button
-                  variant="link"
-                  size="sm"
-                  className="p-0 align-baseline"
-                  aria-label={t('clients.details.editBalance')}
-                  aria-expanded={showBalanceForm}
-                  onClick={() => setShowBalanceForm((shown) => !shown)}
-                >
-                  <PencilIcon />
-                </Button>
+                {mayEditBalance ? (
+                  <Button
+                    variant="link"
+                    size="sm"
+                    className="p-0 align-baseline"
+                    aria-label={t('clients.details.editBalance')}
+                    aria-expanded={showBalanceForm}
+                    onClick={() => setShowBalanceForm((shown) => !shown)}
+                  >
+                    <PencilIcon />
+                  </Button>
+                ) : null}
               </h2>
               <OverdueSince client={client} />
-              {showBalanceForm ? (
+              {showBalanceForm && mayEditBalance ? (
                 <BalanceForm
                   key={client.version}
                   client={client}
@@ -278,30 +301,36 @@ function ClientDetails({ client }: { client: Client }) {
                 />
               ) : null}
               <div className="d-flex flex-wrap gap-2 justify-content-md-end mt-2">
-                <Button
-                  variant="outline-success"
-                  size="sm"
-                  aria-expanded={entryKind === 'payment'}
-                  onClick={() => setEntryKind('payment')}
-                >
-                  {t('clients.details.recordPayment')}
-                </Button>
-                <Button
-                  variant="outline-danger"
-                  size="sm"
-                  aria-expanded={entryKind === 'charge'}
-                  onClick={() => setEntryKind('charge')}
-                >
-                  {t('clients.details.addCharge')}
-                </Button>
-                <Button variant="outline-primary" size="sm" onClick={() => setSharing(true)}>
-                  {t('clients.details.share')}
-                </Button>
+                {mayRecord ? (
+                  <>
+                    <Button
+                      variant="outline-success"
+                      size="sm"
+                      aria-expanded={entryKind === 'payment'}
+                      onClick={() => setEntryKind('payment')}
+                    >
+                      {t('clients.details.recordPayment')}
+                    </Button>
+                    <Button
+                      variant="outline-danger"
+                      size="sm"
+                      aria-expanded={entryKind === 'charge'}
+                      onClick={() => setEntryKind('charge')}
+                    >
+                      {t('clients.details.addCharge')}
+                    </Button>
+                  </>
+                ) : null}
+                {mayShare ? (
+                  <Button variant="outline-primary" size="sm" onClick={() => setSharing(true)}>
+                    {t('clients.details.share')}
+                  </Button>
+                ) : null}
                 <RemindButton client={client} size="sm" />
               </div>
             </Col>
           </Row>
-          {entryKind ? (
+          {entryKind && mayRecord ? (
             <EntryForm
               key={entryKind}
               client={client}
@@ -344,6 +373,9 @@ function ClientDetails({ client }: { client: Client }) {
         <LedgerHistory clientId={client.id} />
       </section>
       <RemindersHistory client={client} />
+      <Suspense fallback={null}>
+        <ClientActivity clientId={client.id} />
+      </Suspense>
       {sharing ? <ShareDialog client={client} onClose={() => setSharing(false)} /> : null}
       <ClientDeleteDialog
         client={client}

@@ -15,6 +15,7 @@ import { useCollectRound, useSkipClient } from '../features/collect/dues-api.ts'
 import { reasonsText } from '../features/collect/round-text.ts';
 import { EntryForm } from '../features/ledger/entry-form.tsx';
 import { T, translate, useT } from '../i18n/translate.tsx';
+import { useMay } from '../lib/books.ts';
 import { failureText, messages } from '../lib/messages.ts';
 import { useMediaQuery } from '../lib/use-media-query.ts';
 
@@ -100,52 +101,64 @@ function Actions({
   const t = useT();
   const skip = useSkipClient();
   const flash = useFlash();
+  const mayRemind = useMay('reminders.send');
+  const mayRecord = useMay('entries.record');
+  const mayPromise = useMay('promises.record');
+  const maySkip = useMay('round.skip');
   const name = nameOf(client);
   const size = stacked ? undefined : 'sm';
   return (
     <div className={stacked ? 'd-grid gap-2' : 'd-flex flex-wrap gap-1'}>
-      <Button
-        variant="outline-primary"
-        size={size}
-        aria-label={t('collect.remind.label', { name })}
-        onClick={() => open({ kind: 'remind', client })}
-      >
-        {t('collect.remind.button')}
-      </Button>
-      <Button
-        variant="outline-success"
-        size={size}
-        aria-label={t('collect.page.recordPaymentFrom', { name })}
-        aria-expanded={paying === client.id}
-        onClick={() => setPaying(paying === client.id ? null : client.id)}
-      >
-        {t('collect.page.recordPayment')}
-      </Button>
-      <Button
-        variant="outline-secondary"
-        size={size}
-        aria-label={t('collect.promise.from', { name })}
-        onClick={() => open({ kind: 'promise', client })}
-      >
-        {t('collect.promise.button')}
-      </Button>
-      <Button
-        variant="outline-secondary"
-        size={size}
-        aria-label={t('collect.page.skipLabel', { name })}
-        disabled={skip.isPending}
-        onClick={() =>
-          skip.mutate(client.id, {
-            onError: (error) =>
-              flash.failure(
-                failureText(translate('collect.page.notSkipped', { name }), error),
-                messages.failureSeconds,
-              ),
-          })
-        }
-      >
-        {t('collect.page.skip')}
-      </Button>
+      {mayRemind ? (
+        <Button
+          variant="outline-primary"
+          size={size}
+          aria-label={t('collect.remind.label', { name })}
+          onClick={() => open({ kind: 'remind', client })}
+        >
+          {t('collect.remind.button')}
+        </Button>
+      ) : null}
+      {mayRecord ? (
+        <Button
+          variant="outline-success"
+          size={size}
+          aria-label={t('collect.page.recordPaymentFrom', { name })}
+          aria-expanded={paying === client.id}
+          onClick={() => setPaying(paying === client.id ? null : client.id)}
+        >
+          {t('collect.page.recordPayment')}
+        </Button>
+      ) : null}
+      {mayPromise ? (
+        <Button
+          variant="outline-secondary"
+          size={size}
+          aria-label={t('collect.promise.from', { name })}
+          onClick={() => open({ kind: 'promise', client })}
+        >
+          {t('collect.promise.button')}
+        </Button>
+      ) : null}
+      {maySkip ? (
+        <Button
+          variant="outline-secondary"
+          size={size}
+          aria-label={t('collect.page.skipLabel', { name })}
+          disabled={skip.isPending}
+          onClick={() =>
+            skip.mutate(client.id, {
+              onError: (error) =>
+                flash.failure(
+                  failureText(translate('collect.page.notSkipped', { name }), error),
+                  messages.failureSeconds,
+                ),
+            })
+          }
+        >
+          {t('collect.page.skip')}
+        </Button>
+      ) : null}
     </div>
   );
 }

@@ -6,6 +6,7 @@ import { lazyDialog } from '../components/lazy-dialog.tsx';
 import { usePageTitle } from '../components/page-title.ts';
 import { ClientsList } from '../features/clients/clients-list.tsx';
 import { useT } from '../i18n/translate.tsx';
+import { useMay } from '../lib/books.ts';
 import { listReminders } from './list-reminders.tsx';
 
 // The totals and their chart come after the list, in their own chunk: the list is what the
@@ -31,6 +32,8 @@ export function DashboardPage() {
   const t = useT();
   usePageTitle(t('shell.nav.dashboard'));
   const [importing, setImporting] = useState(false);
+  const mayAdd = useMay('clients.add');
+  const mayImport = useMay('clients.import');
   return (
     // Bootstrap's grid classes, not react-bootstrap's Row and Col: the first load is budgeted.
     <div className="row">
@@ -42,16 +45,20 @@ export function DashboardPage() {
         <Suspense fallback={null}>
           <CollectTodayLink />
         </Suspense>
-        <Link to={paths.addClient} className="btn btn-success w-100 mt-md-2">
-          {t('clients.dashboard.new')}
-        </Link>
-        <Button
-          variant="outline-secondary"
-          className="w-100 mt-2"
-          onClick={() => setImporting(true)}
-        >
-          {t('clients.dashboard.import')}
-        </Button>
+        {mayAdd ? (
+          <Link to={paths.addClient} className="btn btn-success w-100 mt-md-2">
+            {t('clients.dashboard.new')}
+          </Link>
+        ) : null}
+        {mayImport ? (
+          <Button
+            variant="outline-secondary"
+            className="w-100 mt-2"
+            onClick={() => setImporting(true)}
+          >
+            {t('clients.dashboard.import')}
+          </Button>
+        ) : null}
         {importing && <ImportDialog onClose={() => setImporting(false)} />}
       </aside>
       <div className="col-md-10">

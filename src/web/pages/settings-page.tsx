@@ -1,7 +1,11 @@
+import { BookPanel } from '../features/books/book-panel.tsx';
 import { GettingPaidPanel } from '../features/collect/getting-paid-panel.tsx';
 import { SettingsPage as PanelSettingsPage } from '../features/settings/settings-page.tsx';
 
-/** The settings page, with each operator's "Getting paid" section among the panel's settings. */
+/**
+ * The settings page, with the current book (its members) and its "Getting paid" section among
+ * the panel's settings.
+ */
 export function SettingsPage() {
-  return <PanelSettingsPage gettingPaid={<GettingPaidPanel />} />;
+  return <PanelSettingsPage book={<BookPanel />} gettingPaid={<GettingPaidPanel />} />;
 }

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { Link, useLocation, useNavigate } from 'react-router';
 import { paths } from '../../../shared/paths.ts';
 import { secondFactorSchema } from '../../../shared/two-factor-schema.ts';
 import { useFlash } from '../../components/flash-messages.tsx';
@@ -9,6 +9,7 @@ import { errorText } from '../../i18n/errors.ts';
 import { translate, useT } from '../../i18n/translate.tsx';
 import { ApiError } from '../../lib/api-client.ts';
 import { applyServerErrors } from '../../lib/form-errors.ts';
+import { returnPath } from '../../lib/return-path.ts';
 import { FAILURE_SECONDS } from '../../lib/shell-messages.ts';
 import { useSchemaForm } from '../../lib/use-schema-form.ts';
 import { authMessages } from './auth-messages.ts';
@@ -23,6 +24,7 @@ export function LoginCodePage() {
   usePageTitle(t('auth.code.title'));
   const flash = useFlash();
   const navigate = useNavigate();
+  const { search } = useLocation();
   // A refusal that is not about the code (too many attempts, no network) stays on the page
   // until the next try: the operator has to wait before trying again.
   const [failure, setFailure] = useState<string | null>(null);
@@ -34,7 +36,7 @@ export function LoginCodePage() {
     try {
       await signInSecondFactor(values);
       flash.success(translate(authMessages.loggedIn.id), authMessages.loggedIn.seconds);
-      navigate(paths.dashboard);
+      navigate(returnPath(search) ?? paths.dashboard);
     } catch (error) {
       // The password step has expired (or never happened here): only a new one helps.
       if (error instanceof ApiError && error.status === 401) {

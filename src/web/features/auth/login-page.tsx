@@ -1,4 +1,4 @@
-import { useNavigate } from 'react-router';
+import { useLocation, useNavigate } from 'react-router';
 import { signInSchema } from '../../../shared/auth-schema.ts';
 import { paths } from '../../../shared/paths.ts';
 import { useFlash } from '../../components/flash-messages.tsx';
@@ -7,6 +7,7 @@ import { usePageTitle } from '../../components/page-title.ts';
 import { errorText } from '../../i18n/errors.ts';
 import { translate, useT } from '../../i18n/translate.tsx';
 import { applyServerErrors } from '../../lib/form-errors.ts';
+import { returnPath } from '../../lib/return-path.ts';
 import { useSchemaForm } from '../../lib/use-schema-form.ts';
 import { authMessages } from './auth-messages.ts';
 import { signIn } from './sign-in-api.ts';
@@ -16,6 +17,8 @@ export function LoginPage() {
   usePageTitle(t('auth.login.title'));
   const flash = useFlash();
   const navigate = useNavigate();
+  // An invitation opened before signing in is where they go on to (the code step too).
+  const { search } = useLocation();
   const form = useSchemaForm(signInSchema, ['email', 'password']);
   const { errors, isSubmitting } = form;
 
@@ -24,11 +27,11 @@ export function LoginPage() {
       const answer = await signIn(values);
       // The password was right; the account asks for a code as well before it signs in.
       if ('secondFactorRequired' in answer) {
-        navigate(paths.loginCode);
+        navigate(`${paths.loginCode}${search}`);
         return;
       }
       flash.success(translate(authMessages.loggedIn.id), authMessages.loggedIn.seconds);
-      navigate(paths.dashboard);
+      navigate(returnPath(search) ?? paths.dashboard);
     } catch (error) {
       applyServerErrors(error, form.setError, ['email', 'password']);
       flash.failure(errorText(error), authMessages.loginFailedSeconds);

@@ -1,4 +1,4 @@
-import { useNavigate } from 'react-router';
+import { useLocation, useNavigate } from 'react-router';
 import {
   PASSWORD_MAX_LENGTH,
   PASSWORD_MIN_LENGTH,
@@ -12,6 +12,7 @@ import { errorText } from '../../i18n/errors.ts';
 import { currentLanguage } from '../../i18n/language.ts';
 import { translate, useT } from '../../i18n/translate.tsx';
 import { applyServerErrors } from '../../lib/form-errors.ts';
+import { inviteTokenOf } from '../../lib/return-path.ts';
 import { useSchemaForm } from '../../lib/use-schema-form.ts';
 import { authMessages } from './auth-messages.ts';
 import { signUp } from './sign-in-api.ts';
@@ -21,6 +22,8 @@ export function RegisterPage() {
   usePageTitle(t('auth.register.title'));
   const flash = useFlash();
   const navigate = useNavigate();
+  // Invited to a book: the account joins it as it is made.
+  const inviteToken = inviteTokenOf(useLocation().search);
   const form = useSchemaForm(signUpSchema, ['email', 'password']);
   const { errors, isSubmitting } = form;
 
@@ -28,7 +31,11 @@ export function RegisterPage() {
   const onSubmit = form.handleSubmit(async (values) => {
     try {
       // The new account keeps the language its pages were read in (decision 0038).
-      await signUp({ ...values, language: currentLanguage() });
+      await signUp({
+        ...values,
+        language: currentLanguage(),
+        ...(inviteToken ? { inviteToken } : {}),
+      });
       flash.success(translate(authMessages.registered.id), authMessages.registered.seconds);
       navigate(paths.dashboard);
     } catch (error) {
@@ -41,6 +48,7 @@ export function RegisterPage() {
     <div className="card mx-auto auth-card">
       <div className="card-body">
         <h1 className="h3 text-center mb-4">{t('auth.register.title')}</h1>
+        {inviteToken ? <p className="text-body-secondary">{t('auth.register.invited')}</p> : null}
         <form noValidate onSubmit={onSubmit} aria-label={t('auth.register.title')}>
           <FormField
             id="register-email"

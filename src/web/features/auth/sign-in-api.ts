@@ -43,6 +43,7 @@ export async function signInSecondFactor(input: SecondFactorInput): Promise<void
   startSession(await api.post(apiPaths.signInSecondFactor, sessionAnswerSchema, input));
 }
 
-export async function signUp(input: SignUpInput): Promise<void> {
+/** `inviteToken`: an invitation to a book, which lets them in while registrations are closed. */
+export async function signUp(input: SignUpInput & { inviteToken?: string }): Promise<void> {
   startSession(await api.post(apiPaths.signUp, sessionAnswerSchema, input));
 }

@@ -3,6 +3,7 @@ import type { Client } from '../../../shared/client-schema.ts';
 import { paths } from '../../../shared/paths.ts';
 import { useFlash } from '../../components/flash-messages.tsx';
 import { PageCard } from '../../components/page-card.tsx';
+import { RequireMay } from '../../components/require-may.tsx';
 import { WithSettings } from '../../components/with-settings.tsx';
 import { translate, useT } from '../../i18n/translate.tsx';
 import { useLanguage } from '../../i18n/use-language.ts';
@@ -13,14 +14,16 @@ import { useCreateClient } from './clients-api.ts';
 
 export function AddClientPage() {
   return (
-    <WithSettings>
-      {(settings) => (
-        <AddClientCard
-          key={String(settings.disableBalanceOnAdd)}
-          balanceDisabled={settings.disableBalanceOnAdd}
-        />
-      )}
-    </WithSettings>
+    <RequireMay action="clients.add">
+      <WithSettings>
+        {(settings) => (
+          <AddClientCard
+            key={String(settings.disableBalanceOnAdd)}
+            balanceDisabled={settings.disableBalanceOnAdd}
+          />
+        )}
+      </WithSettings>
+    </RequireMay>
   );
 }
 

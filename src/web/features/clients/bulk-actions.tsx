@@ -3,6 +3,7 @@ import Button from 'react-bootstrap/Button';
 import type { Client } from '../../../shared/client-schema.ts';
 import { lazyDialog } from '../../components/lazy-dialog.tsx';
 import { useT } from '../../i18n/translate.tsx';
+import { useMay } from '../../lib/books.ts';
 
 // The delete (its dialog, the modal code under it, its requests and messages) is loaded when
 // asked for: the list shows without it; if it cannot load, the list stays.
@@ -31,6 +32,8 @@ export function BulkActions({
 }) {
   const t = useT();
   const [confirming, setConfirming] = useState(false);
+  const mayDelete = useMay('clients.delete');
+  const mayExport = useMay('clients.export');
   return (
     <div
       {...(selected.length > 0 ? { role: 'group', 'aria-label': t('clients.bulk.label') } : {})}
@@ -39,12 +42,16 @@ export function BulkActions({
       {selected.length > 0 ? (
         <>
           <span aria-live="polite">{t('clients.bulk.count', { count: selected.length })}</span>
-          <Button variant="outline-danger" size="sm" onClick={() => setConfirming(true)}>
-            {t('clients.bulk.delete')}
-          </Button>
-          <a className="btn btn-outline-secondary btn-sm" href={exportHref} download>
-            {t('clients.bulk.export')}
-          </a>
+          {mayDelete ? (
+            <Button variant="outline-danger" size="sm" onClick={() => setConfirming(true)}>
+              {t('clients.bulk.delete')}
+            </Button>
+          ) : null}
+          {mayExport ? (
+            <a className="btn btn-outline-secondary btn-sm" href={exportHref} download>
+              {t('clients.bulk.export')}
+            </a>
+          ) : null}
           {extra}
           <Button variant="link" size="sm" onClick={onClear}>
             {t('clients.bulk.clear')}

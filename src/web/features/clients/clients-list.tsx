@@ -12,6 +12,7 @@ import { LoadFailed, Loading } from '../../components/loading.tsx';
 import { Money } from '../../components/money.tsx';
 import type { MessageId } from '../../i18n/catalogues.ts';
 import { T, useT } from '../../i18n/translate.tsx';
+import { useMay } from '../../lib/books.ts';
 import { formatCount } from '../../lib/counts.ts';
 import { BulkActions } from './bulk-actions.tsx';
 import { exportUrl, useClientList } from './clients-api.ts';
@@ -144,6 +145,11 @@ export function ClientsList({
   }, [location.pathname, location.search]);
 
   const params = listParams(view);
+  const mayExport = useMay('clients.export');
+  const mayDelete = useMay('clients.delete');
+  const mayRemind = useMay('reminders.send');
+  // Rows are picked to do something with them together: nothing to do, nothing to pick.
+  const selectable = mayExport || mayDelete || (mayRemind && selectedAction !== undefined);
   const list = useClientList(params);
   const narrowed = Boolean(
     view.q || view.balance || view.notReminded || view.overdue || view.promise,
@@ -235,9 +241,11 @@ export function ClientsList({
         >
           {t('clients.list.notReminded', { days: NOT_REMINDED_DAYS })}
         </Button>
-        <a className="btn btn-outline-secondary" href={exportUrl(params)} download>
-          {t('clients.list.export')}
-        </a>
+        {mayExport ? (
+          <a className="btn btn-outline-secondary" href={exportUrl(params)} download>
+            {t('clients.list.export')}
+          </a>
+        ) : null}
         <div>
           <label className="visually-hidden" htmlFor="client-page-size">
             {t('clients.list.perPage')}
@@ -282,7 +290,7 @@ export function ClientsList({
           <ClientsTable
             items={data.items}
             rowAction={rowAction}
-            selection={selection}
+            selection={selectable ? selection : undefined}
             sorting={{
               sort: view.sort,
               dir: view.dir,

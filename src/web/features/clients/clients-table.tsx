@@ -102,7 +102,8 @@ export function ClientsTable({
 }: {
   items: Client[];
   sorting: Sorting;
-  selection: RowSelection;
+  /** Absent when nothing can be done with picked rows (the member's role allows none of it). */
+  selection: RowSelection | undefined;
   rowAction?: ((client: Client) => ReactNode) | undefined;
 }) {
   const t = useT();
@@ -111,9 +112,11 @@ export function ClientsTable({
     <Table striped hover aria-label={t('clients.title')} className="d-none d-md-table align-middle">
       <thead className="table-dark">
         <tr>
-          <th scope="col" className="select-cell">
-            <SelectAll items={items} selection={selection} />
-          </th>
+          {selection ? (
+            <th scope="col" className="select-cell">
+              <SelectAll items={items} selection={selection} />
+            </th>
+          ) : null}
           {COLUMNS.map((column) => (
             <SortHeader key={column.field} {...column} sorting={sorting} />
           ))}
@@ -134,15 +137,19 @@ export function ClientsTable({
               navigate(paths.clientDetails(client.id));
             }}
           >
-            <td className="select-cell">
-              <input
-                type="checkbox"
-                className="form-check-input"
-                aria-label={t('clients.table.select', { name: `${client.fname} ${client.lname}` })}
-                checked={selection.isSelected(client.id)}
-                onChange={() => selection.toggle(client.id)}
-              />
-            </td>
+            {selection ? (
+              <td className="select-cell">
+                <input
+                  type="checkbox"
+                  className="form-check-input"
+                  aria-label={t('clients.table.select', {
+                    name: `${client.fname} ${client.lname}`,
+                  })}
+                  checked={selection.isSelected(client.id)}
+                  onChange={() => selection.toggle(client.id)}
+                />
+              </td>
+            ) : null}
             <td>
               <Link to={paths.clientDetails(client.id)} className="link-body-emphasis">
                 {client.fname}

@@ -4,6 +4,7 @@ import type { Client } from '../../../shared/client-schema.ts';
 import { paths } from '../../../shared/paths.ts';
 import { useFlash } from '../../components/flash-messages.tsx';
 import { PageCard } from '../../components/page-card.tsx';
+import { RequireMay } from '../../components/require-may.tsx';
 import { WithSettings } from '../../components/with-settings.tsx';
 import { translate, useT } from '../../i18n/translate.tsx';
 import { failureText, messages } from '../../lib/messages.ts';
@@ -21,19 +22,21 @@ function formValues(client: Client): ClientFormValues {
 export function EditClientPage() {
   const { id = '' } = useParams();
   return (
-    <WithClient id={id}>
-      {(client) => (
-        <WithSettings>
-          {(settings) => (
-            <EditClientCard
-              key={String(settings.disableBalanceOnEdit)}
-              client={client}
-              balanceDisabled={settings.disableBalanceOnEdit}
-            />
-          )}
-        </WithSettings>
-      )}
-    </WithClient>
+    <RequireMay action="clients.edit">
+      <WithClient id={id}>
+        {(client) => (
+          <WithSettings>
+            {(settings) => (
+              <EditClientCard
+                key={String(settings.disableBalanceOnEdit)}
+                client={client}
+                balanceDisabled={settings.disableBalanceOnEdit}
+              />
+            )}
+          </WithSettings>
+        )}
+      </WithClient>
+    </RequireMay>
   );
 }
 

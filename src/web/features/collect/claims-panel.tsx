@@ -8,6 +8,7 @@ import { LoadFailed } from '../../components/loading.tsx';
 import { Money } from '../../components/money.tsx';
 import type { MessageId } from '../../i18n/catalogues.ts';
 import { translate, useT } from '../../i18n/translate.tsx';
+import { useMay } from '../../lib/books.ts';
 import { formatTime } from '../../lib/dates.ts';
 import { failureText, messages } from '../../lib/messages.ts';
 import { useClaims, useDecideClaim } from './collect-api.ts';
@@ -21,6 +22,7 @@ const STATUS_TEXT: Record<Claim['status'], MessageId> = {
 function ClaimItem({ claim, clientId }: { claim: Claim; clientId: string }) {
   const t = useT();
   const decide = useDecideClaim(clientId);
+  const mayDecide = useMay('claims.decide');
   const flash = useFlash();
   async function run(decision: 'confirm' | 'dismiss') {
     try {
@@ -54,7 +56,7 @@ function ClaimItem({ claim, clientId }: { claim: Claim; clientId: string }) {
           {t(STATUS_TEXT[claim.status])}
         </div>
       </div>
-      {claim.status === 'pending' ? (
+      {claim.status === 'pending' && mayDecide ? (
         <div className="d-flex gap-2">
           <Button
             size="sm"

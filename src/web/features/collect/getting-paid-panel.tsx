@@ -20,6 +20,7 @@ import { useFlash } from '../../components/flash-messages.tsx';
 import { FormField } from '../../components/form-field.tsx';
 import { LoadFailed } from '../../components/loading.tsx';
 import { translate, useT } from '../../i18n/translate.tsx';
+import { useMay } from '../../lib/books.ts';
 import { applyServerErrors, fieldMessageText } from '../../lib/form-errors.ts';
 import { failureText, messages } from '../../lib/messages.ts';
 import { ClientLanguage } from './client-language.tsx';
@@ -122,6 +123,7 @@ function GettingPaidForm({ saved }: { saved: CollectionSettings }) {
   const t = useT();
   const save = useSaveCollectionSettings();
   const flash = useFlash();
+  const mayChange = useMay('collection-settings.change');
   const form = useForm<CollectionSettingsInput>({
     resolver: zodResolver(collectionSettingsSchema),
     reValidateMode: 'onChange',
@@ -152,74 +154,84 @@ function GettingPaidForm({ saved }: { saved: CollectionSettings }) {
 
   return (
     <Form noValidate onSubmit={submit} aria-label={t('collect.settings.title')}>
-      <FormField
-        label={t('collect.settings.businessName')}
-        autoComplete="organization"
-        {...field('businessName')}
-      />
-      <FormField
-        label={t('collect.settings.upiId')}
-        autoComplete="off"
-        help={t('collect.settings.upiIdHelp')}
-        {...field('upiId')}
-      />
-      <FormField
-        label={t('collect.settings.payeeName')}
-        autoComplete="off"
-        help={t('collect.settings.payeeNameHelp')}
-        {...field('payeeName')}
-      />
-      <FormField
-        label={t('collect.settings.otherWays')}
-        rows={3}
-        help={t('collect.settings.otherWaysHelp')}
-        {...field('otherWaysToPay')}
-      />
-      {/* Each client is reminded in their language: the English words beside the Hindi. */}
-      <div className="row">
-        <div className="col-md-6">
-          <FormField
-            label={t('collect.settings.reminderMessage')}
-            rows={5}
-            help={t('collect.settings.placeholders', { list: PLACEHOLDERS })}
-            {...field('reminderMessage')}
-          />
-          <FormField
-            label={t('collect.settings.emailSubject')}
-            help={t('collect.settings.placeholders', { list: PLACEHOLDERS })}
-            {...field('reminderEmailSubject')}
-          />
+      {mayChange ? null : (
+        <p className="text-body-secondary" id="getting-paid-read-only">
+          {t('books.collection.readOnly')}
+        </p>
+      )}
+      <fieldset
+        disabled={!mayChange}
+        aria-describedby={mayChange ? undefined : 'getting-paid-read-only'}
+      >
+        <FormField
+          label={t('collect.settings.businessName')}
+          autoComplete="organization"
+          {...field('businessName')}
+        />
+        <FormField
+          label={t('collect.settings.upiId')}
+          autoComplete="off"
+          help={t('collect.settings.upiIdHelp')}
+          {...field('upiId')}
+        />
+        <FormField
+          label={t('collect.settings.payeeName')}
+          autoComplete="off"
+          help={t('collect.settings.payeeNameHelp')}
+          {...field('payeeName')}
+        />
+        <FormField
+          label={t('collect.settings.otherWays')}
+          rows={3}
+          help={t('collect.settings.otherWaysHelp')}
+          {...field('otherWaysToPay')}
+        />
+        {/* Each client is reminded in their language: the English words beside the Hindi. */}
+        <div className="row">
+          <div className="col-md-6">
+            <FormField
+              label={t('collect.settings.reminderMessage')}
+              rows={5}
+              help={t('collect.settings.placeholders', { list: PLACEHOLDERS })}
+              {...field('reminderMessage')}
+            />
+            <FormField
+              label={t('collect.settings.emailSubject')}
+              help={t('collect.settings.placeholders', { list: PLACEHOLDERS })}
+              {...field('reminderEmailSubject')}
+            />
+          </div>
+          <div className="col-md-6">
+            <FormField
+              id="getting-paid-hi-reminderMessage"
+              label={t('collect.settings.hindiMessage')}
+              rows={5}
+              lang="hi"
+              help={t('collect.settings.hindiHelp', { list: PLACEHOLDERS })}
+              registration={form.register('templates.hi.reminderMessage')}
+              error={errors.templates?.hi?.reminderMessage?.message}
+            />
+            <FormField
+              id="getting-paid-hi-reminderEmailSubject"
+              label={t('collect.settings.hindiSubject')}
+              lang="hi"
+              help={t('collect.settings.placeholders', { list: PLACEHOLDERS })}
+              registration={form.register('templates.hi.reminderEmailSubject')}
+              error={errors.templates?.hi?.reminderEmailSubject?.message}
+            />
+          </div>
         </div>
-        <div className="col-md-6">
-          <FormField
-            id="getting-paid-hi-reminderMessage"
-            label={t('collect.settings.hindiMessage')}
-            rows={5}
-            lang="hi"
-            help={t('collect.settings.hindiHelp', { list: PLACEHOLDERS })}
-            registration={form.register('templates.hi.reminderMessage')}
-            error={errors.templates?.hi?.reminderMessage?.message}
-          />
-          <FormField
-            id="getting-paid-hi-reminderEmailSubject"
-            label={t('collect.settings.hindiSubject')}
-            lang="hi"
-            help={t('collect.settings.placeholders', { list: PLACEHOLDERS })}
-            registration={form.register('templates.hi.reminderEmailSubject')}
-            error={errors.templates?.hi?.reminderEmailSubject?.message}
-          />
-        </div>
-      </div>
-      <FormField
-        id="getting-paid-paymentTermsDays"
-        label={t('collect.settings.terms')}
-        type="number"
-        inputMode="numeric"
-        autoComplete="off"
-        help={t('collect.settings.termsHelp', { max: MAX_PAYMENT_TERMS_DAYS })}
-        registration={form.register('paymentTermsDays', { valueAsNumber: true })}
-        error={errors.paymentTermsDays?.message}
-      />
+        <FormField
+          id="getting-paid-paymentTermsDays"
+          label={t('collect.settings.terms')}
+          type="number"
+          inputMode="numeric"
+          autoComplete="off"
+          help={t('collect.settings.termsHelp', { max: MAX_PAYMENT_TERMS_DAYS })}
+          registration={form.register('paymentTermsDays', { valueAsNumber: true })}
+          error={errors.paymentTermsDays?.message}
+        />
+      </fieldset>
       <ReminderPreview
         values={{
           ...DEFAULT_COLLECTION_SETTINGS,
@@ -228,9 +240,11 @@ function GettingPaidForm({ saved }: { saved: CollectionSettings }) {
           paymentTermsDays: values.paymentTermsDays ?? 0,
         }}
       />
-      <Button type="submit" variant="primary" disabled={isSubmitting}>
-        {t('collect.settings.save')}
-      </Button>
+      {mayChange ? (
+        <Button type="submit" variant="primary" disabled={isSubmitting}>
+          {t('collect.settings.save')}
+        </Button>
+      ) : null}
     </Form>
   );
 }

@@ -3,6 +3,7 @@ import Button from 'react-bootstrap/Button';
 import type { Client } from '../../../shared/client-schema.ts';
 import { lazyDialog } from '../../components/lazy-dialog.tsx';
 import { useT } from '../../i18n/translate.tsx';
+import { useMay } from '../../lib/books.ts';
 
 // The dialog (the form and the modal code under it) loads when a promise is first recorded.
 const PromiseDialog = lazyDialog(
@@ -15,6 +16,7 @@ const PromiseDialog = lazyDialog(
 export function PromiseButton({ client, size }: { client: Client; size?: 'sm' }) {
   const t = useT();
   const [open, setOpen] = useState(false);
+  if (!useMay('promises.record')) return null;
   return (
     <>
       <Button

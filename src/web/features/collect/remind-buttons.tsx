@@ -3,6 +3,7 @@ import Button from 'react-bootstrap/Button';
 import type { Client } from '../../../shared/client-schema.ts';
 import { lazyDialog } from '../../components/lazy-dialog.tsx';
 import { useT } from '../../i18n/translate.tsx';
+import { useMay } from '../../lib/books.ts';
 
 // The dialog (and the modal code under it) loads when a reminder is first asked for.
 const RemindDialog = lazyDialog(
@@ -15,6 +16,7 @@ const RemindDialog = lazyDialog(
 export function RemindButton({ client, size }: { client: Client; size?: 'sm' }) {
   const t = useT();
   const [open, setOpen] = useState(false);
+  if (!useMay('reminders.send')) return null;
   return (
     <>
       <Button
@@ -52,6 +54,7 @@ export function RemindSelected({
     setQueue(null);
     setPosition(0);
   };
+  if (!useMay('reminders.send')) return null;
   return (
     <>
       <Button

@@ -13,6 +13,7 @@ import {
 } from '../../../shared/share-link-schema.ts';
 import { LoadFailed } from '../../components/loading.tsx';
 import { translate, useT } from '../../i18n/translate.tsx';
+import { useMay } from '../../lib/books.ts';
 import { copyText } from '../../lib/clipboard.ts';
 import { formatTime } from '../../lib/dates.ts';
 import { fieldMessageText } from '../../lib/form-errors.ts';
@@ -23,6 +24,7 @@ function LinkRow({ link, clientId }: { link: ShareLink; clientId: string }) {
   const t = useT();
   const revoke = useRevokeShareLink(clientId);
   const [confirming, setConfirming] = useState(false);
+  const mayRevoke = useMay('links.revoke');
   const expired = new Date(link.expiresAt).getTime() <= Date.now();
   const made = formatTime(link.createdAt);
   return (
@@ -35,7 +37,7 @@ function LinkRow({ link, clientId }: { link: ShareLink; clientId: string }) {
           t('collect.share.revoked', { time: formatTime(link.revokedAt) })
         ) : expired ? (
           t('collect.share.expired')
-        ) : confirming ? (
+        ) : !mayRevoke ? null : confirming ? (
           <span className="d-inline-flex flex-wrap align-items-center gap-1">
             <span>{t('collect.share.confirmRevoke')}</span>
             <Button

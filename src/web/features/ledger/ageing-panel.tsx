@@ -4,6 +4,7 @@ import { Link } from 'react-router';
 import { apiPaths, paths } from '../../../shared/paths.ts';
 import { LoadFailed } from '../../components/loading.tsx';
 import { useT } from '../../i18n/translate.tsx';
+import { useMay } from '../../lib/books.ts';
 import { formatDay } from '../../lib/dates.ts';
 import { AgeingTable } from './ageing.tsx';
 import { ageingQuery } from './ledger-api.ts';
@@ -15,6 +16,7 @@ import { ageingQuery } from './ledger-api.ts';
 export function AgeingPanel() {
   const t = useT();
   const ageing = useQuery(ageingQuery);
+  const mayExport = useMay('clients.export');
   return (
     <Card as="section" aria-labelledby="ageing-heading" className="h-100">
       <Card.Body className="py-2">
@@ -25,9 +27,11 @@ export function AgeingPanel() {
               : t('ledger.ageing.title')}
           </h2>
           <div className="d-flex gap-2">
-            <a className="btn btn-outline-secondary btn-sm" href={apiPaths.ageingExport} download>
-              {t('ledger.ageing.downloadCsv')}
-            </a>
+            {mayExport ? (
+              <a className="btn btn-outline-secondary btn-sm" href={apiPaths.ageingExport} download>
+                {t('ledger.ageing.downloadCsv')}
+              </a>
+            ) : null}
             <Link className="btn btn-outline-secondary btn-sm" to={paths.ageingPrint}>
               {t('ledger.print')}
             </Link>

@@ -33,7 +33,13 @@ const SETTING_LABELS: Record<keyof Settings, MessageId> = {
  * The settings page; for an operator who must first turn on the two-factor sign-in the
  * administrator requires (the guards bring them here from every page), that alone.
  */
-export function SettingsPage({ gettingPaid }: { gettingPaid?: ReactNode } = {}) {
+export function SettingsPage({
+  book,
+  gettingPaid,
+}: {
+  book?: ReactNode;
+  gettingPaid?: ReactNode;
+} = {}) {
   const session = useSession();
   const required = session.data?.twoFactorSetupRequired === true;
   // Kept once shown, until the page is left: once it is on, the setup goes on to the
@@ -41,11 +47,14 @@ export function SettingsPage({ gettingPaid }: { gettingPaid?: ReactNode } = {}) 
   const [setupOnly, setSetupOnly] = useState(required);
   if (required && !setupOnly) setSetupOnly(true);
   if (setupOnly && session.data) return <TwoFactorRequired email={session.data.email} />;
-  return <PanelSettings gettingPaid={gettingPaid} />;
+  return <PanelSettings book={book} gettingPaid={gettingPaid} />;
 }
 
-/** `gettingPaid`: the operator's own collection settings, from another feature (pages/). */
-function PanelSettings({ gettingPaid }: { gettingPaid: ReactNode }) {
+/**
+ * `book`: the current book and its members; `gettingPaid`: its collection settings; both from
+ * other features (pages/).
+ */
+function PanelSettings({ book, gettingPaid }: { book: ReactNode; gettingPaid: ReactNode }) {
   const t = useT();
   const settings = useSettings();
   const session = useSession();
@@ -120,6 +129,7 @@ function PanelSettings({ gettingPaid }: { gettingPaid: ReactNode }) {
           ) : null}
         </Form>
       </PageCard>
+      {book}
       {gettingPaid}
       {isAdministrator ? <SecurityPanel /> : null}
       {session.data ? <AccountPanel user={session.data} /> : null}

@@ -1,0 +1,116 @@
+import { useQuery } from '@tanstack/react-query';
+import { Link } from 'react-router';
+import type { ActivityAction, ActivityItem } from '../../../shared/book-schema.ts';
+import { clientSchema } from '../../../shared/client-schema.ts';
+import { apiPaths, paths } from '../../../shared/paths.ts';
+import { LoadFailed } from '../../components/loading.tsx';
+import type { MessageId } from '../../i18n/catalogues.ts';
+import { errorText } from '../../i18n/errors.ts';
+import { T, useT } from '../../i18n/translate.tsx';
+import { api } from '../../lib/api-client.ts';
+import { formatTime } from '../../lib/dates.ts';
+import { clientKeys } from '../../lib/query-keys.ts';
+import { type ActivityFilter, useActivity } from './members-api.ts';
+
+/** Each thing done, in the reader's words (the answer's `summary` is English, for API users). */
+const ACTION_TEXT: Record<ActivityAction, MessageId> = {
+  'client.created': 'books.activity.client.created',
+  'client.updated': 'books.activity.client.updated',
+  'client.deleted': 'books.activity.client.deleted',
+  'client.restored': 'books.activity.client.restored',
+  'clients.imported': 'books.activity.clients.imported',
+  'balance.edited': 'books.activity.balance.edited',
+  'entry.payment': 'books.activity.entry.payment',
+  'entry.charge': 'books.activity.entry.charge',
+  'reminder.sent': 'books.activity.reminder.sent',
+  'link.created': 'books.activity.link.created',
+  'link.revoked': 'books.activity.link.revoked',
+  'claim.confirmed': 'books.activity.claim.confirmed',
+  'claim.dismissed': 'books.activity.claim.dismissed',
+  'promise.created': 'books.activity.promise.created',
+  'collection-settings.updated': 'books.activity.collection-settings.updated',
+  'invite.created': 'books.activity.invite.created',
+  'member.joined': 'books.activity.member.joined',
+  'member.role-changed': 'books.activity.member.role-changed',
+  'member.removed': 'books.activity.member.removed',
+  'member.left': 'books.activity.member.left',
+  'book.handed-over': 'books.activity.book.handed-over',
+};
+
+/**
+ * The client an item is about, by name, as a link to their page: read as their page reads it
+ * (and from the same cache). One deleted since, or not read, is "a client".
+ */
+function ClientName({ id }: { id: string | null }) {
+  const t = useT();
+  const client = useQuery({
+    queryKey: clientKeys.detail(id ?? ''),
+    queryFn: () => api.get(apiPaths.client(id ?? ''), clientSchema),
+    enabled: id !== null,
+  });
+  if (!id) return <>{t('books.activity.someClient')}</>;
+  const name = client.data ? `${client.data.fname} ${client.data.lname}` : null;
+  return <Link to={paths.clientDetails(id)}>{name ?? t('books.activity.someClient')}</Link>;
+}
+
+function Item({ item }: { item: ActivityItem }) {
+  return (
+    <li className="list-group-item">
+      <div>
+        <T
+          id={ACTION_TEXT[item.action]}
+          values={{ actor: item.actor.email }}
+          components={{ 0: <ClientName id={item.clientId} /> }}
+        />
+      </div>
+      <div className="small text-body-secondary">
+        <time dateTime={item.at}>{formatTime(item.at)}</time>
+      </div>
+    </li>
+  );
+}
+
+/** What the book's members did, newest first, a page at a time. */
+export function ActivityList({ filter }: { filter: ActivityFilter }) {
+  const t = useT();
+  const activity = useActivity(filter);
+  if (activity.isError && !activity.data) {
+    return (
+      <LoadFailed
+        what={t('books.activity.loadWhat')}
+        error={activity.error}
+        onRetry={() => activity.refetch()}
+      />
+    );
+  }
+  if (!activity.data) return <p className="text-body-secondary">{t('shell.loading')}</p>;
+  const items = activity.data.pages.flatMap((page) => page.items);
+  if (items.length === 0) return <p className="text-body-secondary">{t('books.activity.empty')}</p>;
+  return (
+    <>
+      <ul className="list-group mb-2" aria-label={t('books.activity.title')}>
+        {items.map((item) => (
+          <Item key={item.id} item={item} />
+        ))}
+      </ul>
+      {activity.hasNextPage ? (
+        <button
+          type="button"
+          className="btn btn-outline-secondary btn-sm"
+          disabled={activity.isFetchingNextPage}
+          onClick={() => void activity.fetchNextPage()}
+        >
+          {t('books.activity.more')}
+        </button>
+      ) : null}
+      {activity.isFetchNextPageError ? (
+        <p role="alert" className="text-danger small mt-2">
+          {t('shell.failure', {
+            what: t('books.activity.loadMore'),
+            why: errorText(activity.error),
+          })}
+        </p>
+      ) : null}
+    </>
+  );
+}

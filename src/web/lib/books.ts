@@ -1,0 +1,81 @@
+import { type QueryClient, useMutation, useQuery } from '@tanstack/react-query';
+import * as z from 'zod/mini';
+import { BOOK_ROLES, type BookAction, roleMay } from '../../shared/book-roles.ts';
+import type { Book } from '../../shared/book-schema.ts';
+import { apiPaths } from '../../shared/paths.ts';
+import { api } from './api-client.ts';
+
+/*
+ * Shared books (next-api.md, "Shared books: staff and roles"): which books this account is in,
+ * the session's current one and this member's role in it. Everything the app reads is the
+ * current book's, so a change of book empties the whole query cache (followBook).
+ */
+
+/** Under one key: the live `members.updated` (live-sync.tsx) reloads both. */
+export const bookKeys = {
+  all: ['books'] as const,
+  list: ['books', 'list'] as const,
+  members: ['books', 'members'] as const,
+};
+
+/**
+ * A book as the server sends it: the shared schema's shape without its module, whose input
+ * rules (a new book's name) would otherwise come with every signed-in page.
+ */
+const bookSchema: z.ZodMiniType<Book> = z.object({
+  id: z.string(),
+  name: z.string(),
+  role: z.enum(BOOK_ROLES),
+  current: z.boolean(),
+});
+const bookListSchema = z.object({ items: z.array(bookSchema) });
+export type BookList = z.infer<typeof bookListSchema>;
+
+export const booksQuery = {
+  queryKey: bookKeys.list,
+  queryFn: () => api.get(apiPaths.books, bookListSchema),
+  // Changes arrive live (members.updated, the socket closed on a change of book or role).
+  staleTime: Number.POSITIVE_INFINITY,
+};
+
+export function useBooks() {
+  return useQuery(booksQuery);
+}
+
+/** The session's current book ({ id, name, role }); undefined until the books are read. */
+export function useCurrentBook(): Book | undefined {
+  return useBooks().data?.items.find((book) => book.current);
+}
+
+/**
+ * Whether this member's role in the current book allows `action` (shared/book-roles.ts). False
+ * until the books are read: an action the role forbids never shows, not even for a moment.
+ */
+export function useMay(action: BookAction): boolean {
+  return roleMay(useCurrentBook()?.role, action);
+}
+
+/**
+ * The session is in another book now: nothing read from the last one may stay on screen. Every
+ * query starts afresh (those shown are read again at once, from the new book).
+ */
+export function followBook(queryClient: QueryClient): Promise<void> {
+  return queryClient.resetQueries();
+}
+
+/**
+ * Leaves the page shown (`leave`: to the dashboard), then follows the new book: a page of the
+ * last book's things (a client's) must not read them again from the new one, which has none.
+ */
+export async function enterBook(queryClient: QueryClient, leave: () => void): Promise<void> {
+  leave();
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  await followBook(queryClient);
+}
+
+/** Makes another of this account's books the session's (every tab of the session follows). */
+export function useSwitchBook() {
+  return useMutation({
+    mutationFn: (id: string) => api.put(apiPaths.currentBook, bookSchema, { id }),
+  });
+}
