@@ -29,6 +29,7 @@ import { dateIn } from '../ledger/panel-date.ts';
 import type { EventBus } from '../live/event-bus.ts';
 import { writeWithEvents } from '../live/write-with-events.ts';
 import { getSettings } from '../settings/settings-repository.ts';
+import { isClientId } from './client-rows.ts';
 import { deleteClients, restoreClients } from './clients-deletion.ts';
 import { clientsCsv } from './clients-export.ts';
 import { getClient, listClients } from './clients-read.ts';
@@ -345,12 +346,14 @@ async function clientNames(
   bookId: string,
   ids: readonly string[],
 ): Promise<Map<string, string>> {
-  if (ids.length === 0) return new Map();
+  // Only ids that can be one: PostgreSQL refuses text with a NUL byte in it.
+  const candidates = ids.filter(isClientId);
+  if (candidates.length === 0) return new Map();
   const rows = await trx
     .selectFrom('clients')
     .select(['id', 'fname', 'lname'])
     .where('owner_id', '=', bookId)
-    .where('id', 'in', [...ids])
+    .where('id', 'in', candidates)
     .execute();
   return new Map(rows.map((row) => [row.id, clientName(row)]));
 }

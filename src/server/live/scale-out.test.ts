@@ -203,12 +203,14 @@ describe.runIf(onPostgres)('two instances on one PostgreSQL', () => {
     const owner = await signUp(a.app);
     const staff = await joinBookAs(a.app, owner.cookie, 'staff');
     const stranger = await signUp(a.app);
-    const client = (
-      await call(a, 'POST', '/api/clients', owner.cookie, clientFields({ fname: 'Shared' }))
-    ).json as Client;
     const ownerOnA = await openTab(a.port, owner.cookie);
     const staffOnB = await openTab(b.port, staff.cookie);
     const strangerOnA = await openTab(a.port, stranger.cookie);
+    const client = (
+      await call(a, 'POST', '/api/clients', owner.cookie, clientFields({ fname: 'Shared' }))
+    ).json as Client;
+    expect(await ownerOnA.next()).toEqual({ type: 'client.created', client });
+    expect(await staffOnB.next()).toEqual({ type: 'client.created', client });
     const paid = await call(b, 'POST', `/api/clients/${client.id}/entries`, staff.cookie, {
       kind: 'payment',
       amount: '20',
