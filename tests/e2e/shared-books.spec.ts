@@ -28,7 +28,7 @@ async function currentBookName(page: Page): Promise<string> {
 async function addClient(page: Page): Promise<string> {
   const response = await page.request.post('/api/clients', {
     headers: { origin: new URL(page.url()).origin },
-    data: { ...CLIENT, email: 'meera@example.com' },
+    data: { ...CLIENT, email: 'meera@example.com', balance: '0' },
   });
   expect(response.status(), await response.text()).toBe(201);
   const { id } = (await response.json()) as { id: string };

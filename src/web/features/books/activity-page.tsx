@@ -5,13 +5,21 @@ import { PageCard } from '../../components/page-card.tsx';
 import { RequireMay } from '../../components/require-may.tsx';
 import { useT } from '../../i18n/translate.tsx';
 import { ActivityList } from './activity-list.tsx';
-import { useMembers } from './members-api.ts';
+import { useActivity, useMembers } from './members-api.ts';
 
 /** Whose activity to show: everyone's, or one member's (kept in the URL, `?member=`). */
 function MemberFilter({ value, onChange }: { value: string; onChange(id: string): void }) {
   const t = useT();
   const id = useId();
   const members = useMembers();
+  // Former members too: the log still names them (the same first page the list shows).
+  const everyone = useActivity({});
+  const people = new Map<string, string>();
+  for (const member of members.data?.items ?? []) people.set(member.id, member.email);
+  for (const page of everyone.data?.pages ?? []) {
+    for (const item of page.items)
+      if (!people.has(item.actor.id)) people.set(item.actor.id, item.actor.email);
+  }
   return (
     <div className="mb-3">
       <label className="form-label" htmlFor={id}>
@@ -24,9 +32,9 @@ function MemberFilter({ value, onChange }: { value: string; onChange(id: string)
         onChange={(event) => onChange(event.target.value)}
       >
         <option value="">{t('books.activity.everyone')}</option>
-        {members.data?.items.map((member) => (
-          <option key={member.id} value={member.id}>
-            {member.email}
+        {[...people].map(([id, email]) => (
+          <option key={id} value={id}>
+            {email}
           </option>
         ))}
       </select>
