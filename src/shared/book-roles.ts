@@ -1,19 +1,17 @@
-import * as z from 'zod/mini';
-import { validationMessage } from './validation-messages.ts';
-
 /**
  * The roles of a shared book (issue 23): the owner does everything, members included; a manager
  * everything but the members; staff the counter's work (read, add clients, take payments and
  * charges, remind, share statements, promises, claims, the round); a viewer reads. The panel's
  * administrator is a panel role (operator-schema.ts), not one of these.
+ *
+ * No zod here: the web app checks a role against this table on every signed-in page, and the
+ * schemas of a role (book-schema.ts) would bring zod's enum and the field messages with it.
  */
 export const BOOK_ROLES = ['owner', 'manager', 'staff', 'viewer'] as const;
-export const bookRoleSchema = z.enum(BOOK_ROLES, { error: validationMessage('role.book') });
-export type BookRole = z.infer<typeof bookRoleSchema>;
+export type BookRole = (typeof BOOK_ROLES)[number];
 
 /** The roles an invitation may give: a book has one owner, who hands it over instead. */
 export const INVITE_ROLES = ['manager', 'staff', 'viewer'] as const;
-export const inviteRoleSchema = z.enum(INVITE_ROLES, { error: validationMessage('role.invite') });
 
 /**
  * What a member may do in a book, action by action: the server refuses anything else with 403

@@ -1,7 +1,10 @@
 import * as z from 'zod/mini';
-import { bookRoleSchema, inviteRoleSchema } from './book-roles.ts';
+import { BOOK_ROLES, INVITE_ROLES } from './book-roles.ts';
 import { storableText } from './text.ts';
 import { validationMessage } from './validation-messages.ts';
+
+export const bookRoleSchema = z.enum(BOOK_ROLES, { error: validationMessage('role.book') });
+export const inviteRoleSchema = z.enum(INVITE_ROLES, { error: validationMessage('role.invite') });
 
 /** A book as its member sees it: its name, their role, and whether it is the session's. */
 export const bookSchema = z.object({

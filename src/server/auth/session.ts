@@ -3,12 +3,8 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { parse as parseCookies } from 'cookie';
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
-import {
-  type BookAction,
-  type BookRole,
-  bookRoleSchema,
-  roleMay,
-} from '../../shared/book-roles.ts';
+import { type BookAction, type BookRole, roleMay } from '../../shared/book-roles.ts';
+import { bookRoleSchema } from '../../shared/book-schema.ts';
 import { errorMessage } from '../../shared/error-messages.ts';
 import { type Language, languageOrDefault } from '../../shared/languages.ts';
 import { type OperatorRole, operatorRoleOf } from '../../shared/operator-schema.ts';

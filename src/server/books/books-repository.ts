@@ -1,6 +1,6 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { type BookRole, bookRoleSchema } from '../../shared/book-roles.ts';
-import type { Book, Member } from '../../shared/book-schema.ts';
+import type { BookRole } from '../../shared/book-roles.ts';
+import { type Book, bookRoleSchema, type Member } from '../../shared/book-schema.ts';
 import type { WriteTransaction } from '../db/database.ts';
 import { handleOf, type ReadSource } from '../db/reader.ts';
 

@@ -1,5 +1,4 @@
 import { lazy, Suspense, useState } from 'react';
-import Button from 'react-bootstrap/Button';
 import { Link } from 'react-router';
 import { paths } from '../../shared/paths.ts';
 import { lazyDialog } from '../components/lazy-dialog.tsx';
@@ -35,7 +34,7 @@ export function DashboardPage() {
   const mayAdd = useMay('clients.add');
   const mayImport = useMay('clients.import');
   return (
-    // Bootstrap's grid classes, not react-bootstrap's Row and Col: the first load is budgeted.
+    // Bootstrap's classes, not react-bootstrap's Row, Col and Button: the first load is budgeted.
     <div className="row">
       {/* First in the page, so "New" comes before the rows on a phone; beside them when wide. */}
       <aside
@@ -51,13 +50,13 @@ export function DashboardPage() {
           </Link>
         ) : null}
         {mayImport ? (
-          <Button
-            variant="outline-secondary"
-            className="w-100 mt-2"
+          <button
+            type="button"
+            className="btn btn-outline-secondary w-100 mt-2"
             onClick={() => setImporting(true)}
           >
             {t('clients.dashboard.import')}
-          </Button>
+          </button>
         ) : null}
         {importing && <ImportDialog onClose={() => setImporting(false)} />}
       </aside>

@@ -1,5 +1,4 @@
 import { type ReactNode, useState } from 'react';
-import Button from 'react-bootstrap/Button';
 import type { Client } from '../../../shared/client-schema.ts';
 import { lazyDialog } from '../../components/lazy-dialog.tsx';
 import { useT } from '../../i18n/translate.tsx';
@@ -43,9 +42,13 @@ export function BulkActions({
         <>
           <span aria-live="polite">{t('clients.bulk.count', { count: selected.length })}</span>
           {mayDelete ? (
-            <Button variant="outline-danger" size="sm" onClick={() => setConfirming(true)}>
+            <button
+              type="button"
+              className="btn btn-outline-danger btn-sm"
+              onClick={() => setConfirming(true)}
+            >
               {t('clients.bulk.delete')}
-            </Button>
+            </button>
           ) : null}
           {mayExport ? (
             <a className="btn btn-outline-secondary btn-sm" href={exportHref} download>
@@ -53,9 +56,9 @@ export function BulkActions({
             </a>
           ) : null}
           {extra}
-          <Button variant="link" size="sm" onClick={onClear}>
+          <button type="button" className="btn btn-link btn-sm" onClick={onClear}>
             {t('clients.bulk.clear')}
-          </Button>
+          </button>
         </>
       ) : null}
       {confirming ? (

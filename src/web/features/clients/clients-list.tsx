@@ -1,5 +1,4 @@
 import { type ReactNode, useEffect } from 'react';
-import Button from 'react-bootstrap/Button';
 import { useLocation } from 'react-router';
 import {
   type BalanceFilter,
@@ -219,9 +218,11 @@ export function ClientsList({
           value={view.promise}
           onChange={(promise) => change({ promise })}
         />
-        <Button
-          variant="outline-secondary"
-          active={longestUnpaid}
+        <button
+          type="button"
+          className={
+            longestUnpaid ? 'btn btn-outline-secondary active' : 'btn btn-outline-secondary'
+          }
           aria-pressed={longestUnpaid}
           onClick={() =>
             change(
@@ -232,15 +233,17 @@ export function ClientsList({
           }
         >
           {t('clients.list.longestUnpaid')}
-        </Button>
-        <Button
-          variant="outline-secondary"
-          active={view.notReminded}
+        </button>
+        <button
+          type="button"
+          className={
+            view.notReminded ? 'btn btn-outline-secondary active' : 'btn btn-outline-secondary'
+          }
           aria-pressed={view.notReminded}
           onClick={() => change({ notReminded: !view.notReminded })}
         >
           {t('clients.list.notReminded', { days: NOT_REMINDED_DAYS })}
-        </Button>
+        </button>
         {mayExport ? (
           <a className="btn btn-outline-secondary" href={exportUrl(params)} download>
             {t('clients.list.export')}

@@ -1,5 +1,4 @@
 import { useEffect, useRef, useState } from 'react';
-import Form from 'react-bootstrap/Form';
 import { useT } from '../../i18n/translate.tsx';
 
 const DEBOUNCE_MS = 150;
@@ -39,11 +38,17 @@ export function SearchBox({ value, onSearch }: { value: string; onSearch(q: stri
     return () => document.removeEventListener('keydown', onKey);
   }, []);
 
+  // Bootstrap's classes, not react-bootstrap's Form (and all its parts): the dashboard's first
+  // load is budgeted (decision 0013).
   return (
-    <Form.Group controlId="client-search" className="flex-grow-1">
-      <Form.Label className="visually-hidden">{t('clients.search.label')}</Form.Label>
-      <Form.Control
+    <div className="flex-grow-1">
+      <label htmlFor="client-search" className="form-label visually-hidden">
+        {t('clients.search.label')}
+      </label>
+      <input
         ref={input}
+        id="client-search"
+        className="form-control"
         type="search"
         placeholder={t('clients.search.placeholder')}
         autoComplete="off"
@@ -58,6 +63,6 @@ export function SearchBox({ value, onSearch }: { value: string; onSearch(q: stri
           }
         }}
       />
-    </Form.Group>
+    </div>
   );
 }

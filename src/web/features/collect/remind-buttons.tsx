@@ -1,5 +1,4 @@
 import { useState } from 'react';
-import Button from 'react-bootstrap/Button';
 import type { Client } from '../../../shared/client-schema.ts';
 import { lazyDialog } from '../../components/lazy-dialog.tsx';
 import { useT } from '../../i18n/translate.tsx';
@@ -19,16 +18,16 @@ export function RemindButton({ client, size }: { client: Client; size?: 'sm' }) 
   if (!useMay('reminders.send')) return null;
   return (
     <>
-      <Button
-        variant="outline-primary"
-        size={size}
+      <button
+        type="button"
+        className={size ? 'btn btn-outline-primary btn-sm' : 'btn btn-outline-primary'}
         aria-label={
           size ? t('collect.remind.label', { name: `${client.fname} ${client.lname}` }) : undefined
         }
         onClick={() => setOpen(true)}
       >
         {t('collect.remind.button')}
-      </Button>
+      </button>
       {open ? <RemindDialog client={client} onClose={() => setOpen(false)} /> : null}
     </>
   );
@@ -57,16 +56,16 @@ export function RemindSelected({
   if (!useMay('reminders.send')) return null;
   return (
     <>
-      <Button
-        variant="outline-primary"
-        size="sm"
+      <button
+        type="button"
+        className="btn btn-outline-primary btn-sm"
         onClick={() => {
           setQueue([...clients]);
           setPosition(0);
         }}
       >
         {t('collect.remind.selected')}
-      </Button>
+      </button>
       {queue && current ? (
         <RemindDialog
           key={current.id}
