@@ -1,8 +1,9 @@
 // npm run bench, first part: the app on SQLite with 100,000 clients — the default list beside
 // a floor doing the same work without the framework, deep pages, searches, creates, reads and
-// writes mixed 9:1, one operator saving one client at a time, and how fast a change reaches
-// 100 open live sockets. Prints figures; asserts nothing about them (machines are shared and
-// noisy), only that the floor answers what the app answers.
+// writes mixed 9:1, one operator saving one client at a time, how fast a change reaches
+// 100 open live sockets, and a staff member's list and creates in the owner's shared book beside
+// the owner's own (issue 23). Prints figures; asserts nothing about them (machines are shared
+// and noisy), only that the floor answers what the app answers.
 import { type ChildProcess, fork, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
@@ -10,6 +11,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import autocannon from 'autocannon';
+import Database from 'better-sqlite3';
+import { parse as parseCookies } from 'cookie';
 import WebSocket from 'ws';
 import { DEFAULT_COLLECTION_SETTINGS } from '../src/shared/collection-schema.ts';
 import { SEARCHES, seedSqlite } from './seed-data.ts';
@@ -35,6 +38,10 @@ const AUTH_SECRET = 'bench-secret-bench-secret-bench-secret-2026';
 const LIST_PATH = '/api/clients?limit=100';
 /** BENCH_LIST_ONLY=1: the floor, the list, the deep page and the searches, nothing after. */
 const LIST_ONLY = process.env.BENCH_LIST_ONLY === '1';
+/** Runs of each session statement in the in-process comparison (with and without the book). */
+const SESSION_RUNS = Number(process.env.BENCH_SESSION_RUNS ?? 200_000);
+/** Rounds those runs are split into, the two statements taking turns to go first. */
+const SESSION_ROUNDS = 10;
 /** Node flags for the server (`--cpu-prof --cpu-prof-dir=DIR` to profile it under load). */
 const SERVER_NODE_FLAGS = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
 
@@ -85,6 +92,19 @@ async function load(name: string, options: autocannon.Options): Promise<Figures>
     p99: result.latency.p99,
     errors: result.errors + result.non2xx + result.timeouts,
     requests: result.requests.total,
+  };
+}
+
+/** The loads of `runs`, one figure for each kind: rates and p50s averaged, the worst p99. */
+function combined(name: string, runs: readonly Figures[]): Figures {
+  const mean = (values: number[]) => values.reduce((sum, v) => sum + v, 0) / values.length;
+  return {
+    name,
+    rps: mean(runs.map((f) => f.rps)),
+    p50: mean(runs.map((f) => f.p50)),
+    p99: Math.max(...runs.map((f) => f.p99)),
+    errors: runs.reduce((sum, f) => sum + f.errors, 0),
+    requests: runs.reduce((sum, f) => sum + f.requests, 0),
   };
 }
 
@@ -289,6 +309,163 @@ async function exportEverything(cookie: string, pid: number) {
   return { seconds, rows: lines - 1, bytes, extraMiB: (peak - before) / 2 ** 20 };
 }
 
+/** Who does each of the books' loads, in this order: a drift of the machine falls on both. */
+const BOOK_RUNS = ['owner', 'member', 'member', 'owner', 'owner', 'member', 'member', 'owner'];
+type Who = 'owner' | 'member';
+
+/**
+ * A staff member of the owner's book (issue 23), as staff join one: the owner's invitation,
+ * then a sign-up with its token, whose session starts in that book. Answers the member's cookie.
+ */
+async function staffMember(ownerCookie: string): Promise<string> {
+  const invited = await fetch(`${BASE}/api/book/invites`, {
+    method: 'POST',
+    headers: { cookie: ownerCookie, origin: ORIGIN, 'content-type': 'application/json' },
+    body: JSON.stringify({ role: 'staff' }),
+  });
+  if (invited.status !== 201) throw new Error(`invite answered ${invited.status}`);
+  const { url } = (await invited.json()) as { url: string };
+  const inviteToken = decodeURIComponent(new URL(url).pathname.split('/').at(-1) ?? '');
+  const signUp = await fetch(`${BASE}/api/auth/sign-up/email`, {
+    method: 'POST',
+    headers: { origin: ORIGIN, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      email: 'bench.staff@example.com',
+      password: 'bench passphrase 2026',
+      inviteToken,
+    }),
+  });
+  if (!signUp.ok) throw new Error(`the staff member's sign-up answered ${signUp.status}`);
+  return (signUp.headers.getSetCookie()[0] ?? '').split(';')[0] ?? '';
+}
+
+/**
+ * The default list and the creates, each by the owner in their own book and by a staff member
+ * in that book shared with them, the two taking turns (BOOK_RUNS) in slices of half the usual
+ * length, so that each does as many seconds as one usual load. Both read their book's membership
+ * in the session's statement; what a shared book could add is the member's own row found through
+ * the session's current book, and the same book's rows read by another account.
+ */
+async function sharedBookLoads(cookies: Record<Who, string>) {
+  const slice = DURATION_S / 2;
+  const list = (who: Who) =>
+    load(`list as ${who}`, {
+      url: `${BASE}${LIST_PATH}`,
+      headers: { cookie: cookies[who] },
+      duration: slice,
+    });
+  const create = (who: Who) =>
+    load(`create as ${who}`, {
+      url: `${BASE}/api/clients`,
+      method: 'POST',
+      headers: { cookie: cookies[who], origin: ORIGIN, 'content-type': 'application/json' },
+      body: newClient('Book'),
+      duration: slice,
+    });
+  const alternate = async (work: (who: Who) => Promise<Figures>) => {
+    const runs: { who: Who; figures: Figures }[] = [];
+    for (const who of BOOK_RUNS as Who[]) runs.push({ who, figures: await work(who) });
+    const of = (who: Who) => runs.filter((run) => run.who === who).map((run) => run.figures);
+    return {
+      owner: of('owner'),
+      member: of('member'),
+      order: runs.map((run) => `${run.who} ${run.figures.rps.toFixed(0)}`).join(', '),
+    };
+  };
+  const lists = await alternate(list);
+  const creates = await alternate(create);
+  return {
+    listOwner: combined(`GET ${LIST_PATH} — the owner, in their own book`, lists.owner),
+    listMember: combined(
+      `GET ${LIST_PATH} — a staff member, in the owner's book shared with them`,
+      lists.member,
+    ),
+    createOwner: combined('POST /api/clients — the owner, in their own book', creates.owner),
+    createMember: combined(
+      "POST /api/clients — a staff member, in the owner's book shared with them",
+      creates.member,
+    ),
+    order: `list: ${lists.order} req/s; create: ${creates.order} req/s`,
+  };
+}
+
+/** The session statement as it was before issue 23: no membership read. */
+const SESSION_WITHOUT_BOOK = `SELECT u.id AS id, u.email AS email, u.role AS role,
+    u.language AS language, s.id AS "sessionId",
+    s."expiresAt" AS "expiresAt", s."createdAt" AS "createdAt",
+    u."twoFactorEnabled" AS "twoFactorEnabled",
+    (SELECT require_two_factor FROM settings WHERE id = 1) AS "requireTwoFactor"
+  FROM session s JOIN "user" u ON u.id = s."userId"
+  WHERE s.token = ? AND s."expiresAt" > ? AND s."createdAt" > ?
+    AND NOT EXISTS (SELECT 1 FROM operator_deactivations d WHERE d.user_id = u.id)`;
+
+/** The app's session statement since issue 23 (auth/session.ts): the book's membership joined. */
+const SESSION_WITH_BOOK = `SELECT u.id AS id, u.email AS email, u.role AS role,
+    u.language AS language, s.id AS "sessionId",
+    s."expiresAt" AS "expiresAt", s."createdAt" AS "createdAt",
+    u."twoFactorEnabled" AS "twoFactorEnabled",
+    (SELECT require_two_factor FROM settings WHERE id = 1) AS "requireTwoFactor",
+    m.book_id AS "bookId", m.role AS "bookRole"
+  FROM session s JOIN "user" u ON u.id = s."userId"
+    LEFT JOIN book_members m
+      ON m.book_id = COALESCE(s.current_book_id, u.id) AND m.user_id = u.id
+  WHERE s.token = ? AND s."expiresAt" > ? AND s."createdAt" > ?
+    AND NOT EXISTS (SELECT 1 FROM operator_deactivations d WHERE d.user_id = u.id)`;
+
+/**
+ * The session statement alone, with the book's membership and without, on the bench's database
+ * and a staff member's session (in a book not their own): better-sqlite3 prepared statements read
+ * as the app reads them (arrays, exact integers), SESSION_RUNS of each in SESSION_ROUNDS rounds,
+ * the two taking turns to go first. Answers nanoseconds per run of each.
+ */
+function sessionStatementCost(file: string, cookie: string, bookId: string) {
+  const value = parseCookies(cookie)['better-auth.session_token'] ?? '';
+  const token = value.slice(0, value.lastIndexOf('.'));
+  const db = new Database(file, { readonly: true });
+  try {
+    const statements = {
+      with: db.prepare(SESSION_WITH_BOOK),
+      without: db.prepare(SESSION_WITHOUT_BOOK),
+    };
+    for (const statement of Object.values(statements)) {
+      statement.safeIntegers(true);
+      statement.raw(true);
+    }
+    const now = Date.now();
+    const parameters = [
+      token,
+      new Date(now).toISOString(),
+      new Date(now - 12 * 3600 * 1000).toISOString(),
+    ];
+    // Each finds the session, and the joined one the book it works in: else this times nothing.
+    const bookColumn = statements.with.columns().findIndex((column) => column.name === 'bookId');
+    const withRow = statements.with.get(...parameters) as unknown[] | undefined;
+    if (!statements.without.get(...parameters) || withRow?.[bookColumn] !== bookId) {
+      throw new Error(`the session statements do not find the member's session in the book`);
+    }
+    const spent = { with: 0n, without: 0n };
+    const perRound = Math.ceil(SESSION_RUNS / SESSION_ROUNDS);
+    for (let round = 0; round < SESSION_ROUNDS; round += 1) {
+      const order =
+        round % 2 === 0 ? (['with', 'without'] as const) : (['without', 'with'] as const);
+      for (const kind of order) {
+        const statement = statements[kind];
+        const started = process.hrtime.bigint();
+        for (let i = 0; i < perRound; i += 1) statement.get(...parameters);
+        spent[kind] += process.hrtime.bigint() - started;
+      }
+    }
+    const runs = perRound * SESSION_ROUNDS;
+    return {
+      withNs: Number(spent.with) / runs,
+      withoutNs: Number(spent.without) / runs,
+      runs,
+    };
+  } finally {
+    db.close();
+  }
+}
+
 const IMPORT_ROWS = Number(process.env.BENCH_IMPORT_ROWS ?? 10_000);
 
 /** Entries on the benched statement link's client: what the page shows at most (75). */
@@ -411,6 +588,32 @@ async function importTenThousand(cookie: string) {
   return { check, store, bytes: body.length };
 }
 
+/**
+ * Issue 23's figures: a staff member joins the owner's book; the member sees what the owner sees
+ * (and the floor, reading the book from the session's statement, answers the member the same);
+ * then the two take turns at the list and the creates, and the session statement is timed alone.
+ */
+async function sharedBook(file: string, ownerCookie: string, ownerId: string, floorUrl: string) {
+  const memberCookie = await staffMember(ownerCookie);
+  const [fromApp, fromFloor] = await Promise.all(
+    [`${BASE}${LIST_PATH}`, floorUrl].map(async (url) => {
+      const response = await fetch(url, { headers: { cookie: memberCookie } });
+      if (response.status !== 200) throw new Error(`${url} answered ${response.status}`);
+      return response.json();
+    }),
+  );
+  const ownerNow = await (
+    await fetch(`${BASE}${LIST_PATH}`, { headers: { cookie: ownerCookie } })
+  ).json();
+  if (!isDeepStrictEqual(fromApp, ownerNow) || !isDeepStrictEqual(fromApp, fromFloor)) {
+    throw new Error(
+      "the staff member does not see the owner's book, or the floor answers them otherwise",
+    );
+  }
+  const loads = await sharedBookLoads({ owner: ownerCookie, member: memberCookie });
+  return { ...loads, session: sessionStatementCost(file, memberCookie, ownerId) };
+}
+
 async function main(): Promise<void> {
   const dir = mkdtempSync(path.join(tmpdir(), 'client-panel-bench-'));
   const file = path.join(dir, 'bench.db');
@@ -489,6 +692,7 @@ async function main(): Promise<void> {
     }
     // Lines printed after the table, by the parts after the list.
     const notes: string[] = [];
+    const bookNotes: string[] = [];
     if (!LIST_ONLY) {
       // The page a client opens from a statement link, on a phone, without signing in.
       const statementPath = await statementLink(cookie);
@@ -531,6 +735,7 @@ async function main(): Promise<void> {
       const { reads, writes, connectionErrors } = await mixedLoad(cookie);
       results.push(reads, writes);
       const saves = await singleOperatorSaves(cookie);
+      const books = await sharedBook(file, cookie, ownerId, floorUrl);
       results.push({
         name: 'one operator saving one client (1 connection, PATCH after PATCH)',
         rps: saves.rps,
@@ -544,6 +749,14 @@ async function main(): Promise<void> {
         `one operator saving one client ${SAVES} times in a row: p50 ${saves.p50.toFixed(2)} ms, p95 ${saves.p95.toFixed(2)} ms, p99 ${saves.p99.toFixed(2)} ms`,
         `export of every client as CSV: ${exported.rows.toLocaleString('en')} rows, ${(exported.bytes / 2 ** 20).toFixed(1)} MiB, ${exported.seconds.toFixed(2)} s, server memory +${exported.extraMiB.toFixed(1)} MiB at its peak (targets: under 2 s, under 50 MB)`,
         `import of ${IMPORT_ROWS.toLocaleString('en')} rows (${(imported.bytes / 2 ** 20).toFixed(1)} MiB) into a panel of ${CLIENTS.toLocaleString('en')}: check ${imported.check.toFixed(2)} s, import ${imported.store.toFixed(2)} s, both ${(imported.check + imported.store).toFixed(2)} s (target: under 3 s)`,
+      );
+      results.push(books.listOwner, books.listMember, books.createOwner, books.createMember);
+      bookNotes.push(
+        `list as a member of a shared book / as the owner in their own book: ${(books.listMember.rps / books.listOwner.rps).toFixed(2)} (target ≥ 0.9)`,
+        `create as a member of a shared book / as the owner in their own book: ${(books.createMember.rps / books.createOwner.rps).toFixed(2)} (target ≥ 0.9)`,
+        `  the counted runs in order (${(DURATION_S / 2).toFixed(1)} s each): ${books.order}`,
+        `session statement with the book's membership / without: ${(books.session.withNs / books.session.withoutNs).toFixed(2)} (${books.session.withNs.toFixed(0)} ns / ${books.session.withoutNs.toFixed(0)} ns a run, ${books.session.runs.toLocaleString('en')} runs each in ${SESSION_ROUNDS} alternating rounds, in process)`,
+        'SQL statements per list request: 3 (session with its membership, page, totals) in either book, as before books (src/server/clients/list-statements.test.ts counts them)',
       );
       for (const [when, live] of [
         ['quiet server', liveQuiet],
@@ -587,6 +800,7 @@ async function main(): Promise<void> {
         `statement page p99 / list p99: ${ratio(statement.p99, list?.p99)} (target ≤ 1); throughput / list: ${ratio(statement.rps, list?.rps)}`,
       );
     }
+    for (const note of bookNotes) console.log(note);
     for (const note of notes) console.log(note);
   } finally {
     await stop(floor);

@@ -1,8 +1,9 @@
 // The SQLite floor for `npm run bench`: GET /api/clients with the work the app does for the
 // default list minus the framework — the same session check (cookie parsed, better-auth's
-// signature verified, the app's session statement), the app's own page and totals statements,
-// rows read as the app reads them (arrays, integers exact), each client worked out as the app
-// does (its overdue amount and promise as of the panel's date), the same JSON — on plain
+// signature verified, the app's session statement, which reads the session's book and the role
+// in it), the app's own page and totals statements for that book, rows read as the app reads
+// them (arrays, integers exact), each client worked out as the app does (its overdue amount and
+// promise as of the panel's date), the same JSON — on plain
 // node:http and better-sqlite3, so that the list's ratio to it measures what Fastify,
 // validation and the app's layers cost. Never part of the app.
 // Usage: floor-server <db file> <auth secret> <port>; sends 'ready' to its parent.
@@ -25,11 +26,15 @@ db.pragma('busy_timeout = 5000');
 // The statements below are the app's own (auth/session.ts, clients/clients-read.ts, as Kysely
 // writes them), columns and all, so that SQLite does the same work for both.
 const sessionQuery = db.prepare(
-  `SELECT u.id AS id, u.email AS email, u.role AS role, u.language AS language, s.id AS "sessionId",
+  `SELECT u.id AS id, u.email AS email, u.role AS role, u.language AS language,
+     s.id AS "sessionId",
      s."expiresAt" AS "expiresAt", s."createdAt" AS "createdAt",
      u."twoFactorEnabled" AS "twoFactorEnabled",
-     (SELECT require_two_factor FROM settings WHERE id = 1) AS "requireTwoFactor"
+     (SELECT require_two_factor FROM settings WHERE id = 1) AS "requireTwoFactor",
+     m.book_id AS "bookId", m.role AS "bookRole"
    FROM session s JOIN "user" u ON u.id = s."userId"
+     LEFT JOIN book_members m
+       ON m.book_id = COALESCE(s.current_book_id, u.id) AND m.user_id = u.id
    WHERE s.token = ? AND s."expiresAt" > ? AND s."createdAt" > ?
      AND NOT EXISTS (SELECT 1 FROM operator_deactivations d WHERE d.user_id = u.id)`,
 );
@@ -45,7 +50,7 @@ const pageQuery = db.prepare(
 );
 const totalsQuery = db.prepare(
   `select "client_count", "total_paise", "owing_count", "owing_paise", "credit_count",
-     "credit_paise" from "owner_totals" where "owner_id" = ?`,
+     "credit_paise", "list_version" from "owner_totals" where "owner_id" = ?`,
 );
 // Integers are read as BigInt, as the app reads them, so that no amount is ever rounded; rows
 // as arrays, as the app reads them (sqlite-connection.ts), each mapped straight to the answer.
@@ -53,6 +58,11 @@ for (const statement of [sessionQuery, pageQuery, totalsQuery]) {
   statement.safeIntegers(true);
   statement.raw(true);
 }
+
+// Where the session's book and the role in it are in its row (issue 23: the list is the book's).
+const sessionColumns = sessionQuery.columns().map((column) => column.name);
+const BOOK_ID = sessionColumns.indexOf('bookId');
+const BOOK_ROLE = sessionColumns.indexOf('bookRole');
 
 // Where each of the page's columns is in its rows.
 const pageColumns = pageQuery.columns().map((column) => column.name);
@@ -111,11 +121,18 @@ function amount(paise: bigint): string {
 
 // The app refuses a session older than its maximum age (SESSION_MAX_HOURS, 12 by default).
 const MAX_AGE_MS = 12 * 3600 * 1000;
+/** The roles that may read a book's clients (src/shared/book-roles.ts): all of them. */
+const READ_ROLES = new Set(['owner', 'manager', 'staff', 'viewer']);
 
-function ownerOf(cookieHeader: string | undefined): string | undefined {
+/**
+ * The book the session works in, if its member may read it (every role may). The app goes to the
+ * account's first book when the session's is gone (a membership ended): an extra statement the
+ * bench never causes, so the floor answers 403 there instead.
+ */
+function bookOf(cookieHeader: string | undefined): string | 401 | 403 {
   const value = cookieHeader ? parseCookies(cookieHeader)[COOKIE] : undefined;
   const token = value ? verifiedToken(value) : null;
-  if (!token) return undefined;
+  if (!token) return 401;
   // better-auth keeps dates in SQLite as ISO text, so text comparison orders them.
   const now = Date.now();
   const row = sessionQuery.get(
@@ -123,7 +140,9 @@ function ownerOf(cookieHeader: string | undefined): string | undefined {
     new Date(now).toISOString(),
     new Date(now - MAX_AGE_MS).toISOString(),
   ) as unknown[] | undefined;
-  return row?.[0] as string | undefined;
+  if (!row) return 401;
+  const book = row[BOOK_ID] as string | null;
+  return book !== null && READ_ROLES.has(row[BOOK_ROLE] as string) ? book : 403;
 }
 
 function pageParameter(search: URLSearchParams, name: string, fallback: number): number {
@@ -173,18 +192,18 @@ function client(row: unknown[], today: string) {
 }
 
 const server = createServer((request, response) => {
-  const owner = ownerOf(request.headers.cookie);
-  if (!owner) {
-    response.writeHead(401, { 'content-type': 'application/json; charset=utf-8' });
-    response.end('{"message":"Sign in to continue"}');
+  const book = bookOf(request.headers.cookie);
+  if (typeof book === 'number') {
+    response.writeHead(book, { 'content-type': 'application/json; charset=utf-8' });
+    response.end(book === 401 ? '{"message":"Sign in to continue"}' : '{"code":"no-book"}');
     return;
   }
   const search = new URL(request.url ?? '/', 'http://floor').searchParams;
   const limit = pageParameter(search, 'limit', DEFAULT_LIMIT);
   const offset = pageParameter(search, 'offset', 0);
   const today = dateFormat.format(new Date());
-  const rows = pageQuery.all(today, today, today, owner, limit, offset) as unknown[][];
-  const totals = totalsQuery.get(owner) as bigint[] | undefined;
+  const rows = pageQuery.all(today, today, today, book, limit, offset) as unknown[][];
+  const totals = totalsQuery.get(book) as bigint[] | undefined;
   const body = JSON.stringify({
     items: rows.map((row) => client(row, today)),
     total: Number(totals?.[0] ?? 0n),

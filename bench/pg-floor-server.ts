@@ -1,6 +1,7 @@
 // The PostgreSQL floor: GET /api/clients?limit=100 with the same work as the app minus the
-// framework — the same session check (cookie signature, then the session query), the same
-// page and totals queries, the same JSON — on plain node:http and pg. Never part of the app.
+// framework — the same session check (cookie signature, then the app's session statement, which
+// reads the session's book), the book's page and totals queries, the same JSON — on plain
+// node:http and pg. Never part of the app.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer } from 'node:http';
 import { parse as parseCookies } from 'cookie';
@@ -12,6 +13,8 @@ if (!url || !secret || !port)
 
 const pool = new pg.Pool({ connectionString: url, max: 10 });
 const COOKIE = 'better-auth.session_token';
+// The app refuses a session older than its maximum age (SESSION_MAX_HOURS, 12 by default).
+const MAX_AGE_MS = 12 * 3600 * 1000;
 
 function verified(value: string): string | null {
   const dot = value.lastIndexOf('.');
@@ -54,19 +57,37 @@ const server = createServer((request, response) => {
   void (async () => {
     const value = parseCookies(request.headers.cookie ?? '')[COOKIE];
     const token = value ? verified(value) : null;
+    const now = Date.now();
+    // The app's session statement (auth/session.ts): the session's book and the role in it are
+    // read in it, and the list is that book's.
     const session = token
-      ? await pool.query<{ id: string }>(
+      ? await pool.query<{ bookId: string | null; bookRole: string | null }>(
           `SELECT u.id AS id, u.email AS email, u.role AS role, u.language AS language,
-             s.id AS "sessionId"
+             s.id AS "sessionId",
+             s."expiresAt" AS "expiresAt", s."createdAt" AS "createdAt",
+             u."twoFactorEnabled" AS "twoFactorEnabled",
+             (SELECT require_two_factor FROM settings WHERE id = 1) AS "requireTwoFactor",
+             m.book_id AS "bookId", m.role AS "bookRole"
            FROM session s JOIN "user" u ON u.id = s."userId"
-           WHERE s.token = $1 AND s."expiresAt" > $2`,
-          [token, new Date()],
+             LEFT JOIN book_members m
+               ON m.book_id = COALESCE(s.current_book_id, u.id) AND m.user_id = u.id
+           WHERE s.token = $1 AND s."expiresAt" > $2 AND s."createdAt" > $3
+             AND NOT EXISTS (SELECT 1 FROM operator_deactivations d WHERE d.user_id = u.id)`,
+          [token, new Date(now), new Date(now - MAX_AGE_MS)],
         )
       : undefined;
-    const owner = session?.rows[0]?.id;
-    if (!owner) {
+    const member = session?.rows[0];
+    if (!member) {
       response.writeHead(401, { 'content-type': 'application/json' });
       response.end('{"message":"Sign in to continue"}');
+      return;
+    }
+    // Every role may read; the app goes to the account's first book when the session's is gone,
+    // which the benches never cause.
+    const book = member.bookId;
+    if (book === null || member.bookRole === null) {
+      response.writeHead(403, { 'content-type': 'application/json' });
+      response.end('{"code":"no-book"}');
       return;
     }
     const [page, totals] = await Promise.all([
@@ -75,11 +96,11 @@ const server = createServer((request, response) => {
                 last_payment_on, pending_claims, last_reminded_on, oldest_due_on, promise_id, language,
                 created_at, updated_at
          FROM clients WHERE owner_id = $1 ORDER BY lname ASC, fname ASC, seq ASC LIMIT $2 OFFSET $3`,
-        [owner, 100, 0],
+        [book, 100, 0],
       ),
       pool.query<{ count: string; total: string }>(
         'SELECT client_count AS count, total_paise AS total FROM owner_totals WHERE owner_id = $1',
-        [owner],
+        [book],
       ),
     ]);
     const body = JSON.stringify({

@@ -104,6 +104,7 @@ describe.concurrent('the scripts that need the build', () => {
     BENCH_EVENTS: '5',
     BENCH_SAVES: '10',
     BENCH_IMPORT_ROWS: '50',
+    BENCH_SESSION_RUNS: '1000',
     BENCH_ENTRIES: '10200',
     BENCH_SEQUENTIAL: '3',
     BENCH_TRIES: '2',
@@ -122,6 +123,9 @@ describe.concurrent('the scripts that need the build', () => {
         /\| statement page: GET \/s\/<token> \(75 entries, UPI QR, no sign-in\) \|/,
         /statement page p99 \/ list p99: [\d.]+ \(target ≤ 1\)/,
         /statement page on the wire \(body \+ headers\): uncompressed [\d,]+ \+ \d+ B, gzip [\d,]+ \+ \d+ B, br [\d,]+ \+ \d+ B/,
+        /list as a member of a shared book \/ as the owner in their own book: [\d.]+ \(target ≥ 0\.9\)/,
+        /create as a member of a shared book \/ as the owner in their own book: [\d.]+ \(target ≥ 0\.9\)/,
+        /session statement with the book's membership \/ without: [\d.]+ /,
       ],
     ],
     [
