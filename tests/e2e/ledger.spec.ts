@@ -176,12 +176,12 @@ test.describe('the ledger behind every balance', () => {
     }
 
     // A narrower period starts from the balance it had: nothing happened before today.
-    await page.getByLabel('From').fill('2020-01-01');
-    await page.getByLabel('To').fill('2020-12-31');
+    await page.getByLabel('From', { exact: true }).fill('2020-01-01');
+    await page.getByLabel('To', { exact: true }).fill('2020-12-31');
     await page.getByRole('button', { name: 'Show' }).click();
     await expect(page).toHaveURL(/from=2020-01-01&to=2020-12-31/);
     await expect(page.getByText('Nothing was recorded in this period.')).toBeVisible();
-    await page.getByLabel('To').fill('2019-12-31');
+    await page.getByLabel('To', { exact: true }).fill('2019-12-31');
     await page.getByRole('button', { name: 'Show' }).click();
     await expect(page.getByText('from must not be after to')).toBeVisible();
 
