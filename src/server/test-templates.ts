@@ -22,8 +22,11 @@ async function migrated(database: DatabaseConfig): Promise<void> {
   }
 }
 
-export async function setup(project: TestProject): Promise<() => Promise<void>> {
-  if (project.config.env?.TEST_DIALECT === 'postgres') {
+export async function setup(project: TestProject): Promise<(() => Promise<void>) | undefined> {
+  const dialect = project.config.env?.TEST_DIALECT === 'postgres' ? 'postgres' : 'sqlite';
+  // A dialect's two projects (shared and isolated modules) share one template.
+  if (process.env[TEMPLATE_ENV[dialect]]) return undefined;
+  if (dialect === 'postgres') {
     const scratch = await createScratchDatabase(undefined, { prefix: 'client_panel_template' });
     await migrated({ kind: 'postgres', url: scratch.url, poolSize: 3 });
     process.env[TEMPLATE_ENV.postgres] = new URL(scratch.url).pathname.slice(1);
