@@ -99,6 +99,35 @@ const adjustTotalsQuery = compiledQuery(
       ),
 );
 
+/** The same, raising the operator's version of its sums by due date too (see `adjustTotals`). */
+const adjustTotalsRaisingDuesQuery = compiledQuery(
+  'adjust-owner-totals-raising-dues',
+  (db, p: TotalsDelta & { ownerId: string }) =>
+    db
+      .insertInto('owner_totals')
+      .values({
+        owner_id: p.ownerId,
+        client_count: p.count,
+        total_paise: p.paise,
+        owing_count: p.owingCount,
+        owing_paise: p.owingPaise,
+        credit_count: p.creditCount,
+        credit_paise: p.creditPaise,
+        dues_version: 1n,
+      })
+      .onConflict((oc) =>
+        oc.column('owner_id').doUpdateSet({
+          client_count: sql`owner_totals.client_count + ${p.count}`,
+          total_paise: sql`owner_totals.total_paise + ${p.paise}`,
+          owing_count: sql`owner_totals.owing_count + ${p.owingCount}`,
+          owing_paise: sql`owner_totals.owing_paise + ${p.owingPaise}`,
+          credit_count: sql`owner_totals.credit_count + ${p.creditCount}`,
+          credit_paise: sql`owner_totals.credit_paise + ${p.creditPaise}`,
+          dues_version: sql`owner_totals.dues_version + 1`,
+        }),
+      ),
+);
+
 const addDailyDeltaQuery = compiledQuery(
   'add-daily-delta',
   (db, p: { ownerId: string; on: string; delta: bigint; collected: bigint }) =>
@@ -123,7 +152,8 @@ const addDailyDeltaQuery = compiledQuery(
  * client did not exist, or no longer does), in the caller's transaction, and books the change
  * of the total owed on the day it happened (`on`): the history of the total is the sum of
  * these, so every change of the total goes through here. A payment books what it collected
- * that day too (`collected`: "collected this month").
+ * that day too (`collected`: "collected this month"). Answers whether it raised the
+ * operator's version of its sums by due date.
  */
 export async function adjustTotals(
   trx: WriteTransaction,
@@ -132,7 +162,13 @@ export async function adjustTotals(
   after: bigint | null,
   on: string,
   collected = 0n,
-): Promise<void> {
+  /**
+   * The caller goes on to change the operator's sums by due date when what the client owes
+   * changes (`moveUnpaid` told so): the version of them is raised here, in the statement that
+   * writes the totals row anyway, rather than in one of its own.
+   */
+  raisesDuesVersion = false,
+): Promise<boolean> {
   const was = contribution(before);
   const is = contribution(after);
   const delta: TotalsDelta = {
@@ -143,11 +179,13 @@ export async function adjustTotals(
     creditCount: is.creditCount - was.creditCount,
     creditPaise: is.creditPaise - was.creditPaise,
   };
-  if (Object.values(delta).every((value) => value === 0n) && collected === 0n) return;
-  await adjustTotalsQuery(trx, { ownerId, ...delta });
+  if (Object.values(delta).every((value) => value === 0n) && collected === 0n) return false;
+  const raising = raisesDuesVersion && delta.owingPaise !== 0n;
+  await (raising ? adjustTotalsRaisingDuesQuery : adjustTotalsQuery)(trx, { ownerId, ...delta });
   if (delta.paise !== 0n || collected !== 0n) {
     await addDailyDeltaQuery(trx, { ownerId, on, delta: delta.paise, collected });
   }
+  return raising;
 }
 
 /** Books clients that did not exist before (an import) on the totals in one update. */

@@ -15,7 +15,7 @@ import {
 import pg from 'pg';
 import type { DatabaseConfig } from '../config.ts';
 import { startCheckpointer } from './checkpointer.ts';
-import { allowDirectReads } from './compiled-queries.ts';
+import { allowDirectReads, allowDirectStatements } from './compiled-queries.ts';
 import { LONG_WORK_QUERY_LIMIT_MS, REQUEST_DATABASE_BUDGET_MS } from './deadline.ts';
 import { deadlinePool } from './postgres-pool.ts';
 import { type ReadWorkers, startReadWorkers } from './read-workers.ts';
@@ -162,6 +162,7 @@ function openSqlite(file: string): Database {
     return connection.readRows(text, parameters);
   });
   let checkpointer: ReturnType<typeof startCheckpointer> | undefined;
+  let openBatch: object | undefined;
   let readWorkers: ReadWorkers | undefined;
   if (file !== ':memory:') {
     readWorkers = startReadWorkers(path.resolve(file), READ_WORKERS);
@@ -180,7 +181,16 @@ function openSqlite(file: string): Database {
   return {
     db,
     dialect: 'sqlite',
-    write: markedWrite(createWriteQueue(db, inTransaction)),
+    write: markedWrite(
+      createWriteQueue(db, inTransaction, (trx) => {
+        // The batch's transaction holds the one connection: its compiled statements run on it
+        // at once while it is the one open (a later batch's is another object).
+        openBatch = trx;
+        allowDirectStatements(trx, (text, parameters) =>
+          openBatch === trx && inTransaction() ? connection.runRows(text, parameters) : undefined,
+        );
+      }),
+    ),
     commits: () => connection.commits,
     ...(readWorkers ? { readWorkers } : {}),
     rewriteTableDefinitions: (tables, rewrite) => rewriteSqliteTables(sqlite, tables, rewrite),

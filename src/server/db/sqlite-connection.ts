@@ -57,6 +57,11 @@ export interface SqliteConnection extends KyselySqliteDatabase {
    * writes. The caller makes sure no transaction is open (it would read uncommitted rows).
    */
   readRows(source: string, parameters: readonly unknown[]): unknown[] | undefined;
+  /**
+   * Runs any statement now on this connection: its rows (none for one that answers none).
+   * For a write's transaction, which holds the connection.
+   */
+  runRows(source: string, parameters: readonly unknown[]): unknown[];
 }
 
 /**
@@ -120,6 +125,12 @@ export function sqliteConnection(sqlite: SqliteDatabase.Database): SqliteConnect
     readRows(source, parameters) {
       const statement = prepare(source);
       return statement.reader ? statement.all(parameters) : undefined;
+    },
+    runRows(source, parameters) {
+      const statement = prepare(source);
+      if (statement.reader) return statement.all(parameters);
+      statement.run(parameters);
+      return [];
     },
     close: () => sqlite.close(),
   };

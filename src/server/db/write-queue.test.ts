@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, expect, test } from 'vitest';
+import { compiledQuery } from './compiled-queries.ts';
 import { openDatabase } from './database.ts';
 import { MAX_BATCH } from './write-queue.ts';
 
@@ -58,4 +59,36 @@ test('a write that waits for the previous commit is committed on its own', async
   await database.write((trx) => sql`INSERT INTO items (name) VALUES ('solo1')`.execute(trx));
   await database.write((trx) => sql`INSERT INTO items (name) VALUES ('solo2')`.execute(trx));
   expect(commits() - before).toBe(2);
+});
+
+const addNumberQuery = compiledQuery(
+  'test-add-number',
+  (_db, p: { n: number }) =>
+    sql<{ n: number }>`INSERT INTO numbers (n) VALUES (${p.n}) RETURNING n`,
+);
+const countNumbersQuery = compiledQuery(
+  'test-count-numbers',
+  (_db, _p: Record<string, never>) => sql<{ count: number }>`SELECT COUNT(*) AS count FROM numbers`,
+);
+
+test('compiled statements run in the write that gives them: seen by it, undone with it alone', async () => {
+  await sql`CREATE TABLE numbers (n INTEGER PRIMARY KEY)`.execute(database.db);
+  const add = (n: number, fail: boolean) =>
+    database.write(async (trx) => {
+      const [added] = await addNumberQuery(trx, { n });
+      const [counted] = await countNumbersQuery(trx, {});
+      if (fail) throw new Error('refused after writing');
+      return { added: added?.n, counted: counted?.count };
+    });
+  const before = commits();
+  const results = await Promise.allSettled([add(1, false), add(2, true), add(3, false)]);
+  expect(commits() - before).toBe(1);
+  expect(results).toEqual([
+    { status: 'fulfilled', value: { added: 1, counted: 1 } },
+    { status: 'rejected', reason: new Error('refused after writing') },
+    // The failed write's row was undone before this write counted.
+    { status: 'fulfilled', value: { added: 3, counted: 2 } },
+  ]);
+  const [after] = await countNumbersQuery(database.db, {});
+  expect(after?.count).toBe(2);
 });

@@ -24,6 +24,8 @@ export function createWriteQueue(
   db: Kysely<DatabaseSchema>,
   /** Whether the connection is still inside the batch's transaction. */
   inTransaction: () => boolean = () => true,
+  /** Called with each batch's transaction as it opens (to run statements on it directly). */
+  opened: (trx: Transaction<DatabaseSchema>) => void = () => {},
 ) {
   let queue: Queued[] = [];
   let flushing = false;
@@ -36,6 +38,7 @@ export function createWriteQueue(
       const outcomes: { ok: boolean; value: unknown; committed?: () => void }[] = [];
       try {
         await db.transaction().execute(async (trx) => {
+          opened(trx);
           for (const item of batch) {
             const scope = writeScope(trx);
             await runStatement(trx, 'SAVEPOINT write_item');

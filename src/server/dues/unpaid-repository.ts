@@ -65,16 +65,17 @@ export class OwnerDuesChanges {
   /**
    * Writes them in key order (every write of an operator takes its totals row first, so these
    * rows are never locked in two orders at once), and raises the operator's version of them
-   * (the ageing's cache key) in the same transaction. A pair no client has any more stays at
+   * (the ageing's cache key) in the same transaction, unless the caller already did
+   * (`versionRaised`). A pair no client has any more stays at
    * zero until the purge job drops it: deleting it here cost a statement per settled date on
    * every payment.
    */
-  async apply(trx: WriteTransaction, ownerId: string): Promise<void> {
+  async apply(trx: WriteTransaction, ownerId: string, versionRaised = false): Promise<void> {
     const changed = [...this.changes.entries()]
       .filter(([, change]) => change.amount !== 0n || change.clients !== 0n)
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     if (changed.length === 0) return;
-    await raiseDuesVersionQuery(trx, { ownerId });
+    if (!versionRaised) await raiseDuesVersionQuery(trx, { ownerId });
     for (let start = 0; start < changed.length; start += SUMS_PER_STATEMENT) {
       const part = changed.slice(start, start + SUMS_PER_STATEMENT);
       const params: Record<string, unknown> = { ownerId };
@@ -126,6 +127,11 @@ export async function moveUnpaid(
     today: string;
     /** The client row's due dates before the write. */
     current: { oldestDueOn: string | null; latestDueOn: string | null };
+    /**
+     * The write raised the operator's version of its sums already (`adjustTotals`, which does
+     * whenever what the client owes changes: exactly when the sums here change).
+     */
+    duesVersionRaised?: boolean;
   },
 ): Promise<DueState> {
   const difference = owed(change.after) - owed(change.before);
@@ -146,7 +152,7 @@ export async function moveUnpaid(
       latestDueOn = left.at(-1)?.dueOn ?? null;
     } else if (oldestDueOn === null) latestDueOn = null;
   }
-  await sums.apply(trx, change.ownerId);
+  await sums.apply(trx, change.ownerId, change.duesVersionRaised ?? false);
   if (oldestDueOn !== change.current.oldestDueOn || latestDueOn !== change.current.latestDueOn) {
     await setDueDatesQuery(trx, { clientId: change.clientId, oldestDueOn, latestDueOn });
   }

@@ -216,7 +216,15 @@ export async function recordEntry(
   const row = updated as ClientRow;
   const after = exactInteger(row.balance_paise);
   const before = after - delta;
-  await adjustTotals(trx, operator.bookId, before, after, input.on, payment ? amount : 0n);
+  const duesVersionRaised = await adjustTotals(
+    trx,
+    operator.bookId,
+    before,
+    after,
+    input.on,
+    payment ? amount : 0n,
+    true,
+  );
   const dueOn = payment
     ? null
     : (input.dueOn ?? dueByTerms(input.on, await paymentTermsOf(trx, operator.bookId)));
@@ -239,6 +247,7 @@ export async function recordEntry(
     dueOn: dueOn ?? input.on,
     today,
     current: { oldestDueOn: row.oldest_due_on, latestDueOn: row.latest_due_on },
+    duesVersionRaised,
   });
   if (payment) {
     await markDealtWith(trx, operator.bookId, row, today, 'paid');
