@@ -46,3 +46,10 @@ export function roleMay(role: BookRole | null | undefined, action: BookAction): 
 }
 
 export const ROLE_FORBIDDEN_MESSAGE = 'Your role in this book does not allow this';
+
+/**
+ * The book a page works in, sent with each of its requests: a request made for another book
+ * than the session's (switched in another tab, or the member was removed) is refused with 409
+ * `book-changed` instead of acting on the session's book now.
+ */
+export const BOOK_HEADER = 'x-book';

@@ -52,7 +52,7 @@ test('the owner invites staff, who record a payment the owner sees live, find no
   consoleErrors,
 }) => {
   // The moment the staff member is removed, what their page was reading is refused: expected.
-  consoleErrors.allow(/Failed to load resource: the server responded with a status of 40[34]/);
+  consoleErrors.allow(/Failed to load resource: the server responded with a status of 40[349]/);
 
   const owner = await operatorBrowser(browser, 'owner');
   const book = await currentBookName(owner.page);

@@ -3,7 +3,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { parse as parseCookies } from 'cookie';
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
-import { type BookAction, type BookRole, roleMay } from '../../shared/book-roles.ts';
+import { BOOK_HEADER, type BookAction, type BookRole, roleMay } from '../../shared/book-roles.ts';
 import { bookRoleSchema } from '../../shared/book-schema.ts';
 import { errorMessage } from '../../shared/error-messages.ts';
 import { type Language, languageOrDefault } from '../../shared/languages.ts';
@@ -328,7 +328,13 @@ export function requireSession(
       throw new HttpError(403, 'administrators-only');
     }
     const action = request.routeOptions.config.bookAction;
-    if (action !== undefined) refuseUnlessMay(operator, action);
+    if (action !== undefined) {
+      refuseUnlessMay(operator, action);
+      const pageBook = request.headers[BOOK_HEADER];
+      if (typeof pageBook === 'string' && pageBook !== operator.book?.id) {
+        throw new HttpError(409, 'book-changed');
+      }
+    }
     operators.set(request, operator);
   });
 }

@@ -1,5 +1,6 @@
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { BOOK_HEADER } from '../../shared/book-roles.ts';
 import {
   BOOK_ACCESS_CHANGED_CLOSE_CODE,
   BOOK_SWITCHED_CLOSE_CODE,
@@ -7,6 +8,7 @@ import {
 import { apiPaths } from '../../shared/paths.ts';
 import {
   addClient,
+  clientFields,
   closeCode,
   GOOD_PASSWORD,
   injectCall,
@@ -220,6 +222,31 @@ describe('switching books', () => {
     expect(added.lname).toBe('InSecond');
     const empty = await post(t.app, apiPaths.books, boss.cookie, { name: '   ' });
     expect(empty.statusCode).toBe(400);
+  });
+});
+
+describe('a page of another book', () => {
+  test('a request made for another book than the session is in now is refused, and changes nothing', async () => {
+    const boss = await owner();
+    const staff = await joinBookAs(t.app, boss.cookie, 'staff');
+    const asPageOf = (book: string, url: string, payload?: object) =>
+      t.app.inject({
+        method: payload ? 'POST' : 'GET',
+        url,
+        headers: { cookie: staff.cookie, [BOOK_HEADER]: book },
+        ...(payload ? { payload } : {}),
+      });
+    // The page of the boss's book works while the session is there.
+    expect((await asPageOf(boss.userId, apiPaths.clients)).statusCode).toBe(200);
+    // Removed: that page's next request, an add, is refused rather than made in their own book.
+    await injectCall(t.app, 'DELETE', apiPaths.bookMember(staff.userId), boss.cookie);
+    const added = await asPageOf(boss.userId, apiPaths.clients, clientFields({ lname: 'Stray' }));
+    expect(added.statusCode).toBe(409);
+    expect(added.json().code).toBe('book-changed');
+    expect(names(await get(apiPaths.clients, staff.cookie))).toEqual([]);
+    expect(names(await get(apiPaths.clients, boss.cookie))).not.toContain('Stray');
+    // A page of the book the session is in now goes on.
+    expect((await asPageOf(staff.userId, apiPaths.clients)).statusCode).toBe(200);
   });
 });
 

@@ -1,7 +1,8 @@
 import { afterEach, expect, test, vi } from 'vitest';
 import * as z from 'zod/mini';
+import { BOOK_HEADER } from '../../shared/book-roles.ts';
 import { UNATTENDED_AFTER_MS, UNATTENDED_HEADER } from '../../shared/session-use.ts';
-import { apiRequest } from './api-client.ts';
+import { apiRequest, workInBook } from './api-client.ts';
 import { noteInput, watchInput } from './attention.ts';
 
 afterEach(() => {
@@ -31,4 +32,12 @@ test('calls made a minute after the last key or click say the page is unattended
 test('calls right after a click are a use of the session', async () => {
   noteInput(Date.now() - UNATTENDED_AFTER_MS + 5_000);
   expect(await headersOfACall()).not.toHaveProperty(UNATTENDED_HEADER);
+});
+
+test("calls name the book the page shows once it is known, so the server can refuse a page of another book's", async () => {
+  workInBook(undefined);
+  expect(await headersOfACall()).not.toHaveProperty(BOOK_HEADER);
+  workInBook('book-1');
+  expect((await headersOfACall())[BOOK_HEADER]).toBe('book-1');
+  workInBook(undefined);
 });

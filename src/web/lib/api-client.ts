@@ -1,5 +1,6 @@
 import type * as z from 'zod/mini';
 import { apiErrorSchema } from '../../shared/api-error.ts';
+import { BOOK_HEADER } from '../../shared/book-roles.ts';
 import { UNATTENDED_HEADER } from '../../shared/session-use.ts';
 import { isUnattended } from './attention.ts';
 
@@ -62,6 +63,17 @@ function parseJson(text: string): unknown {
   }
 }
 
+/** The book this page shows (issue 23): sent with every request, see workInBook. */
+let workingBook: string | undefined;
+
+/**
+ * From now on this page's requests are for this book: the server refuses one meant for another
+ * book than the session's (409 `book-changed`) rather than doing it in the wrong book.
+ */
+export function workInBook(id: string | undefined): void {
+  workingBook = id;
+}
+
 /**
  * Sends a request and checks the answer against the shared schema it must match: the rest
  * of the app only ever sees data of the shape it was promised.
@@ -81,6 +93,7 @@ export async function apiRequest<T>(
         accept: 'application/json',
         ...(body === undefined ? {} : { 'content-type': 'application/json' }),
         ...(isUnattended() ? { [UNATTENDED_HEADER]: '1' } : {}),
+        ...(workingBook === undefined ? {} : { [BOOK_HEADER]: workingBook }),
       },
       body: body === undefined ? undefined : JSON.stringify(body),
     });

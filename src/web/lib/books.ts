@@ -3,7 +3,7 @@ import * as z from 'zod/mini';
 import { BOOK_ROLES, type BookAction, roleMay } from '../../shared/book-roles.ts';
 import type { Book } from '../../shared/book-schema.ts';
 import { apiPaths } from '../../shared/paths.ts';
-import { api } from './api-client.ts';
+import { api, workInBook } from './api-client.ts';
 
 /*
  * Shared books (next-api.md, "Shared books: staff and roles"): which books this account is in,
@@ -33,7 +33,12 @@ export type BookList = z.infer<typeof bookListSchema>;
 
 export const booksQuery = {
   queryKey: bookKeys.list,
-  queryFn: () => api.get(apiPaths.books, bookListSchema),
+  queryFn: async () => {
+    const books = await api.get(apiPaths.books, bookListSchema);
+    // Read without the page's book (it asks which one is the session's): what it answers is it.
+    workInBook(books.items.find((book) => book.current)?.id);
+    return books;
+  },
   // Changes arrive live (members.updated, the socket closed on a change of book or role).
   staleTime: Number.POSITIVE_INFINITY,
 };
@@ -76,6 +81,10 @@ export async function enterBook(queryClient: QueryClient, leave: () => void): Pr
 /** Makes another of this account's books the session's (every tab of the session follows). */
 export function useSwitchBook() {
   return useMutation({
-    mutationFn: (id: string) => api.put(apiPaths.currentBook, bookSchema, { id }),
+    mutationFn: async (id: string) => {
+      const book = await api.put(apiPaths.currentBook, bookSchema, { id });
+      workInBook(book.id);
+      return book;
+    },
   });
 }

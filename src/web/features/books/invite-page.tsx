@@ -5,7 +5,7 @@ import { apiPaths, paths } from '../../../shared/paths.ts';
 import { useFlash } from '../../components/flash-messages.tsx';
 import { usePageTitle } from '../../components/page-title.ts';
 import { translate, useT } from '../../i18n/translate.tsx';
-import { ApiError, api } from '../../lib/api-client.ts';
+import { ApiError, api, workInBook } from '../../lib/api-client.ts';
 import { useSession } from '../../lib/session.ts';
 import { FAILURE_SECONDS, failureText } from '../../lib/shell-messages.ts';
 import { ROLE_NAMES } from './role-names.ts';
@@ -30,6 +30,7 @@ export function InvitePage({ onJoined }: { onJoined(): Promise<void> | void }) {
     setBusy(true);
     try {
       const { book } = await api.post(apiPaths.inviteAccept(token), inviteAcceptedSchema);
+      workInBook(book.id);
       await onJoined();
       flash.success(
         translate('books.join.joined', { book: book.name, role: translate(ROLE_NAMES[book.role]) }),

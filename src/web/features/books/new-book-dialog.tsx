@@ -11,7 +11,7 @@ import { apiPaths, paths } from '../../../shared/paths.ts';
 import { useFlash } from '../../components/flash-messages.tsx';
 import { FormField } from '../../components/form-field.tsx';
 import { translate, useT } from '../../i18n/translate.tsx';
-import { api } from '../../lib/api-client.ts';
+import { api, workInBook } from '../../lib/api-client.ts';
 import { enterBook } from '../../lib/books.ts';
 import { applyServerErrors } from '../../lib/form-errors.ts';
 import { FAILURE_SECONDS, failureText } from '../../lib/shell-messages.ts';
@@ -27,7 +27,9 @@ function useCreateBook() {
   return useMutation({
     mutationFn: async (input: NewBook) => {
       const made = await api.post(apiPaths.books, bookSchema, input);
-      return api.put(apiPaths.currentBook, bookSchema, { id: made.id });
+      const current = await api.put(apiPaths.currentBook, bookSchema, { id: made.id });
+      workInBook(current.id);
+      return current;
     },
   });
 }
