@@ -7,6 +7,7 @@ import {
   OPERATOR_WITHOUT_SESSION_CHECK,
   type Operator,
   requireSession,
+  storedBookRole,
   verifiedTokens,
 } from './session.ts';
 
@@ -74,4 +75,13 @@ test('a cookie is good once its signature is: one remembered never lets a forged
   expect(tokenOf(`token-two${signature}`)).toBeNull();
   expect(tokenOf(signed('token-one', 'another-secret-another-secret-01234567'))).toBeNull();
   expect(tokenOf(signed('token-two'))).toBe('token-two');
+});
+
+test("a stored membership's role is taken only when it is one of the book roles", () => {
+  for (const role of ['owner', 'manager', 'staff', 'viewer'] as const) {
+    expect(storedBookRole(role)).toBe(role);
+  }
+  for (const stored of ['admin', 'Owner', '', 'toString', '__proto__', null]) {
+    expect(() => storedBookRole(stored)).toThrow(/unknown role/);
+  }
 });

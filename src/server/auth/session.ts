@@ -3,8 +3,13 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { parse as parseCookies } from 'cookie';
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
-import { BOOK_HEADER, type BookAction, type BookRole, roleMay } from '../../shared/book-roles.ts';
-import { bookRoleSchema } from '../../shared/book-schema.ts';
+import {
+  BOOK_HEADER,
+  BOOK_ROLES,
+  type BookAction,
+  type BookRole,
+  roleMay,
+} from '../../shared/book-roles.ts';
 import { errorMessage } from '../../shared/error-messages.ts';
 import { type Language, languageOrDefault } from '../../shared/languages.ts';
 import { type OperatorRole, operatorRoleOf } from '../../shared/operator-schema.ts';
@@ -142,6 +147,19 @@ const firstBookQuery = compiledQuery(
     WHERE user_id = ${p.userId} ORDER BY joined_at, book_id LIMIT 1`,
 );
 
+const BOOK_ROLE_SET: ReadonlySet<string> = new Set(BOOK_ROLES);
+
+/**
+ * A stored membership's role, refused (thrown) when it is none of the book roles: what
+ * bookRoleSchema.parse did, without a zod parse on every request (decision 0034).
+ */
+export function storedBookRole(stored: string | null): BookRole {
+  if (stored === null || !BOOK_ROLE_SET.has(stored)) {
+    throw new Error(`a book membership has an unknown role: ${String(stored)}`);
+  }
+  return stored as BookRole;
+}
+
 /** When a session made at `now` ends unless it is used: better-auth's create hook (auth.ts). */
 export function firstSessionEnd(limits: SessionLimits, now: number): Date {
   return new Date(now + Math.min(limits.idleSeconds, limits.maxAgeSeconds) * 1000);
@@ -268,27 +286,12 @@ export function createSessionReader(
       language: languageOrDefault(row.language),
       sessionId: row.sessionId,
       twoFactorSetupRequired: Number(row.requireTwoFactor ?? 0) !== 0 && !row.twoFactorEnabled,
-      book: member ? { id: member.bookId, role: bookRoleSchema.parse(member.bookRole) } : null,
+      book: member ? { id: member.bookId, role: storedBookRole(member.bookRole) } : null,
     };
   };
 }
 
 export const SIGNED_OUT_MESSAGE = errorMessage('unauthorized');
-
-/**
- * The signed-in operator, or a 401 refusal. The request counts as a use of the session unless
- * `use` is false (opening a live socket) or the web app marks it unattended.
- */
-async function requireOperator(
-  readSession: SessionReader,
-  request: FastifyRequest,
-  { use = true }: { use?: boolean } = {},
-): Promise<Operator> {
-  const unattended = request.headers[UNATTENDED_HEADER] === '1';
-  const operator = await readSession(request.headers, { use: use && !unattended });
-  if (!operator) throw new HttpError(401, 'unauthorized');
-  return operator;
-}
 
 const operators = new WeakMap<FastifyRequest, Operator>();
 
@@ -319,8 +322,15 @@ export function requireSession(
   readSession: SessionReader,
   options: { administrator?: boolean; use?: boolean; beforeTwoFactorSetup?: boolean } = {},
 ): void {
+  const use = options.use ?? true;
+  // The session is read in the hook itself, not in a helper of its own: every request of the
+  // API passes here, and each async layer costs it a promise (and its async hooks).
   scope.addHook('preValidation', async (request) => {
-    const operator = await requireOperator(readSession, request, { use: options.use ?? true });
+    // A use of the session unless the route says not (opening a live socket) or the web app
+    // marks the request unattended.
+    const unattended = request.headers[UNATTENDED_HEADER] === '1';
+    const operator = await readSession(request.headers, { use: use && !unattended });
+    if (!operator) throw new HttpError(401, 'unauthorized');
     if (operator.twoFactorSetupRequired && !options.beforeTwoFactorSetup) {
       throw new HttpError(403, 'two-factor-setup-required');
     }
