@@ -16,6 +16,7 @@ import { parse as parseCookies } from 'cookie';
 import WebSocket from 'ws';
 import { DEFAULT_COLLECTION_SETTINGS } from '../src/shared/collection-schema.ts';
 import { SEARCHES, seedSqlite } from './seed-data.ts';
+import { sessionStatement } from './session-statements.ts';
 
 /** The production server, as `npm start` runs it (scripts/bench.mjs builds it first). */
 const SERVER_COMMAND = [process.execPath, path.join('dist', 'server', 'server', 'index.js')];
@@ -389,28 +390,9 @@ async function sharedBookLoads(cookies: Record<Who, string>) {
   };
 }
 
-/** The session statement as it was before issue 23: no membership read. */
-const SESSION_WITHOUT_BOOK = `SELECT u.id AS id, u.email AS email, u.role AS role,
-    u.language AS language, s.id AS "sessionId",
-    s."expiresAt" AS "expiresAt", s."createdAt" AS "createdAt",
-    u."twoFactorEnabled" AS "twoFactorEnabled",
-    (SELECT require_two_factor FROM settings WHERE id = 1) AS "requireTwoFactor"
-  FROM session s JOIN "user" u ON u.id = s."userId"
-  WHERE s.token = ? AND s."expiresAt" > ? AND s."createdAt" > ?
-    AND NOT EXISTS (SELECT 1 FROM operator_deactivations d WHERE d.user_id = u.id)`;
-
-/** The app's session statement since issue 23 (auth/session.ts): the book's membership joined. */
-const SESSION_WITH_BOOK = `SELECT u.id AS id, u.email AS email, u.role AS role,
-    u.language AS language, s.id AS "sessionId",
-    s."expiresAt" AS "expiresAt", s."createdAt" AS "createdAt",
-    u."twoFactorEnabled" AS "twoFactorEnabled",
-    (SELECT require_two_factor FROM settings WHERE id = 1) AS "requireTwoFactor",
-    m.book_id AS "bookId", m.role AS "bookRole"
-  FROM session s JOIN "user" u ON u.id = s."userId"
-    LEFT JOIN book_members m
-      ON m.book_id = COALESCE(s.current_book_id, u.id) AND m.user_id = u.id
-  WHERE s.token = ? AND s."expiresAt" > ? AND s."createdAt" > ?
-    AND NOT EXISTS (SELECT 1 FROM operator_deactivations d WHERE d.user_id = u.id)`;
+/** The session statement as it was before issue 23 (no membership read), and since. */
+const SESSION_WITHOUT_BOOK = sessionStatement({ withBook: false });
+const SESSION_WITH_BOOK = sessionStatement();
 
 /**
  * The session statement alone, with the book's membership and without, on the bench's database

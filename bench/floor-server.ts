@@ -11,6 +11,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer } from 'node:http';
 import Database from 'better-sqlite3';
 import { parse as parseCookies } from 'cookie';
+import { sessionStatement } from './session-statements.ts';
 
 const [file, secret, port] = process.argv.slice(2);
 if (!file || !secret || !port) throw new Error('usage: floor-server <db file> <secret> <port>');
@@ -25,19 +26,7 @@ db.pragma('busy_timeout = 5000');
 
 // The statements below are the app's own (auth/session.ts, clients/clients-read.ts, as Kysely
 // writes them), columns and all, so that SQLite does the same work for both.
-const sessionQuery = db.prepare(
-  `SELECT u.id AS id, u.email AS email, u.role AS role, u.language AS language,
-     s.id AS "sessionId",
-     s."expiresAt" AS "expiresAt", s."createdAt" AS "createdAt",
-     u."twoFactorEnabled" AS "twoFactorEnabled",
-     (SELECT require_two_factor FROM settings WHERE id = 1) AS "requireTwoFactor",
-     m.book_id AS "bookId", m.role AS "bookRole"
-   FROM session s JOIN "user" u ON u.id = s."userId"
-     LEFT JOIN book_members m
-       ON m.book_id = COALESCE(s.current_book_id, u.id) AND m.user_id = u.id
-   WHERE s.token = ? AND s."expiresAt" > ? AND s."createdAt" > ?
-     AND NOT EXISTS (SELECT 1 FROM operator_deactivations d WHERE d.user_id = u.id)`,
-);
+const sessionQuery = db.prepare(sessionStatement());
 const pageQuery = db.prepare(
   `select "id", "fname", "lname", "email", "phone", "phone_display", "phone_valid",
      "balance_paise", "version", "last_payment_on", "pending_claims", "last_reminded_on",

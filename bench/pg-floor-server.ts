@@ -6,6 +6,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer } from 'node:http';
 import { parse as parseCookies } from 'cookie';
 import pg from 'pg';
+import { sessionStatement } from './session-statements.ts';
 
 const [url, secret, port] = process.argv.slice(2);
 if (!url || !secret || !port)
@@ -62,17 +63,7 @@ const server = createServer((request, response) => {
     // read in it, and the list is that book's.
     const session = token
       ? await pool.query<{ bookId: string | null; bookRole: string | null }>(
-          `SELECT u.id AS id, u.email AS email, u.role AS role, u.language AS language,
-             s.id AS "sessionId",
-             s."expiresAt" AS "expiresAt", s."createdAt" AS "createdAt",
-             u."twoFactorEnabled" AS "twoFactorEnabled",
-             (SELECT require_two_factor FROM settings WHERE id = 1) AS "requireTwoFactor",
-             m.book_id AS "bookId", m.role AS "bookRole"
-           FROM session s JOIN "user" u ON u.id = s."userId"
-             LEFT JOIN book_members m
-               ON m.book_id = COALESCE(s.current_book_id, u.id) AND m.user_id = u.id
-           WHERE s.token = $1 AND s."expiresAt" > $2 AND s."createdAt" > $3
-             AND NOT EXISTS (SELECT 1 FROM operator_deactivations d WHERE d.user_id = u.id)`,
+          sessionStatement({ dialect: 'postgres' }),
           [token, new Date(now), new Date(now - MAX_AGE_MS)],
         )
       : undefined;

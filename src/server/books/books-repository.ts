@@ -92,21 +92,32 @@ export async function setCurrentBook(
     .execute();
 }
 
-export async function membersOf(source: ReadSource, bookId: string): Promise<Member[]> {
-  const rows = await handleOf(source)
+/** The members of a book, or the one of them given (`userId`), as the API answers them. */
+function membersQuery(source: ReadSource, bookId: string, userId?: string) {
+  let query = handleOf(source)
     .selectFrom('book_members as m')
     .innerJoin('user as u', 'u.id', 'm.user_id')
     .select(['u.id', 'u.email', 'm.role', 'm.joined_at'])
-    .where('m.book_id', '=', bookId)
-    .orderBy('m.joined_at')
-    .orderBy('u.email')
-    .execute();
-  return rows.map((row) => ({
+    .where('m.book_id', '=', bookId);
+  if (userId !== undefined) query = query.where('m.user_id', '=', userId);
+  return query;
+}
+
+function toMember(row: { id: string; email: string; role: string; joined_at: string }): Member {
+  return {
     id: row.id,
     email: row.email,
     role: bookRoleSchema.parse(row.role),
     joinedAt: row.joined_at,
-  }));
+  };
+}
+
+export async function membersOf(source: ReadSource, bookId: string): Promise<Member[]> {
+  const rows = await membersQuery(source, bookId)
+    .orderBy('m.joined_at')
+    .orderBy('u.email')
+    .execute();
+  return rows.map(toMember);
 }
 
 export async function memberOfBook(
@@ -114,8 +125,8 @@ export async function memberOfBook(
   bookId: string,
   userId: string,
 ): Promise<Member | undefined> {
-  const members = await membersOf(source, bookId);
-  return members.find((member) => member.id === userId);
+  const row = await membersQuery(source, bookId, userId).executeTakeFirst();
+  return row && toMember(row);
 }
 
 export type RoleChange =

@@ -42,21 +42,21 @@ async function clientsInLockOrder<T>(
 
 /**
  * Deletes clients and their entries, keeping both restorable for RESTORE_WINDOW_MS (the rows
- * go into `deleted_clients` as they were, in the same transaction), and answers the ids it
- * deleted, in the order given. What can no longer be restored goes for good first.
+ * go into `deleted_clients` as they were, in the same transaction), and answers the clients it
+ * deleted (ids and names), in the order given. What can no longer be restored goes for good first.
  */
 export async function deleteClients(
   trx: WriteTransaction,
   author: Author,
   ids: readonly string[],
   now: Date = new Date(),
-): Promise<string[]> {
+): Promise<DeletedClient[]> {
   await purgeDeletedClients(trx, now);
   const deleted = await clientsInLockOrder(
     ids,
     async (id) => {
-      const balance = await removeClient(trx, author, id, now);
-      return balance === undefined ? undefined : { id, balance };
+      const removed = await removeClient(trx, author, id, now);
+      return removed === undefined ? undefined : { id, ...removed };
     },
     // Its balance leaves the operator's total today; its entries and unpaid amounts go with it.
     async ({ id, balance }) => {
@@ -64,16 +64,26 @@ export async function deleteClients(
       await dropUnpaid(trx, author.operator.bookId, id);
     },
   );
-  return deleted.map(({ id }) => id);
+  return deleted.map(({ id, fname, lname }) => ({ id, fname, lname }));
 }
 
-/** A client's rows moved to `deleted_clients`; its balance, or undefined if there is none. */
+/** A client deleted: its id, and its name as it was (for the activity log). */
+export interface DeletedClient {
+  id: string;
+  fname: string;
+  lname: string;
+}
+
+/**
+ * A client's rows moved to `deleted_clients`: its balance and name, or undefined if there is
+ * no such client.
+ */
 async function removeClient(
   trx: WriteTransaction,
   author: Author,
   id: string,
   now: Date,
-): Promise<bigint | undefined> {
+): Promise<{ balance: bigint; fname: string; lname: string } | undefined> {
   const ownerId = author.operator.bookId;
   if (!isClientId(id)) return undefined;
   // An update that changes nothing locks the row on PostgreSQL (SQLite has one writer): a
@@ -104,7 +114,7 @@ async function removeClient(
     })
     .execute();
   await trx.deleteFrom('clients').where('id', '=', id).execute();
-  return exactInteger(client.balance_paise);
+  return { balance: exactInteger(client.balance_paise), fname: client.fname, lname: client.lname };
 }
 
 /** A row as `snapshot` wrote it: its 64-bit integers as numbers or decimal text. */

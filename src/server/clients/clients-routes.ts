@@ -21,7 +21,7 @@ import { clientName } from '../books/activity-lines.ts';
 import { type Activity, recordActivity } from '../books/activity-repository.ts';
 import { memberOf } from '../books/book-member.ts';
 import type { Config } from '../config.ts';
-import type { Database, WriteTransaction } from '../db/database.ts';
+import type { Database } from '../db/database.ts';
 import { streamCompression } from '../http/compression.ts';
 import { fieldRefusal, HttpError } from '../http/errors.ts';
 import { allowLongSilence } from '../http/long-work.ts';
@@ -29,7 +29,6 @@ import { dateIn } from '../ledger/panel-date.ts';
 import type { EventBus } from '../live/event-bus.ts';
 import { writeWithEvents } from '../live/write-with-events.ts';
 import { getSettings } from '../settings/settings-repository.ts';
-import { isClientId } from './client-rows.ts';
 import { deleteClients, restoreClients } from './clients-deletion.ts';
 import { clientsCsv } from './clients-export.ts';
 import { getClient, listClients } from './clients-read.ts';
@@ -68,22 +67,21 @@ export async function registerClientsRoutes(
   const deleteAndTell = (request: FastifyRequest, ids: readonly string[]) =>
     writeWithEvents(database, bus, async (trx, publish) => {
       const author = authorOf(request);
-      const names = await clientNames(trx, author.operator.bookId, ids);
       const deleted = await deleteClients(trx, author, ids);
-      for (const id of deleted) {
+      for (const { id } of deleted) {
         const event = { type: 'client.deleted' as const, id };
         await publish({ kind: 'event', ownerId: author.operator.bookId, event });
       }
       await recordActivity(
         trx,
         author.operator,
-        deleted.map((id) => ({
+        deleted.map((client) => ({
           action: 'client.deleted' as const,
-          clientId: id,
-          summary: `Deleted client ${names.get(id) ?? id}`,
+          clientId: client.id,
+          summary: `Deleted client ${clientName(client)}`,
         })),
       );
-      return deleted;
+      return deleted.map(({ id }) => id);
     });
 
   /** Restores what it can of these ids; each one comes back on the tabs as a new client. */
@@ -338,24 +336,6 @@ export async function registerClientsRoutes(
       async (request) => ({ restored: await restoreAndTell(request, request.body.ids) }),
     );
   });
-}
-
-/** The names of the book's clients of these ids, for the activity log of their deletion. */
-async function clientNames(
-  trx: WriteTransaction,
-  bookId: string,
-  ids: readonly string[],
-): Promise<Map<string, string>> {
-  // Only ids that can be one: PostgreSQL refuses text with a NUL byte in it.
-  const candidates = ids.filter(isClientId);
-  if (candidates.length === 0) return new Map();
-  const rows = await trx
-    .selectFrom('clients')
-    .select(['id', 'fname', 'lname'])
-    .where('owner_id', '=', bookId)
-    .where('id', 'in', candidates)
-    .execute();
-  return new Map(rows.map((row) => [row.id, clientName(row)]));
 }
 
 /** An edit, and a balance set by hand (an adjustment), each on a line of its own. */

@@ -73,9 +73,12 @@ function contribution(balance: bigint | null): TotalsDelta {
   };
 }
 
-const adjustTotalsQuery = compiledQuery(
-  'adjust-owner-totals',
-  (db, p: TotalsDelta & { ownerId: string }) =>
+/**
+ * The totals row's upsert; with `raisingDues`, it raises the operator's version of its sums by
+ * due date too (see `adjustTotals`). Two compiled statements, one way of writing them.
+ */
+function adjustTotalsStatement(key: string, raisingDues: boolean) {
+  return compiledQuery(key, (db, p: TotalsDelta & { ownerId: string }) =>
     db
       .insertInto('owner_totals')
       .values({
@@ -86,6 +89,7 @@ const adjustTotalsQuery = compiledQuery(
         owing_paise: p.owingPaise,
         credit_count: p.creditCount,
         credit_paise: p.creditPaise,
+        ...(raisingDues ? { dues_version: 1n } : {}),
       })
       .onConflict((oc) =>
         oc.column('owner_id').doUpdateSet({
@@ -95,37 +99,16 @@ const adjustTotalsQuery = compiledQuery(
           owing_paise: sql`owner_totals.owing_paise + ${p.owingPaise}`,
           credit_count: sql`owner_totals.credit_count + ${p.creditCount}`,
           credit_paise: sql`owner_totals.credit_paise + ${p.creditPaise}`,
+          ...(raisingDues ? { dues_version: sql`owner_totals.dues_version + 1` } : {}),
         }),
       ),
-);
+  );
+}
 
-/** The same, raising the operator's version of its sums by due date too (see `adjustTotals`). */
-const adjustTotalsRaisingDuesQuery = compiledQuery(
+const adjustTotalsQuery = adjustTotalsStatement('adjust-owner-totals', false);
+const adjustTotalsRaisingDuesQuery = adjustTotalsStatement(
   'adjust-owner-totals-raising-dues',
-  (db, p: TotalsDelta & { ownerId: string }) =>
-    db
-      .insertInto('owner_totals')
-      .values({
-        owner_id: p.ownerId,
-        client_count: p.count,
-        total_paise: p.paise,
-        owing_count: p.owingCount,
-        owing_paise: p.owingPaise,
-        credit_count: p.creditCount,
-        credit_paise: p.creditPaise,
-        dues_version: 1n,
-      })
-      .onConflict((oc) =>
-        oc.column('owner_id').doUpdateSet({
-          client_count: sql`owner_totals.client_count + ${p.count}`,
-          total_paise: sql`owner_totals.total_paise + ${p.paise}`,
-          owing_count: sql`owner_totals.owing_count + ${p.owingCount}`,
-          owing_paise: sql`owner_totals.owing_paise + ${p.owingPaise}`,
-          credit_count: sql`owner_totals.credit_count + ${p.creditCount}`,
-          credit_paise: sql`owner_totals.credit_paise + ${p.creditPaise}`,
-          dues_version: sql`owner_totals.dues_version + 1`,
-        }),
-      ),
+  true,
 );
 
 const addDailyDeltaQuery = compiledQuery(
