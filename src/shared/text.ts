@@ -20,6 +20,15 @@ export function hasForbiddenCharacters(text: string, multiline = false): boolean
 }
 
 /**
+ * Whether an id from a request can be looked up at all: better-auth's ids and UUIDs are letters,
+ * digits and dashes; one with control characters (a NUL, which PostgreSQL cannot even compare) or
+ * of any length names nothing, and is not looked up.
+ */
+export function isLookupId(id: string): boolean {
+  return id.length > 0 && id.length <= 255 && !hasForbiddenCharacters(id);
+}
+
+/**
  * A string schema that refuses control characters and unpaired surrogates, then applies the
  * given checks (trimming, lengths) in order. `field` names its messages ("fname":
  * "First name is required").

@@ -1,4 +1,5 @@
 import type { ActivityAction, ActivityItem } from '../../shared/book-schema.ts';
+import { isLookupId } from '../../shared/text.ts';
 import type { WriteTransaction } from '../db/database.ts';
 import { exactInteger } from '../db/integers.ts';
 import { handleOf, type ReadSource } from '../db/reader.ts';
@@ -55,6 +56,10 @@ export async function listActivity(
   bookId: string,
   { clientId, memberId, cursor, limit = ACTIVITY_PAGE_SIZE }: ActivityFilter,
 ): Promise<{ items: ActivityItem[]; nextCursor: string | null }> {
+  // An id no row can have (a NUL, which PostgreSQL cannot compare) has no activity.
+  if ([clientId, memberId].some((id) => id !== undefined && !isLookupId(id))) {
+    return { items: [], nextCursor: null };
+  }
   let query = handleOf(source)
     .selectFrom('activity as a')
     .innerJoin('user as u', 'u.id', 'a.actor_id')

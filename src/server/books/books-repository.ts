@@ -1,6 +1,7 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { BookRole } from '../../shared/book-roles.ts';
 import { type Book, bookRoleSchema, type Member } from '../../shared/book-schema.ts';
+import { isLookupId } from '../../shared/text.ts';
 import type { WriteTransaction } from '../db/database.ts';
 import { handleOf, type ReadSource } from '../db/reader.ts';
 
@@ -32,6 +33,7 @@ export async function bookOfMember(
   userId: string,
   bookId: string,
 ): Promise<{ id: string; name: string; role: BookRole } | undefined> {
+  if (!isLookupId(bookId)) return undefined;
   const row = await handleOf(source)
     .selectFrom('book_members as m')
     .innerJoin('books as b', 'b.id', 'm.book_id')
@@ -125,6 +127,7 @@ export async function memberOfBook(
   bookId: string,
   userId: string,
 ): Promise<Member | undefined> {
+  if (!isLookupId(userId)) return undefined;
   const row = await membersQuery(source, bookId, userId).executeTakeFirst();
   return row && toMember(row);
 }

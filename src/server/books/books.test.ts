@@ -225,6 +225,29 @@ describe('switching books', () => {
   });
 });
 
+describe('ids no row can have', () => {
+  test('a NUL in a book, member or client id is answered as not found, never with a 5xx', async () => {
+    const boss = await owner();
+    const bad = 'x\u0000y';
+    const switched = await injectCall(t.app, 'PUT', apiPaths.currentBook, boss.cookie, { id: bad });
+    expect(switched.statusCode).toBe(404);
+    const role = await injectCall(t.app, 'PUT', apiPaths.bookMember(bad), boss.cookie, {
+      role: 'staff',
+    });
+    expect(role.statusCode).toBe(404);
+    const removed = await injectCall(t.app, 'DELETE', apiPaths.bookMember(bad), boss.cookie);
+    expect(removed.statusCode).toBe(404);
+    for (const filter of ['clientId', 'memberId']) {
+      const activity = await get(
+        `${apiPaths.activity}?${filter}=${encodeURIComponent(bad)}`,
+        boss.cookie,
+      );
+      expect(activity.statusCode, filter).toBe(200);
+      expect(activity.json().items).toEqual([]);
+    }
+  });
+});
+
 describe('a page of another book', () => {
   test('a request made for another book than the session is in now is refused, and changes nothing', async () => {
     const boss = await owner();

@@ -5,7 +5,7 @@ import {
   type OperatorSummary,
   operatorRoleOf,
 } from '../../shared/operator-schema.ts';
-import { hasForbiddenCharacters } from '../../shared/text.ts';
+import { isLookupId } from '../../shared/text.ts';
 import type { WriteTransaction } from '../db/database.ts';
 import { type DatabaseReader, handleOf, type ReadSource } from '../db/reader.ts';
 import type { DatabaseSchema } from '../db/schema.ts';
@@ -54,14 +54,6 @@ export async function ensureAdministrator(trx: WriteTransaction): Promise<void> 
   await trx.updateTable('settings').set({ admin_claimed: 1 }).where('id', '=', 1).execute();
 }
 
-/**
- * better-auth's ids are letters and digits; an id with control characters (a NUL, which
- * PostgreSQL cannot even compare) or of any length is no operator's, and is not looked up.
- */
-function isOperatorId(id: string): boolean {
-  return id.length > 0 && id.length <= 255 && !hasForbiddenCharacters(id);
-}
-
 export function toOperator(row: {
   id: string;
   email: string;
@@ -107,7 +99,7 @@ export async function findOperator(
   reader: DatabaseReader,
   id: string,
 ): Promise<OperatorSummary | null> {
-  if (!isOperatorId(id)) return null;
+  if (!isLookupId(id)) return null;
   const row = await reader.db
     .selectFrom('user')
     .select(['id', 'email', 'role'])
@@ -141,7 +133,7 @@ export async function changeRole(
 ): Promise<RoleChangeOutcome> {
   // Role changes queue on the settings row's lock, so two administrators demoting each other
   // at once on PostgreSQL cannot both pass the "another administrator remains" check.
-  if (!isOperatorId(userId)) return { kind: 'not-found' };
+  if (!isLookupId(userId)) return { kind: 'not-found' };
   await trx.updateTable('settings').set({ admin_claimed: 1 }).where('id', '=', 1).execute();
   const target = await trx
     .selectFrom('user')
@@ -207,7 +199,7 @@ export async function deactivateOperator(
   userId: string,
   by: { id: string; at: Date },
 ): Promise<DeactivationOutcome> {
-  if (!isOperatorId(userId)) return { kind: 'not-found' };
+  if (!isLookupId(userId)) return { kind: 'not-found' };
   await trx.updateTable('settings').set({ admin_claimed: 1 }).where('id', '=', 1).execute();
   const target = await operatorsWithState(trx).where('user.id', '=', userId).executeTakeFirst();
   if (!target) return { kind: 'not-found' };
@@ -228,7 +220,7 @@ export async function reactivateOperator(
   trx: WriteTransaction,
   userId: string,
 ): Promise<OperatorListItem | null> {
-  if (!isOperatorId(userId)) return null;
+  if (!isLookupId(userId)) return null;
   const target = await operatorsWithState(trx).where('user.id', '=', userId).executeTakeFirst();
   if (!target) return null;
   await trx.deleteFrom('operator_deactivations').where('user_id', '=', userId).execute();
@@ -240,7 +232,7 @@ export async function findListedOperator(
   reader: DatabaseReader,
   userId: string,
 ): Promise<OperatorListItem | null> {
-  if (!isOperatorId(userId)) return null;
+  if (!isLookupId(userId)) return null;
   const row = await operatorsWithState(reader.db).where('user.id', '=', userId).executeTakeFirst();
   return row ? toListItem(row) : null;
 }
