@@ -59,6 +59,15 @@ test(
     for (let run = 0; run < 2; run += 1) {
       const { child, output } = boot(env);
       await waitUntilHealthy(`http://127.0.0.1:${port}/api/health`, child);
+      // Each request's line reaches standard output (written as the answer goes, decision 0034).
+      expect((await fetch(`http://127.0.0.1:${port}/api/clients?run=${run}`)).status).toBe(401);
+      await expect
+        .poll(() =>
+          output()
+            .split('\n')
+            .filter((line) => line.includes(`clients?run=${run}`)),
+        )
+        .toEqual([expect.stringMatching(/"statusCode":401.*"msg":"request completed"/)]);
       const exited = exitCode(child);
       child.kill('SIGTERM');
       expect(await exited).toBe(0);

@@ -24,7 +24,7 @@ import { type SqliteConnection, sqliteConnection } from './sqlite-connection.ts'
 import { createWriteQueue } from './write-queue.ts';
 import { type WriteScope, writeScope } from './write-scope.ts';
 
-type DialectName = 'sqlite' | 'postgres';
+export type DialectName = 'sqlite' | 'postgres';
 
 /** The transaction `write` gives its work: what every function that writes takes first. */
 export type WriteTransaction = Transaction<DatabaseSchema>;

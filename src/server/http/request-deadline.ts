@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { DialectName } from '../db/database.ts';
 import { REQUEST_DATABASE_BUDGET_MS, runUntil } from '../db/deadline.ts';
 
 /**
@@ -8,7 +9,11 @@ import { REQUEST_DATABASE_BUDGET_MS, runUntil } from '../db/deadline.ts';
  * (after the body is read: its parser's callbacks run outside the request's context) and
  * before any route's own hooks, so the session check runs inside it.
  */
-export function registerRequestDeadline(app: FastifyInstance): void {
+export function registerRequestDeadline(app: FastifyInstance, dialect: DialectName): void {
+  // Only PostgreSQL's pool reads the budget: SQLite's statements never wait on a network, and
+  // its one wait, for the write lock, is bounded by busy_timeout. There the context of every
+  // request's promises would be carried for nothing.
+  if (dialect !== 'postgres') return;
   app.addHook('preValidation', (_request, reply, done) => {
     runUntil(Date.now() - reply.elapsedTime + REQUEST_DATABASE_BUDGET_MS, done);
   });
