@@ -16,6 +16,7 @@ import { parse as parseCookies } from 'cookie';
 import WebSocket from 'ws';
 import { DEFAULT_COLLECTION_SETTINGS } from '../src/shared/collection-schema.ts';
 import { SEARCHES, seedSqlite } from './seed-data.ts';
+import { cpuMicros } from './server-process.ts';
 import { sessionStatement } from './session-statements.ts';
 
 /** The production server, as `npm start` runs it (scripts/bench.mjs builds it first). */
@@ -315,13 +316,6 @@ const FLOOR_RUNS = ['floor', 'list', 'list', 'floor', 'floor', 'list', 'list', '
 type FloorOrList = (typeof FLOOR_RUNS)[number];
 /** Seconds of load each server gets first, not counted: compiled code and warm caches for both. */
 const WARM_UP_S = 5;
-
-/** A process's CPU time so far (user and system), in microseconds, from Linux's /proc. */
-function cpuMicros(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-  // utime and stime are fields 14 and 15 of stat, in clock ticks (100 a second on Linux).
-  return (Number(fields[11]) + Number(fields[12])) * 10_000;
-}
 
 /**
  * The list and the floor (the same statements, rows and JSON without the framework), each warmed

@@ -165,9 +165,10 @@ interface Arrears {
 }
 
 /**
- * The same payments on clients in credit (nothing unpaid to settle) and on owing clients,
- * most unpaid amounts first, each paying its oldest unpaid amount and half the next; each
- * client paid once while the list lasts. Answers the two loads, and their figures to print.
+ * The same payments on clients in credit (nothing unpaid to settle) and on owing clients, both
+ * in an order scattered over the table, each owing client paying its oldest unpaid amount and
+ * half the next; each client paid once while the list lasts. Answers the two loads, and their
+ * figures to print.
  */
 function settlingLoads(
   headers: Record<string, string>,

@@ -7,7 +7,8 @@
 // per payment of each kind, the main thread's CPU time (Linux's schedstat: the checkpoint
 // thread's work is not in it) and the pages each commit wrote to the WAL, by table and index
 // (SQLite's dbstat): what the commit's fsync waits for. No HTTP, no autocannon: the
-// difference between the two kinds is what settling adds below the route.
+// difference between the two kinds is what settling adds below the route. PAYMENT_STATEMENTS=1
+// also prints, per payment of each kind, the time in each SQL statement (COMMIT included).
 // Usage: node --import tsx bench/payment-writes.ts
 import { mkdtempSync, openSync, readSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -37,6 +38,38 @@ function threadCpu(): () => number {
     const length = readSync(fd, buffer, 0, buffer.length, 0);
     return Number(buffer.toString('latin1', 0, length).split(' ')[0]);
   };
+}
+
+/** Time spent in each SQL statement (by its text) while `on`, when PAYMENT_STATEMENTS=1. */
+const statementTimes = {
+  on: null as Kind | null,
+  byKind: { none: new Map<string, number>(), settle: new Map<string, number>() },
+};
+
+/** Times every better-sqlite3 statement this process runs, by its text, into statementTimes. */
+function timeStatements(): void {
+  const probe = new SqliteDatabase(':memory:');
+  const prototype = Object.getPrototypeOf(probe.prepare('SELECT 1')) as Record<
+    string,
+    (...args: unknown[]) => unknown
+  >;
+  probe.close();
+  for (const method of ['run', 'all', 'get', 'iterate'] as const) {
+    const original = prototype[method];
+    if (!original) continue;
+    prototype[method] = function (this: { source: string }, ...args: unknown[]) {
+      const kind = statementTimes.on;
+      if (!kind) return original.apply(this, args);
+      const started = process.hrtime.bigint();
+      try {
+        return original.apply(this, args);
+      } finally {
+        const spent = Number(process.hrtime.bigint() - started);
+        const times = statementTimes.byKind[kind];
+        times.set(this.source, (times.get(this.source) ?? 0) + spent);
+      }
+    };
+  }
 }
 
 /** The WAL's last frame (its wal-index header in the -shm file): frames written so far. */
@@ -73,7 +106,26 @@ function framesByTree(file: string, from: number, to: number): Map<string, numbe
   return counts;
 }
 
+function printStatementTimes(payments: number): void {
+  const texts = [
+    ...new Set([...statementTimes.byKind.none.keys(), ...statementTimes.byKind.settle.keys()]),
+  ];
+  const micros = (kind: Kind, text: string) =>
+    ((statementTimes.byKind[kind].get(text) ?? 0) / 1000 / payments).toFixed(1);
+  texts.sort(
+    (a, b) =>
+      (statementTimes.byKind.settle.get(b) ?? 0) - (statementTimes.byKind.settle.get(a) ?? 0),
+  );
+  console.log('\n| µs a payment in each statement | in credit | settling |');
+  console.log('|---|---:|---:|');
+  for (const text of texts) {
+    const shown = text.replace(/\s+/g, ' ').replace(/\|/g, '\\|').slice(0, 90);
+    console.log(`| ${shown} | ${micros('none', text)} | ${micros('settle', text)} |`);
+  }
+}
+
 async function main(): Promise<void> {
+  if (process.env.PAYMENT_STATEMENTS === '1') timeStatements();
   const dir = mkdtempSync(path.join(tmpdir(), 'client-panel-payment-writes-'));
   const file = path.join(dir, 'bench.db');
   try {
@@ -118,6 +170,7 @@ async function main(): Promise<void> {
       let left = COUNT;
       const cpuBefore = cpu();
       const framesBefore = frames();
+      if (measured) statementTimes.on = kind;
       await Promise.all(
         Array.from({ length: CONCURRENT }, async () => {
           while (left > 0) {
@@ -127,6 +180,7 @@ async function main(): Promise<void> {
         }),
       );
       const framesAfter = frames();
+      statementTimes.on = null;
       if (!measured) return;
       totals[kind].cpu += cpu() - cpuBefore;
       if (framesAfter < framesBefore) throw new Error('the WAL restarted during a load: run again');
@@ -168,6 +222,7 @@ async function main(): Promise<void> {
     console.log(
       `\nsettling / in credit: CPU ${(totals.settle.cpu / totals.none.cpu).toFixed(2)}×, WAL pages ${(totals.settle.frames / totals.none.frames).toFixed(2)}×`,
     );
+    if (process.env.PAYMENT_STATEMENTS === '1') printStatementTimes(payments);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -183,16 +183,27 @@ export interface Seeded {
   /** The busy client: 10,000 entries, all in the last year. */
   heavyId: string;
   entries: number;
-  /** Clients in credit at the end: a payment on one leaves its (no) unpaid amounts alone. */
+  /**
+   * Clients in credit at the end: a payment on one leaves its (no) unpaid amounts alone. In a
+   * fixed order scattered over the table, as `arrears`.
+   */
   creditIds: string[];
   /**
-   * Clients owing at the end, most unpaid amounts first, each with a payment that settles its
-   * oldest unpaid amount and half the next (what a customer paying off arrears brings).
+   * Clients owing at the end, in a fixed order scattered over the table, each with a payment that
+   * settles its oldest unpaid amount and half the next (what a customer paying off arrears brings).
    */
   arrears: { id: string; unpaid: number; paymentPaise: bigint }[];
   /** Unpaid amounts (`dues` rows) and the operator's sums by (due date, previous date). */
   dues: number;
   ownerDues: number;
+}
+
+/** Fisher–Yates with the seed's own fixed sequence: the same order on every run. */
+function shuffle<T>(items: T[], random: () => number): void {
+  for (let i = items.length - 1; i > 0; i -= 1) {
+    const j = Math.floor(random() * (i + 1));
+    [items[i], items[j]] = [items[j] as T, items[i] as T];
+  }
 }
 
 interface Unpaid {
@@ -438,7 +449,12 @@ export function seedLedgerSqlite(
   db.close();
   if (mismatched !== 0) throw new Error(`${mismatched} seeded balances differ from their entries`);
   if (duesProblems) throw new Error(`the seeded unpaid amounts do not add up: ${duesProblems}`);
-  arrears.sort((a, b) => b.unpaid - a.unpaid);
+  // Both kinds of client in an order scattered over the table, as a day's payments come: in
+  // the order seeded, one batch's payments would share the pages of the clients table and its
+  // indexes, which made payments on clients in credit look cheaper than settling ones for where
+  // the bench's clients lie (docs/decisions/0036-unpaid-amounts.md).
+  shuffle(creditIds, random);
+  shuffle(arrears, random);
   return {
     clientIds,
     heavyId,

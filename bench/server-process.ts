@@ -126,3 +126,10 @@ export async function signUpOperator(
   const userId = ((await response.json()) as { user: { id: string } }).user.id;
   return { email, cookie, userId };
 }
+
+/** A process's CPU time so far (user and system, all its threads), in microseconds (Linux). */
+export function cpuMicros(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+  // utime and stime, fields 14 and 15 of stat, in clock ticks (100 a second on Linux).
+  return (Number(fields[11]) + Number(fields[12])) * 10_000;
+}
