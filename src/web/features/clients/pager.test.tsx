@@ -6,7 +6,7 @@ import { Pager } from './pager.tsx';
 
 test('the pager marks the current page, goes to the one clicked, and cannot go past either end', async () => {
   const onPage = vi.fn();
-  vi.spyOn(window, 'scrollTo').mockImplementation(() => {});
+  const scrollTo = vi.spyOn(window, 'scrollTo').mockImplementation(() => {});
   const { rerender } = renderWithTexts(<Pager page={1} pages={9} onPage={onPage} />);
   const pager = screen.getByRole('list');
   expect(within(pager).getByRole('button', { name: 'Page 1' })).toHaveAttribute(
@@ -23,6 +23,11 @@ test('the pager marks the current page, goes to the one clicked, and cannot go p
   await userEvent.click(within(pager).getByRole('button', { name: 'Page 3' }));
   await userEvent.click(within(pager).getByRole('button', { name: 'Last page' }));
   expect(onPage.mock.calls).toEqual([[3], [9]]);
+  // Back to the top at once: a smooth scroll stops where it is when the new rows arrive.
+  expect(scrollTo.mock.calls).toEqual([
+    [{ top: 0, behavior: 'instant' }],
+    [{ top: 0, behavior: 'instant' }],
+  ]);
 
   rerender(<Pager page={9} pages={9} onPage={onPage} />);
   expect(screen.getByRole('button', { name: 'Next page' })).toBeDisabled();

@@ -70,7 +70,9 @@ export function Pager({
   if (pages <= 1) return null;
   const go = (target: number) => () => {
     onPage(target);
-    window.scrollTo({ top: 0 });
+    // At once: Bootstrap makes scrolling smooth, and a smooth scroll is cut short where it
+    // stands when the rows change under it (the next page's arrive while it runs).
+    window.scrollTo({ top: 0, behavior: 'instant' });
   };
   const first = page === 1;
   const last = page === pages;
