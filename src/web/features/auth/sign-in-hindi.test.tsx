@@ -48,7 +48,8 @@ describe('the sign-in pages in Hindi', () => {
     renderApp('/login');
 
     expect(await screen.findByRole('heading', { name: 'लॉग इन', level: 1 })).toBeVisible();
-    expect(document.title).toMatch(/^लॉग इन · /);
+    // The title follows in an effect after the commit that shows the heading.
+    await waitFor(() => expect(document.title).toMatch(/^लॉग इन · /));
     expect(screen.getByRole('form', { name: 'लॉग इन' })).toBeVisible();
     await userEvent.type(screen.getByLabelText('ईमेल'), 'op@example.com');
     await userEvent.type(screen.getByLabelText('पासवर्ड'), 'not my password');

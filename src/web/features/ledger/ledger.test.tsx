@@ -1,4 +1,4 @@
-import { fireEvent, screen, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, test, vi } from 'vitest';
 import { DEFAULT_COLLECTION_SETTINGS } from '../../../shared/collection-schema.ts';
@@ -464,7 +464,7 @@ describe('the ledger in Hindi', () => {
     );
     expect(within(entries).getByText('अंतिम बकाया')).toBeVisible();
     expect(screen.getByRole('button', { name: 'प्रिंट करें' })).toBeVisible();
-    expect(document.title).toMatch(/^खाता विवरण: Meera Pillai/);
+    await waitFor(() => expect(document.title).toMatch(/^खाता विवरण: Meera Pillai/));
   });
 
   test('the payment terms and a payment larger than what is owed are said in Hindi', async () => {

@@ -60,7 +60,7 @@ describe('the language in the account section of the settings page', () => {
     await userEvent.selectOptions(menu, 'hi');
     const hindi = await accountSection('खाता');
     expect(screen.getByRole('heading', { name: 'सेटिंग्स बदलें', level: 1 })).toBeVisible();
-    expect(document.title).toBe('सेटिंग्स बदलें · क्लाइंट पैनल');
+    await waitFor(() => expect(document.title).toBe('सेटिंग्स बदलें · क्लाइंट पैनल'));
     expect(document.documentElement.lang).toBe('hi');
     expect(within(hindi).getByRole('form', { name: 'ईमेल पता बदलें' })).toBeVisible();
     // A count (ICU plural) and a date, in Hindi.
