@@ -311,6 +311,25 @@ async function exportEverything(cookie: string, pid: number) {
   return { seconds, rows: lines - 1, bytes, extraMiB: (peak - before) / 2 ** 20 };
 }
 
+/**
+ * Runs `work` for each name of `order` in that order (two loads taking turns, so that a drift of
+ * the machine falls on both): each name's figures and what else its runs measured, and the runs
+ * in order for the printout.
+ */
+async function inTurns<Name extends string, Extra>(
+  order: readonly Name[],
+  work: (name: Name) => Promise<{ figures: Figures; extra: Extra }>,
+) {
+  const runs: { name: Name; figures: Figures; extra: Extra }[] = [];
+  for (const name of order) runs.push({ name, ...(await work(name)) });
+  const of = (name: Name) => runs.filter((run) => run.name === name);
+  return {
+    figures: (name: Name) => of(name).map((run) => run.figures),
+    extras: (name: Name) => of(name).map((run) => run.extra),
+    order: runs.map((run) => `${run.name} ${run.figures.rps.toFixed(0)}`).join(', '),
+  };
+}
+
 /** The floor and the list take turns in this order, so that a drift of the machine falls on both. */
 const FLOOR_RUNS = ['floor', 'list', 'list', 'floor', 'floor', 'list', 'list', 'floor'] as const;
 type FloorOrList = (typeof FLOOR_RUNS)[number];
@@ -331,35 +350,35 @@ async function listBesideFloor(
   for (const which of ['floor', 'list'] as const) {
     await load('warm-up', { url: urls[which], headers, duration: WARM_UP_S });
   }
-  const runs: { which: FloorOrList; figures: Figures; cpu: number }[] = [];
-  for (const which of FLOOR_RUNS) {
+  const turns = await inTurns(FLOOR_RUNS, async (which) => {
     const cpuBefore = cpuMicros(pids[which]);
     const figures = await load(which, { url: urls[which], headers, duration: DURATION_S / 4 });
-    runs.push({ which, figures, cpu: cpuMicros(pids[which]) - cpuBefore });
-  }
-  const of = (which: FloorOrList) => runs.filter((run) => run.which === which);
-  const cpuPerAnswer = (which: FloorOrList) =>
-    of(which).reduce((sum, run) => sum + run.cpu, 0) /
-    Math.max(
-      1,
-      of(which).reduce((sum, run) => sum + run.figures.requests, 0),
-    );
+    return { figures, extra: cpuMicros(pids[which]) - cpuBefore };
+  });
+  const cpuPerAnswer = (which: FloorOrList) => {
+    const spent = turns.extras(which).reduce((sum, cpu) => sum + cpu, 0);
+    const answers = turns.figures(which).reduce((sum, figures) => sum + figures.requests, 0);
+    return spent / Math.max(1, answers);
+  };
   return {
-    floor: combined(
-      'floor: same work, no framework',
-      of('floor').map((run) => run.figures),
-    ),
-    list: combined(
-      `GET ${LIST_PATH}`,
-      of('list').map((run) => run.figures),
-    ),
+    floor: combined('floor: same work, no framework', turns.figures('floor')),
+    list: combined(`GET ${LIST_PATH}`, turns.figures('list')),
     cpuMicros: { floor: cpuPerAnswer('floor'), list: cpuPerAnswer('list') },
-    order: runs.map((run) => `${run.which} ${run.figures.rps.toFixed(0)}`).join(', '),
+    order: turns.order,
   };
 }
 
 /** Who does each of the books' loads, in this order: a drift of the machine falls on both. */
-const BOOK_RUNS = ['owner', 'member', 'member', 'owner', 'owner', 'member', 'member', 'owner'];
+const BOOK_RUNS = [
+  'owner',
+  'member',
+  'member',
+  'owner',
+  'owner',
+  'member',
+  'member',
+  'owner',
+] as const;
 type Who = 'owner' | 'member';
 
 /**
@@ -412,14 +431,8 @@ async function sharedBookLoads(cookies: Record<Who, string>) {
       duration: slice,
     });
   const alternate = async (work: (who: Who) => Promise<Figures>) => {
-    const runs: { who: Who; figures: Figures }[] = [];
-    for (const who of BOOK_RUNS as Who[]) runs.push({ who, figures: await work(who) });
-    const of = (who: Who) => runs.filter((run) => run.who === who).map((run) => run.figures);
-    return {
-      owner: of('owner'),
-      member: of('member'),
-      order: runs.map((run) => `${run.who} ${run.figures.rps.toFixed(0)}`).join(', '),
-    };
+    const turns = await inTurns(BOOK_RUNS, async (who) => ({ figures: await work(who), extra: 0 }));
+    return { owner: turns.figures('owner'), member: turns.figures('member'), order: turns.order };
   };
   const lists = await alternate(list);
   const creates = await alternate(create);

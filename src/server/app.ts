@@ -122,11 +122,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       // Written as each line is made, as Node writes its own standard output to files and pipes:
       // pino's default hands every few lines to libuv's thread pool, a hop that cost the list
       // more than the write (decision 0034, fifth pass), and holds lines a crash would lose.
-      ...(deps.logStream
-        ? { stream: deps.logStream }
-        : pretty
-          ? {}
-          : { stream: destination({ dest: 1, sync: true }) }),
+      stream: deps.logStream ?? (pretty ? undefined : destination({ dest: 1, sync: true })),
       ...(pretty
         ? {
             transport: {
