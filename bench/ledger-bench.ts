@@ -1,11 +1,12 @@
 // npm run bench, ledger part: the app on SQLite with 100,000 clients and 1,000,000 ledger
 // entries — recording payments beside creating clients, what settling unpaid amounts costs a
-// payment (issue 21), the ageing, a page of history and a year's statement of a client with
+// payment (issue 21: against payments that settle nothing, and against the payments of the
+// build before issue 21, built from this checkout's history), the ageing, a page of history and a year's statement of a client with
 // 10,000 entries, and the 90-day chart of the total owed. Prints figures; asserts only that
 // what it measured was answered (every status as expected), that the seeded ledger adds up
 // (each balance is the sum of its entries) and that the unpaid amounts still do after the
 // payments (each client's add up to what it owes, the operator's sums to its amounts).
-import { type ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -13,8 +14,10 @@ import autocannon from 'autocannon';
 import Database from 'better-sqlite3';
 import { addDays } from '../src/shared/ledger-schema.ts';
 import { formatAmount } from '../src/shared/money.ts';
+import { BEFORE_ISSUE_21, buildAt } from './build-before.ts';
 import { cpuProfileFlags, microseconds, summariseWrittenProfile } from './cpu-profile.ts';
-import { seedLedgerSqlite, unpaidProblemsSqlite } from './seed-data.ts';
+import { seedLedgerSqlite, shuffled, unpaidProblemsSqlite } from './seed-data.ts';
+import { signUpOperator, startServer, stop, waitForHealth } from './server-process.ts';
 
 const SERVER_COMMAND = [process.execPath, path.join('dist', 'server', 'server', 'index.js')];
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 100_000);
@@ -37,22 +40,6 @@ const PROFILE = ((name) => {
 
 function today(): string {
   return new Intl.DateTimeFormat('en-CA', { timeZone: TIME_ZONE }).format(new Date());
-}
-
-function waitForHealth(url: string, timeoutMs = 60_000): Promise<void> {
-  const started = Date.now();
-  return new Promise((resolve, reject) => {
-    const attempt = () => {
-      fetch(url)
-        .then((r) => (r.ok ? resolve() : retry()))
-        .catch(retry);
-    };
-    const retry = () =>
-      Date.now() - started > timeoutMs
-        ? reject(new Error(`${url} never became healthy`))
-        : setTimeout(attempt, 200);
-    attempt();
-  });
 }
 
 interface Figures {
@@ -225,59 +212,143 @@ function settlingLoads(
   return { none, settle, settledSoFar: () => settleNext };
 }
 
-/** The counted runs, in this order: a drift of the machine's speed falls on both kinds alike. */
-const SETTLING_RUNS = ['none', 'settle', 'settle', 'none', 'none', 'settle', 'settle', 'none'];
+type Load = (seconds: number) => Promise<Figures>;
 
-async function compareSettling(
-  headers: Record<string, string>,
-  creditIds: readonly string[],
-  arrears: readonly Arrears[],
-): Promise<{ none: Figures; settle: Figures; figures: Figures[]; runs: string }> {
-  const loads = settlingLoads(headers, creditIds, arrears);
-  const slice = (2 * DURATION_S) / SETTLING_RUNS.length;
-  // Not counted: the first writes after the creates' load find colder caches and a longer WAL.
-  await loads.none(slice);
-  await loads.settle(slice);
-  const firstCounted = loads.settledSoFar();
-  const runs: { kind: string; figures: Figures }[] = [];
-  for (const kind of SETTLING_RUNS) {
-    runs.push({ kind, figures: await (kind === 'none' ? loads.none : loads.settle)(slice) });
-  }
-  const combined = (kind: string, name: string): Figures => {
-    const of = runs.filter((run) => run.kind === kind).map((run) => run.figures);
+/** The counted runs, in this order: a drift of the machine's speed falls on both loads alike. */
+const TURNS = ['first', 'second', 'second', 'first', 'first', 'second', 'second', 'first'] as const;
+
+/**
+ * Two loads in turns, each after a first run that is not counted (the first writes after
+ * another load find colder caches and a longer WAL); `counting` is called when the counted
+ * runs begin. Answers each load's runs combined (mean throughput and p50, worst p99) and the
+ * runs in the order run.
+ */
+async function inTurns(
+  loads: { first: { kind: string; run: Load }; second: { kind: string; run: Load } },
+  counting: () => void = () => {},
+): Promise<{ first: Figures; second: Figures; runs: string }> {
+  const slice = (2 * DURATION_S) / TURNS.length;
+  await loads.first.run(slice);
+  await loads.second.run(slice);
+  counting();
+  const runs: { turn: (typeof TURNS)[number]; figures: Figures }[] = [];
+  for (const turn of TURNS) runs.push({ turn, figures: await loads[turn].run(slice) });
+  const combined = (turn: (typeof TURNS)[number]): Figures => {
+    const of = runs.filter((run) => run.turn === turn).map((run) => run.figures);
     const mean = (values: number[]) => values.reduce((sum, v) => sum + v, 0) / values.length;
     return {
-      name,
+      name: of[0]?.name ?? turn,
       rps: mean(of.map((f) => f.rps)),
       p50: mean(of.map((f) => f.p50)),
       p99: Math.max(...of.map((f) => f.p99)),
       errors: of.reduce((sum, f) => sum + f.errors, 0),
     };
   };
-  const settled = arrears.slice(firstCounted, loads.settledSoFar());
-  const unpaidEach = settled.reduce((sum, a) => sum + a.unpaid, 0) / Math.max(settled.length, 1);
-  const noneFigures = combined(
-    'none',
-    `POST /api/clients/:id/entries (payment; client in credit: no unpaid amounts to settle)`,
-  );
-  const settleFigures = combined(
-    'settle',
-    `POST /api/clients/:id/entries (payment; client owing ${unpaidEach.toFixed(1)} unpaid amounts on average: settles the oldest and half the next)`,
-  );
   return {
-    none: noneFigures,
-    settle: settleFigures,
-    figures: [noneFigures, settleFigures],
-    runs: `${runs.map((run) => `${run.kind} ${run.figures.rps.toFixed(0)}`).join(', ')} req/s`,
+    first: combined('first'),
+    second: combined('second'),
+    runs: `${runs.map((run) => `${loads[run.turn].kind} ${run.figures.rps.toFixed(0)}`).join(', ')} req/s`,
   };
 }
 
-function stop(child: ChildProcess | undefined): Promise<void> {
-  return new Promise((resolve) => {
-    if (!child || child.exitCode !== null) return resolve();
-    child.once('exit', () => resolve());
-    child.kill('SIGTERM');
+async function compareSettling(
+  loads: ReturnType<typeof settlingLoads>,
+  arrears: readonly Arrears[],
+): Promise<{ none: Figures; settle: Figures; figures: Figures[]; runs: string }> {
+  let firstCounted = 0;
+  const turns = await inTurns(
+    { first: { kind: 'none', run: loads.none }, second: { kind: 'settle', run: loads.settle } },
+    () => {
+      firstCounted = loads.settledSoFar();
+    },
+  );
+  const settled = arrears.slice(firstCounted, loads.settledSoFar());
+  const unpaidEach = settled.reduce((sum, a) => sum + a.unpaid, 0) / Math.max(settled.length, 1);
+  const none = {
+    ...turns.first,
+    name: 'POST /api/clients/:id/entries (payment; client in credit: no unpaid amounts to settle)',
+  };
+  const settle = {
+    ...turns.second,
+    name: `POST /api/clients/:id/entries (payment; client owing ${unpaidEach.toFixed(1)} unpaid amounts on average: settles the oldest and half the next)`,
+  };
+  return { none, settle, figures: [none, settle], runs: turns.runs };
+}
+
+const BEFORE_PORT = 3293;
+
+/**
+ * Issue 21's own words, measured: settling payments on today's build against the same
+ * payments recorded by the build before issue 21 (bench/build-before.ts), each server on a
+ * database of its own seeded by its own commit's bench with the same clients and entries, the
+ * two loaded in turns. The old build kept no unpaid amounts, so a payment cost it the same on
+ * any client: its clients are taken in a scattered order, with the settling payments' amounts.
+ */
+async function againstBuildBefore(
+  dir: string,
+  settle: Load,
+  arrears: readonly Arrears[],
+): Promise<{ before: Figures; settle: Figures; runs: string } | { missing: string }> {
+  const build = buildAt(BEFORE_ISSUE_21);
+  if ('missing' in build) return build;
+  const file = path.join(dir, 'before.db');
+  const server = startServer({
+    port: BEFORE_PORT,
+    databaseUrl: file,
+    entry: build.entry,
+    env: { TIME_ZONE, LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn' },
   });
+  try {
+    const base = `http://127.0.0.1:${BEFORE_PORT}`;
+    await waitForHealth(base);
+    const origin = `http://localhost:${BEFORE_PORT}`;
+    const operator = await signUpOperator(base, origin, 'before@example.com');
+    const { seedLedgerSqlite: seedBefore } = await build.load<{
+      seedLedgerSqlite: typeof seedLedgerSqlite;
+    }>('bench/seed-data.ts');
+    const { clientIds } = seedBefore(file, operator.userId, {
+      clients: CLIENTS,
+      entries: ENTRIES,
+      today: today(),
+    });
+    const scattered = shuffled(clientIds);
+    const headers = { cookie: operator.cookie, origin, 'content-type': 'application/json' };
+    let next = 0;
+    const before: Load = (seconds) =>
+      load(
+        `POST /api/clients/:id/entries (payment) on the build before issue 21 (${BEFORE_ISSUE_21.slice(0, 7)})`,
+        {
+          url: base,
+          requests: [
+            {
+              method: 'POST',
+              headers,
+              setupRequest: (request) => {
+                const i = next++;
+                return {
+                  ...request,
+                  path: `/api/clients/${scattered[i % scattered.length]}/entries`,
+                  body: JSON.stringify({
+                    kind: 'payment',
+                    amount: formatAmount(arrears[i % arrears.length]?.paymentPaise ?? 100n),
+                    note: 'bench',
+                  }),
+                };
+              },
+            },
+          ],
+        },
+        seconds,
+      );
+    const turns = await inTurns({
+      first: { kind: 'before', run: before },
+      second: { kind: 'settle', run: settle },
+    });
+    return { before: turns.first, settle: turns.second, runs: turns.runs };
+  } finally {
+    await stop(server);
+    build.remove();
+  }
 }
 
 const ms = (value: number) => (Number.isInteger(value) ? String(value) : value.toFixed(1));
@@ -300,7 +371,7 @@ async function main(): Promise<void> {
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   try {
-    await waitForHealth(`${BASE}/api/health`);
+    await waitForHealth(BASE);
     const signUp = await fetch(`${BASE}/api/auth/sign-up/email`, {
       method: 'POST',
       headers: { origin: ORIGIN, 'content-type': 'application/json' },
@@ -350,8 +421,11 @@ async function main(): Promise<void> {
       }),
     });
     results.push(creates);
-    const settling = await compareSettling(writeHeaders, creditIds, arrears);
+    const loads = settlingLoads(writeHeaders, creditIds, arrears);
+    const settling = await compareSettling(loads, arrears);
     results.push(...settling.figures);
+    const beforeIssue = await againstBuildBefore(dir, loads.settle, arrears);
+    if ('before' in beforeIssue) results.push(beforeIssue.before, beforeIssue.settle);
     // Payments on clients picked at random among the 100,000, as a counter would record them.
     let pick = 0;
     const payments = await load(
@@ -434,6 +508,14 @@ async function main(): Promise<void> {
     );
     console.log(`  the counted runs in order: ${settling.runs}`);
     console.log(SETTLING_NOTE);
+    if ('before' in beforeIssue) {
+      console.log(
+        `payments settling unpaid amounts / payments on the build before issue 21 (throughput): ${(beforeIssue.settle.rps / beforeIssue.before.rps).toFixed(2)} (target ≥ 0.8: the same, measured against "today's rate" itself)`,
+      );
+      console.log(`  the counted runs in order: ${beforeIssue.runs}`);
+    } else {
+      console.log(`payments on the build before issue 21: not measured (${beforeIssue.missing})`);
+    }
     const db = new Database(file, { readonly: true });
     const problems = unpaidProblemsSqlite(db, ownerId);
     db.close();

@@ -198,12 +198,30 @@ export interface Seeded {
   ownerDues: number;
 }
 
+/** Numbers in [0, 1) from xorshift: the same sequence for a seed on every run. */
+function fixedSequence(start: number): () => number {
+  let seed = start;
+  return () => {
+    seed ^= seed << 13;
+    seed ^= seed >>> 17;
+    seed ^= seed << 5;
+    return (seed >>> 0) / 4_294_967_296;
+  };
+}
+
 /** Fisher–Yates with the seed's own fixed sequence: the same order on every run. */
 function shuffle<T>(items: T[], random: () => number): void {
   for (let i = items.length - 1; i > 0; i -= 1) {
     const j = Math.floor(random() * (i + 1));
     [items[i], items[j]] = [items[j] as T, items[i] as T];
   }
+}
+
+/** A copy of `items` in a scattered order, the same on every run. */
+export function shuffled<T>(items: readonly T[]): T[] {
+  const copy = [...items];
+  shuffle(copy, fixedSequence(7));
+  return copy;
 }
 
 interface Unpaid {
@@ -283,14 +301,8 @@ export function seedLedgerSqlite(
   const creditIds: string[] = [];
   const arrears: Seeded['arrears'] = [];
   let dueRows = 0;
-  let seed = 42;
-  const random = () => {
-    // A fixed sequence (xorshift), so that every run seeds the same ledger.
-    seed ^= seed << 13;
-    seed ^= seed >>> 17;
-    seed ^= seed << 5;
-    return (seed >>> 0) / 4_294_967_296;
-  };
+  // A fixed sequence, so that every run seeds the same ledger.
+  const random = fixedSequence(42);
 
   const writeClient = (i: number, entryCount: number, firstDay: string, days: number): string => {
     const client = seedClient(i);
