@@ -344,7 +344,11 @@ async function againstBuildBefore(
       first: { kind: 'before', run: before },
       second: { kind: 'settle', run: settle },
     });
-    return { before: turns.first, settle: turns.second, runs: turns.runs };
+    const settling = {
+      ...turns.second,
+      name: `POST /api/clients/:id/entries (payment settling unpaid amounts), in turns with the build before issue 21`,
+    };
+    return { before: turns.first, settle: settling, runs: turns.runs };
   } finally {
     await stop(server);
     build.remove();
