@@ -1,4 +1,4 @@
-import { render } from '@testing-library/react';
+import { render, waitFor } from '@testing-library/react';
 import { type ReactElement, useLayoutEffect } from 'react';
 import { type Location, MemoryRouter, type RouteObject, useLocation } from 'react-router';
 import { afterEach, beforeEach, vi } from 'vitest';
@@ -153,13 +153,29 @@ export class FakeWebSocket {
   close() {}
 }
 
-/** Every test of the file gets a FakeWebSocket for the page's live channel. */
+/**
+ * Every test of the file gets a FakeWebSocket for the page's live channel, and starts with
+ * none open (the last test's would otherwise stand in for one this page has not opened yet).
+ */
 export function stubLiveSocketInEachTest(): void {
   beforeEach(() => {
+    FakeWebSocket.latest = undefined;
     vi.stubGlobal('WebSocket', FakeWebSocket);
   });
   afterEach(() => {
     vi.unstubAllGlobals();
+  });
+}
+
+/**
+ * The page's live channel once it has opened one: what a test sends through it before then
+ * reaches nothing (the page opens it in an effect, after its first answers).
+ */
+export function liveChannel(): Promise<FakeWebSocket> {
+  return waitFor(() => {
+    const socket = FakeWebSocket.latest;
+    if (!socket) throw new Error('the page has not opened its live channel yet');
+    return socket;
   });
 }
 

@@ -6,7 +6,7 @@ import type { CollectItem, PromiseToPay } from '../../shared/dues-schema.ts';
 import { changeLanguage } from '../i18n/language.ts';
 import {
   apiClient,
-  FakeWebSocket,
+  liveChannel,
   mockApi,
   renderApp,
   signedIn,
@@ -181,8 +181,9 @@ const rowOf = (table: HTMLElement, name: string) => {
   return row;
 };
 
-function sendLive(event: unknown) {
-  act(() => FakeWebSocket.latest?.onmessage?.({ data: JSON.stringify(event) }));
+async function sendLive(event: unknown) {
+  const socket = await liveChannel();
+  act(() => socket.onmessage?.({ data: JSON.stringify(event) }));
 }
 
 afterEach(() => {
@@ -375,7 +376,7 @@ describe("the day's collection round", () => {
     const table = await screen.findByRole('table', { name: 'Clients to see today' });
     expect(within(table).getByRole('rowheader', { name: 'Ravi Kumar' })).toBeVisible();
     elsewhere.dealtWith('r1');
-    sendLive(event('r1'));
+    await sendLive(event('r1'));
     await waitFor(() =>
       expect(within(table).queryByRole('rowheader', { name: 'Ravi Kumar' })).toBeNull(),
     );

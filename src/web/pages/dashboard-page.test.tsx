@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import {
   apiClient,
-  FakeWebSocket,
+  liveChannel,
   mockApi,
   renderApp,
   signedIn,
@@ -229,8 +229,9 @@ describe('what is overdue and collected, on the dashboard', () => {
     });
     const before = reads();
     const paid = { ...asha, balance: '0.00', version: 2 };
+    const socket = await liveChannel();
     act(() =>
-      FakeWebSocket.latest?.onmessage?.({
+      socket.onmessage?.({
         data: JSON.stringify({
           type: 'entry.created',
           entry: {
@@ -252,7 +253,7 @@ describe('what is overdue and collected, on the dashboard', () => {
     await waitFor(() => expect(reads().ageing).toBe(before.ageing + 1));
     expect(reads().totals).toBe(before.totals + 1);
     act(() =>
-      FakeWebSocket.latest?.onmessage?.({
+      socket.onmessage?.({
         data: JSON.stringify({ type: 'clients.imported', count: 3 }),
       }),
     );

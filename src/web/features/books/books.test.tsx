@@ -4,7 +4,7 @@ import { describe, expect, test } from 'vitest';
 import type { ActivityItem, Book, Member } from '../../../shared/book-schema.ts';
 import {
   apiClient,
-  FakeWebSocket,
+  liveChannel,
   memberOf,
   mockApi,
   openSettings,
@@ -145,8 +145,9 @@ describe('the book in the navbar', () => {
     bookApi(() => (removed ? { items: [ownBook] } : memberOf('staff')));
     renderApp('/dashboard');
     expect(await screen.findByRole('button', { name: 'Book: Sharma Traders' })).toBeInTheDocument();
+    const socket = await liveChannel();
     removed = true;
-    act(() => FakeWebSocket.latest?.onclose?.({ code: 4403 }));
+    act(() => socket.onclose?.({ code: 4403 }));
     expect(
       await screen.findByText('You are no longer a member of Sharma Traders'),
     ).toBeInTheDocument();

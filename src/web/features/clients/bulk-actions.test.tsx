@@ -5,7 +5,7 @@ import type { Client } from '../../../shared/client-schema.ts';
 import {
   type ApiRoutes,
   apiClient,
-  FakeWebSocket,
+  liveChannel,
   mockApi,
   renderApp,
   signedIn,
@@ -102,8 +102,8 @@ describe('picking rows to act on together', () => {
     await userEvent.click(box('Select Ravi Kumar'));
     expect(screen.getByText('2 selected')).toBeVisible();
 
-    const live = (event: unknown) =>
-      act(() => FakeWebSocket.latest?.onmessage?.({ data: JSON.stringify(event) }));
+    const socket = await liveChannel();
+    const live = (event: unknown) => act(() => socket.onmessage?.({ data: JSON.stringify(event) }));
     showElsewhere([asha, meera]);
     live({ type: 'client.deleted', id: ravi.id });
     await waitFor(() => expect(screen.queryByRole('checkbox', { name: /Ravi/ })).toBeNull());

@@ -6,7 +6,7 @@ import type { Client } from '../../../shared/client-schema.ts';
 import type { ShareLink } from '../../../shared/share-link-schema.ts';
 import {
   apiClient,
-  FakeWebSocket,
+  liveChannel,
   mockApi,
   renderApp,
   signedIn,
@@ -185,8 +185,9 @@ describe('payments the client reported', () => {
     expect(await screen.findByText('The client has reported no payment.')).toBeVisible();
     const fresh = claim('k1', 'pending', 'UPI-778899');
     const client = elsewhere.claim(fresh);
+    const socket = await liveChannel();
     act(() =>
-      FakeWebSocket.latest?.onmessage?.({
+      socket.onmessage?.({
         data: JSON.stringify({ type: 'claim.created', claim: fresh, client }),
       }),
     );

@@ -6,7 +6,7 @@ import type { PromiseToPay } from '../../../shared/dues-schema.ts';
 import { changeLanguage } from '../../i18n/language.ts';
 import {
   apiClient,
-  FakeWebSocket,
+  liveChannel,
   mockApi,
   renderApp,
   signedIn,
@@ -219,8 +219,9 @@ describe("a client's promises on their page", () => {
     const section = await screen.findByRole('region', { name: 'Promises to pay' });
     expect(await within(section).findByText('No promise has come due yet')).toBeVisible();
     const made = promise('p9', { amount: '700.00', by: '2026-11-30' });
+    const socket = await liveChannel();
     act(() =>
-      FakeWebSocket.latest?.onmessage?.({
+      socket.onmessage?.({
         data: JSON.stringify({
           type: 'promise.created',
           promise: made,

@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { beforeEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import type { Totals } from '../../../shared/ledger-schema.ts';
 import { TWO_FACTOR_SETUP_REQUIRED_MESSAGE } from '../../../shared/two-factor-schema.ts';
 import {
@@ -12,9 +12,6 @@ import {
 } from '../../test-utils.tsx';
 
 stubLiveSocketInEachTest();
-beforeEach(() => {
-  FakeWebSocket.latest = undefined;
-});
 
 const operator = { user: { ...signedIn.user, role: 'operator' } };
 const emptyList = { items: [], total: 0, totalOwed: '0.00' };
