@@ -177,8 +177,9 @@ export function fillTemplate(template: string, values: TemplateValues): string {
     link: values.link,
     upi: values.upi,
   };
+  // Own keys only: `in` would also find what every object inherits ({constructor}, {toString}).
   return template.replace(PLACEHOLDER, (whole, word: string) =>
-    word in filled ? filled[word as TemplatePlaceholder] : whole,
+    Object.hasOwn(filled, word) ? filled[word as TemplatePlaceholder] : whole,
   );
 }
 

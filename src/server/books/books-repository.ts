@@ -135,7 +135,9 @@ export async function memberOfBook(
 export type RoleChange =
   | { kind: 'changed'; member: Member; handedOver: boolean }
   | { kind: 'not-found' }
-  | { kind: 'owner-stays' };
+  | { kind: 'owner-stays' }
+  /** The caller handed the book over in a write that committed after their request began. */
+  | { kind: 'not-owner' };
 
 /**
  * Gives a member another role. Making another member the owner hands the book over: the
@@ -148,6 +150,17 @@ export async function changeRole(
   memberId: string,
   role: BookRole,
 ): Promise<RoleChange> {
+  // Still the owner, as this write sees the book: two hand-overs sent at once would otherwise
+  // both pass the session's check and leave two owners. The no-op update locks the owner's row
+  // on PostgreSQL, so the second waits for the first and then finds it no longer theirs.
+  const stillOwner = await trx
+    .updateTable('book_members')
+    .set({ role: 'owner' })
+    .where('book_id', '=', bookId)
+    .where('user_id', '=', ownerId)
+    .where('role', '=', 'owner')
+    .executeTakeFirst();
+  if (stillOwner.numUpdatedRows === 0n) return { kind: 'not-owner' };
   const member = await memberOfBook(trx, bookId, memberId);
   if (!member) return { kind: 'not-found' };
   if (memberId === ownerId) {
@@ -253,15 +266,16 @@ export async function acceptInvite(
     .returning(['book_id', 'role'])
     .executeTakeFirst();
   if (!used) return { kind: 'not-found' };
-  const existing = await bookOfMember(trx, userId, used.book_id);
-  if (existing) return { kind: 'joined', book: existing, joined: false };
-  await trx
+  // A member keeps the role they have. Two invitations to one book accepted at once: the
+  // second insert waits for the first (PostgreSQL) and then adds nothing.
+  const added = await trx
     .insertInto('book_members')
     .values({ book_id: used.book_id, user_id: userId, role: used.role, joined_at: at })
-    .execute();
+    .onConflict((conflict) => conflict.columns(['book_id', 'user_id']).doNothing())
+    .executeTakeFirst();
   const book = await bookOfMember(trx, userId, used.book_id);
   if (!book) throw new Error('a member just added is not there');
-  return { kind: 'joined', book, joined: true };
+  return { kind: 'joined', book, joined: (added.numInsertedOrUpdatedRows ?? 0n) > 0n };
 }
 
 /** Whether an invitation would let its bearer in now (sign-up checks before making the account). */

@@ -235,6 +235,7 @@ export async function registerBooksRoutes(
         });
         if (outcome.kind === 'not-found') throw new HttpError(404, 'member-not-found');
         if (outcome.kind === 'owner-stays') throw new HttpError(409, 'owner-role-is-handed-over');
+        if (outcome.kind === 'not-owner') throw new HttpError(403, 'role-forbidden');
         return outcome.member;
       },
     );

@@ -117,6 +117,24 @@ describe('books and invitations', () => {
     expect(names(await get(apiPaths.clients, again.cookie))).toEqual([]);
   });
 
+  test('two invitations to one book accepted at once make one membership, and both answer it', async () => {
+    const boss = await owner();
+    const tokens = [
+      await inviteToBook(t.app, boss.cookie, 'staff'),
+      await inviteToBook(t.app, boss.cookie, 'viewer'),
+    ];
+    const helper = await signUp(t.app, uniqueEmail('twice'));
+    const answers = await Promise.all(
+      tokens.map((token) => post(t.app, apiPaths.inviteAccept(token), helper.cookie)),
+    );
+    expect(answers.map((answer) => answer.statusCode)).toEqual([200, 200]);
+    const [first, second] = answers.map((answer) => answer.json().book);
+    expect(second).toEqual(first);
+    const members = (await get(apiPaths.bookMembers, boss.cookie)).json().items;
+    const theirs = members.filter((member: { id: string }) => member.id === helper.userId);
+    expect(theirs).toEqual([expect.objectContaining({ role: first.role })]);
+  });
+
   test("no log line holds an invitation's token", async () => {
     const boss = await owner();
     const token = await inviteToBook(t.app, boss.cookie, 'staff');
@@ -303,6 +321,22 @@ describe('members and roles', () => {
     // The former owner no longer manages members.
     const invite = await post(t.app, apiPaths.bookInvites, boss.cookie, { role: 'viewer' });
     expect(invite.statusCode).toBe(403);
+  });
+
+  test('two hand-overs sent at once: one is made, the other refused, and the book keeps one owner', async () => {
+    const boss = await owner();
+    const manager = await joinBookAs(t.app, boss.cookie, 'manager');
+    const staff = await joinBookAs(t.app, boss.cookie, 'staff');
+    const handOver = (to: string) =>
+      injectCall(t.app, 'PUT', apiPaths.bookMember(to), boss.cookie, { role: 'owner' });
+    const answers = await Promise.all([handOver(manager.userId), handOver(staff.userId)]);
+    expect(answers.map((answer) => answer.statusCode).sort()).toEqual([200, 403]);
+    expect(answers.find((answer) => answer.statusCode === 403)?.json().code).toBe('role-forbidden');
+    const members: { id: string; role: string }[] = (
+      await get(apiPaths.bookMembers, manager.cookie)
+    ).json().items;
+    expect(members.filter((member) => member.role === 'owner')).toHaveLength(1);
+    expect(members.find((member) => member.id === boss.userId)?.role).toBe('manager');
   });
 
   test("a removed member's sockets on the book close, and their next request is in their own book", async () => {
