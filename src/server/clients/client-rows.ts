@@ -3,6 +3,7 @@ import type { Client } from '../../shared/client-schema.ts';
 import { languageOrDefault } from '../../shared/languages.ts';
 import { formatAmount } from '../../shared/money.ts';
 import { compiledQuery } from '../db/compiled-queries.ts';
+import type { WriteTransaction } from '../db/database.ts';
 import { type DbInteger, exactInteger, smallInteger } from '../db/integers.ts';
 import { handleOf, type ReadSource } from '../db/reader.ts';
 import type { ClientsTable } from '../db/schema.ts';
@@ -181,6 +182,26 @@ export async function answerClient(
     return toClient({ ...row, overdue_paise: sum?.overdue ?? 0 }, today);
   }
   return toClient(row, today);
+}
+
+/**
+ * Takes the client row's write lock before a write reads it to decide what to change: on
+ * PostgreSQL a second such write on the client then waits here until the first commits, and
+ * reads what it left (SQLite runs one write at a time anyway). False: no such client.
+ */
+export async function lockOwnedClient(
+  trx: WriteTransaction,
+  ownerId: string,
+  id: string,
+): Promise<boolean> {
+  if (!isClientId(id)) return false;
+  const locked = await trx
+    .updateTable('clients')
+    .set({ version: sql`version` })
+    .where('id', '=', id)
+    .where('owner_id', '=', ownerId)
+    .executeTakeFirst();
+  return locked.numUpdatedRows > 0n;
 }
 
 export async function selectOwnedClient(

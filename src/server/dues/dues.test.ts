@@ -452,6 +452,20 @@ describe('promises to pay', () => {
     expect(due.json().items).toEqual([]);
   });
 
+  test('two promises made at once: one stays open, the other is replaced, as one after the other', async () => {
+    const cookie = await operator();
+    const client = await addClient(t.app, cookie, { balance: '900' });
+    const made = await Promise.all([
+      post(t.app, apiPaths.promises(client.id), cookie, { amount: '300', by: addDays(today, 2) }),
+      post(t.app, apiPaths.promises(client.id), cookie, { amount: '400', by: addDays(today, 5) }),
+    ]);
+    expect(made.map((answer) => answer.statusCode)).toEqual([201, 201]);
+    const record = await promises(cookie, client);
+    expect(record.items.map((p) => p.status).sort()).toEqual(['open', 'replaced']);
+    const open = record.items.find((p) => p.status === 'open');
+    expect((await read(cookie, client)).promise?.id).toBe(open?.id);
+  });
+
   test("a day in the past, a bad amount, or another operator's client is refused and changes nothing", async () => {
     const cookie = await operator();
     const client = await addClient(t.app, cookie, { balance: '900' });

@@ -15,6 +15,7 @@ import {
   answerClient,
   CLIENT_COLUMNS,
   type ClientRow,
+  lockOwnedClient,
   selectOwnedClient,
 } from '../clients/client-rows.ts';
 import type { WriteTransaction } from '../db/database.ts';
@@ -65,6 +66,8 @@ export async function createPromise(
   input: NewPromise,
   today: string,
 ): Promise<CreateOutcome> {
+  // Two promises made at once: the second replaces the first, as one after the other would.
+  if (!(await lockOwnedClient(trx, operator.bookId, clientId))) return { kind: 'not-found' };
   const before = await selectOwnedClient(trx, operator.bookId, clientId);
   if (!before) return { kind: 'not-found' };
   const now = new Date().toISOString();
