@@ -16,7 +16,7 @@ import { apiPaths } from '../../shared/paths.ts';
 import { secondFactorRequiredSchema, secondFactorSchema } from '../../shared/two-factor-schema.ts';
 import type { ValidationCode } from '../../shared/validation-messages.ts';
 import { joinByInvite } from '../books/book-joining.ts';
-import { inviteIsOpen, makeOwnBook } from '../books/books-repository.ts';
+import { holdInvite, inviteIsOpen, makeOwnBook, releaseInvite } from '../books/books-repository.ts';
 import type { Config, RateLimitRule } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import { fieldRefusal, HttpError, validationRefusal } from '../http/errors.ts';
@@ -171,13 +171,34 @@ export async function registerAuthRoutes(
       });
       const email = input.email.toLowerCase();
       await limit(`sign-up:email:${email}`, config.rateLimits.signUpPerEmail, reply);
-      const answer = await callAuth(request, reply, {
-        email,
-        password: input.password,
-        name: input.name || email.split('@')[0],
-      });
+      // Held from here until the account joins: two sign-ups with one invitation at once
+      // would otherwise both pass the check above, and the second make an account while
+      // registrations are closed.
+      const heldAt =
+        inviteToken === undefined
+          ? undefined
+          : await database.write((trx) => holdInvite(trx, inviteToken));
+      if (heldAt === null) throw new HttpError(404, 'invite-not-found');
+      const release = () =>
+        inviteToken === undefined || heldAt === undefined
+          ? Promise.resolve()
+          : database.write((trx) => releaseInvite(trx, inviteToken, heldAt));
+      let answer: Awaited<ReturnType<typeof callAuth>>;
+      try {
+        answer = await callAuth(request, reply, {
+          email,
+          password: input.password,
+          name: input.name || email.split('@')[0],
+        });
+      } catch (error) {
+        await release();
+        throw error;
+      }
       const session = answer.status === 200 ? toSessionAnswer(answer.body) : null;
-      if (!session) return refusal(answer);
+      if (!session) {
+        await release();
+        return refusal(answer);
+      }
       await endReplacedSession(request);
       // The language the visitor was reading the pages in, else the one their browser asks for.
       const language =
@@ -187,9 +208,8 @@ export async function registerAuthRoutes(
       const claimed = await writeWithEvents(database, bus, async (trx, publish) => {
         await saveAccountLanguage(trx, user.id, language);
         await makeOwnBook(trx, { id: user.id, name, email });
-        // Used by someone else since the check above: the account stays, in its own book.
         if (inviteToken !== undefined) {
-          await joinByInvite(trx, publish, user, inviteToken, { everySession: true });
+          await joinByInvite(trx, publish, user, inviteToken, { everySession: true }, heldAt);
         }
         return claimFirstAdministrator(trx, user.id);
       });

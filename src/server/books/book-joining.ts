@@ -16,8 +16,10 @@ export async function joinByInvite(
   user: { id: string; email: string },
   token: string,
   where: { sessionId: string } | { everySession: true },
+  /** A sign-up's hold on the invitation (`holdInvite`). */
+  heldAt?: string,
 ): Promise<Acceptance> {
-  const outcome = await acceptInvite(trx, token, user.id);
+  const outcome = await acceptInvite(trx, token, user.id, heldAt);
   if (outcome.kind !== 'joined') return outcome;
   let sessions = trx.updateTable('session').set({ current_book_id: outcome.book.id });
   sessions =

@@ -253,16 +253,20 @@ export async function acceptInvite(
   trx: WriteTransaction,
   token: string,
   userId: string,
+  /** The mark of this sign-up's hold on it (`holdInvite`), which only this sign-up can use. */
+  heldAt?: string,
   now: Date = new Date(),
 ): Promise<Acceptance> {
   const at = now.toISOString();
   // One statement marks it used, so two accepting at once cannot both have it.
-  const used = await trx
+  const unused = trx
     .updateTable('book_invites')
     .set({ used_at: at, used_by: userId })
-    .where('token_digest', '=', inviteDigest(token))
-    .where('used_at', 'is', null)
-    .where('expires_at', '>', at)
+    .where('token_digest', '=', inviteDigest(token));
+  const used = await (heldAt === undefined
+    ? unused.where('used_at', 'is', null).where('expires_at', '>', at)
+    : unused.where('used_at', '=', heldAt).where('used_by', 'is', null)
+  )
     .returning(['book_id', 'role'])
     .executeTakeFirst();
   if (!used) return { kind: 'not-found' };
@@ -276,6 +280,43 @@ export async function acceptInvite(
   const book = await bookOfMember(trx, userId, used.book_id);
   if (!book) throw new Error('a member just added is not there');
   return { kind: 'joined', book, joined: (added.numInsertedOrUpdatedRows ?? 0n) > 0n };
+}
+
+/**
+ * Holds an open invitation for a sign-up while its account is made (by better-auth, outside
+ * any transaction of ours): of two sign-ups with one invitation only one gets past this, so
+ * no account is made for one that would not join. Answers the hold's mark for `acceptInvite`,
+ * or null when the invitation is not open.
+ */
+export async function holdInvite(
+  trx: WriteTransaction,
+  token: string,
+  now: Date = new Date(),
+): Promise<string | null> {
+  const at = now.toISOString();
+  const held = await trx
+    .updateTable('book_invites')
+    .set({ used_at: at })
+    .where('token_digest', '=', inviteDigest(token))
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', at)
+    .executeTakeFirst();
+  return held.numUpdatedRows > 0n ? at : null;
+}
+
+/** Lets go of a hold whose account was not made: the invitation is open again. */
+export async function releaseInvite(
+  trx: WriteTransaction,
+  token: string,
+  heldAt: string,
+): Promise<void> {
+  await trx
+    .updateTable('book_invites')
+    .set({ used_at: null })
+    .where('token_digest', '=', inviteDigest(token))
+    .where('used_at', '=', heldAt)
+    .where('used_by', 'is', null)
+    .execute();
 }
 
 /** Whether an invitation would let its bearer in now (sign-up checks before making the account). */

@@ -197,6 +197,62 @@ describe('books and invitations', () => {
       await setPanelSettings(t, { disableBalanceOnAdd: false, disableBalanceOnEdit: false });
     }
   });
+  test('two sign-ups with one invitation at once, registrations closed: one joins, and the other makes no account', async () => {
+    const boss = await owner();
+    const token = await inviteToBook(t.app, boss.cookie, 'staff');
+    await setPanelSettings(t, {
+      disableBalanceOnAdd: false,
+      disableBalanceOnEdit: false,
+      allowRegistrations: false,
+    });
+    try {
+      const emails = [uniqueEmail('first'), uniqueEmail('second')];
+      const signUpWith = (email: string) =>
+        post(t.app, apiPaths.signUp, undefined, {
+          email,
+          password: GOOD_PASSWORD,
+          inviteToken: token,
+        });
+      const answers = await Promise.all(emails.map(signUpWith));
+      expect(answers.map((answer) => answer.statusCode).sort()).toEqual([200, 404]);
+      expect(answers.find((answer) => answer.statusCode === 404)?.json().code).toBe(
+        'invite-not-found',
+      );
+      const accounts = await t.database.db
+        .selectFrom('user')
+        .select('email')
+        .where('email', 'in', emails)
+        .execute();
+      expect(accounts).toHaveLength(1);
+    } finally {
+      await setPanelSettings(t, { disableBalanceOnAdd: false, disableBalanceOnEdit: false });
+    }
+  });
+
+  test('a sign-up refused after its invitation was checked leaves the invitation open', async () => {
+    const boss = await owner();
+    const token = await inviteToBook(t.app, boss.cookie, 'viewer');
+    const taken = await signUp(t.app, uniqueEmail('taken'));
+    const refused = await post(t.app, apiPaths.signUp, undefined, {
+      email: taken.email,
+      password: GOOD_PASSWORD,
+      inviteToken: token,
+    });
+    expect(refused.statusCode).toBeGreaterThanOrEqual(400);
+    expect(refused.statusCode).toBeLessThan(500);
+    const joined = await post(t.app, apiPaths.signUp, undefined, {
+      email: uniqueEmail('after'),
+      password: GOOD_PASSWORD,
+      inviteToken: token,
+    });
+    expect(joined.statusCode, joined.body).toBe(200);
+    expect(joined.json().user).toBeDefined();
+    const members = (await get(apiPaths.bookMembers, boss.cookie)).json().items;
+    expect(members.map((member: { role: string }) => member.role).sort()).toEqual([
+      'owner',
+      'viewer',
+    ]);
+  });
 });
 
 describe('switching books', () => {
