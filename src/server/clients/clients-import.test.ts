@@ -350,6 +350,26 @@ describe('files refused with a clear answer, storing nothing', () => {
     expect(response.json().message).toBe('The file has more than 50,000 clients');
   });
 
+  test(`blank rows are not clients: ${IMPORT_MAX_ROWS} clients among blank rows are read whole, one more is refused`, async () => {
+    const { cookie } = await signUp(t.app);
+    const client = (i: number) => `Name,Surname${i},,,1\n`;
+    const rows = (count: number) =>
+      Array.from({ length: count }, (_, i) =>
+        i % 1000 === 0 ? `\n,,,,\n${client(i)}` : client(i),
+      );
+    const atLimit = await importCsv(
+      cookie,
+      `${HEADER}\n${rows(IMPORT_MAX_ROWS).join('')}`,
+      '?dryRun=true',
+    );
+    expect(atLimit.statusCode, atLimit.body).toBe(200);
+    expect(atLimit.json().rows).toBe(IMPORT_MAX_ROWS);
+    const over = await importCsv(cookie, `${HEADER}\n${rows(IMPORT_MAX_ROWS + 1).join('')}`);
+    expect(over.statusCode).toBe(400);
+    expect(over.json().message).toBe('The file has more than 50,000 clients');
+    expect((await listOf(cookie)).total).toBe(0);
+  });
+
   test('a file over 10 MiB is refused with 413', async () => {
     const { cookie } = await signUp(t.app);
     const response = await importCsv(cookie, `${HEADER}\n${'x'.repeat(10 * 1024 * 1024)}`);

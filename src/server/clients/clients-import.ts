@@ -84,15 +84,27 @@ export function readCsv(body: Buffer): CsvReading {
 
 function tableOf(body: Buffer): CsvTable {
   const text = textOf(body);
-  let records: string[][];
+  let headers: string[] | undefined;
+  const rows: CsvTable['rows'] = [];
   try {
-    records = parse(text, {
+    parse(text, {
       delimiter: delimiterOf(text),
       // Rows shorter than the header are common (trailing empty cells dropped); longer are not.
       relax_column_count_less: true,
       relax_quotes: true,
-      // One past the limit is enough to know the file is over it.
-      to: IMPORT_MAX_ROWS + 2,
+      // Each row is taken as it is read, by its number in the file: a blank one counts (the
+      // numbers after it stay the file's) but is not a client and not one of the limit's, and
+      // reading stops at the first client past the limit.
+      on_record: (cells: string[], { records }) => {
+        if (headers === undefined) headers = cells;
+        else if (!isBlank(cells)) {
+          if (rows.length === IMPORT_MAX_ROWS) {
+            refuse({ kind: 'too-many-rows', max: IMPORT_MAX_ROWS });
+          }
+          rows.push({ row: records, cells });
+        }
+        return null;
+      },
     });
   } catch (error) {
     if (!(error instanceof CsvError)) throw error;
@@ -102,13 +114,8 @@ function tableOf(body: Buffer): CsvTable {
     }
     refuse({ kind: 'not-valid', row: row + 1, reason: error.message });
   }
-  const [headers = [], ...below] = records;
-  if (isBlank(headers)) refuse({ kind: 'no-header' });
-  const rows = below
-    .map((cells, index) => ({ row: index + 2, cells }))
-    .filter(({ cells }) => !isBlank(cells));
+  if (headers === undefined || isBlank(headers)) refuse({ kind: 'no-header' });
   if (rows.length === 0) refuse({ kind: 'no-rows' });
-  if (rows.length > IMPORT_MAX_ROWS) refuse({ kind: 'too-many-rows', max: IMPORT_MAX_ROWS });
   return { headers: headers.map((header) => header.trim()), rows };
 }
 
