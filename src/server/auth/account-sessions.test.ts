@@ -250,6 +250,25 @@ describe('ending one’s sessions', () => {
     expect(await isSignedIn(t.app, laptop)).toBe(false);
   });
 
+  test('an id no session can have (a NUL in it) matches nothing, and the others in the list still end', async () => {
+    const alice = await signUp(t.app);
+    const laptop = await signIn(t.app, alice.email);
+    const laptopId = await idOf(laptop);
+    const none = await endSessions(alice.cookie, {
+      currentPassword: GOOD_PASSWORD,
+      sessionIds: ['a\u0000', `${laptopId}\u0000`],
+    });
+    expect(none.statusCode, none.body).toBe(200);
+    expect(none.json()).toEqual({ revoked: 0, signedOut: false });
+    expect(await isSignedIn(t.app, laptop)).toBe(true);
+    const mixed = await endSessions(alice.cookie, {
+      currentPassword: GOOD_PASSWORD,
+      sessionIds: ['a\u0000', laptopId],
+    });
+    expect(mixed.json()).toEqual({ revoked: 1, signedOut: false });
+    expect(await isSignedIn(t.app, laptop)).toBe(false);
+  });
+
   test('wrong passwords count with the other account calls: past the limit even the right one waits', async () => {
     const alice = await signUp(t.app);
     const laptop = await signIn(t.app, alice.email);

@@ -1,3 +1,4 @@
+import { isLookupId } from '../../shared/text.ts';
 import { storedDate, type WriteTransaction } from '../db/database.ts';
 import type { DatabaseReader } from '../db/reader.ts';
 
@@ -26,12 +27,14 @@ export async function deleteSessions(
   trx: WriteTransaction,
   { userId, exceptSessionId, sessionIds }: SessionsToEnd,
 ): Promise<EndedSessions> {
-  // An empty list names no session (and `IN ()` is no SQL).
-  if (sessionIds !== undefined && sessionIds.length === 0) return { ids: [], active: 0 };
+  // Ids no session can have (a NUL, which PostgreSQL cannot even compare) name none; an empty
+  // list names no session (and `IN ()` is no SQL).
+  const named = sessionIds?.filter(isLookupId);
+  if (named !== undefined && named.length === 0) return { ids: [], active: 0 };
   let query = trx.deleteFrom('session').returning(['id', 'expiresAt']);
   if (userId !== undefined) query = query.where('userId', '=', userId);
   if (exceptSessionId !== undefined) query = query.where('id', '<>', exceptSessionId);
-  if (sessionIds !== undefined) query = query.where('id', 'in', [...sessionIds]);
+  if (named !== undefined) query = query.where('id', 'in', named);
   const ended = await query.execute();
   const now = Date.now();
   return {
