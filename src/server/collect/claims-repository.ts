@@ -11,6 +11,7 @@ import {
   CLIENT_COLUMNS,
   type ClientRow,
   isClientId,
+  lockOwnedClient,
   selectOwnedClient,
 } from '../clients/client-rows.ts';
 import type { WriteTransaction } from '../db/database.ts';
@@ -81,6 +82,8 @@ export async function sendClaim(
 ): Promise<SendOutcome> {
   const link = await lockShareLink(trx, token, now);
   if (!link) return { kind: 'not-found' };
+  // A client deleted while this claim came in: gone once its delete commits, as its links are.
+  if (!(await lockOwnedClient(trx, link.ownerId, link.clientId))) return { kind: 'not-found' };
   const pending = await trx
     .selectFrom('payment_claims')
     .select((eb) => eb.fn.countAll<number | string | bigint>().as('count'))

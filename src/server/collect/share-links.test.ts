@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Writable } from 'node:stream';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Client } from '../../shared/client-schema.ts';
 import { upiUri } from '../../shared/collect-links.ts';
@@ -502,6 +503,27 @@ describe('"I have paid"', () => {
     expect(bad.body).toContain('value="&lt;x&gt;"');
     expect(bad.body).toContain('>kept</textarea>');
     expect((await clientOf(owner.cookie, client.id)).pendingClaims).toBe(1);
+  });
+
+  test('a claim sent while its client is being deleted waits for the delete, then finds no link (404)', async (context) => {
+    // One writer on SQLite: a claim and a delete cannot overlap there.
+    if (t.config.database.kind !== 'postgres') return context.skip();
+    const client = await addClient(t.app, owner.cookie, { balance: '300' });
+    const link = await makeLink(owner.cookie, client.id);
+    const deleting = new pg.Client({ connectionString: t.config.database.url });
+    await deleting.connect();
+    try {
+      await deleting.query('BEGIN');
+      await deleting.query('DELETE FROM clients WHERE id = $1', [client.id]);
+      const sent = claim(link.token, { amount: '300', reference: 'UPI-1' });
+      // The claim is waiting on the delete's lock by now (or has not started: the same).
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await deleting.query('COMMIT');
+      const answer = await sent;
+      expect(answer.statusCode, answer.body).toBe(404);
+    } finally {
+      await deleting.end();
+    }
   });
 
   test('a link holds at most 5 pending claims: the 6th is a 429', async () => {
