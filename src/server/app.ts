@@ -84,6 +84,10 @@ const REDACTED_LOG_PATHS = [
   'request.body.newPassword',
   // A reset link's token, as the reset page posts it.
   'request.body.token',
+  // An invitation's token, as an invited sign-up sends it.
+  'request.body.inviteToken',
+  // A two-factor code or a backup code.
+  'request.body.code',
 ];
 
 export interface AppDependencies {

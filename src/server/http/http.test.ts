@@ -686,8 +686,20 @@ describe('logs', () => {
       headers: { cookie, authorization: 'Bearer secret-token-1' },
       payload: { email: 'x@example.com', password },
     });
+    // An invited sign-up carries the invitation's token; a second factor, its code.
+    const invited = await logged.app.inject({
+      method: 'POST',
+      url: '/api/auth/sign-up/email',
+      payload: {
+        email: 'y@example.com',
+        password,
+        inviteToken: 'invite-secret-77',
+        code: '905113',
+      },
+    });
     await logged.close();
     expect(failed.statusCode).toBe(500);
+    expect(invited.statusCode).toBe(500);
     const failure = lines.map((line) => JSON.parse(line)).find((entry) => entry.request?.body);
     expect(failure?.request.headers.cookie).toBe('[redacted]');
     expect(failure?.request.headers.authorization).toBe('[redacted]');
@@ -697,6 +709,8 @@ describe('logs', () => {
     expect(log).not.toContain(password);
     expect(log).not.toContain(cookie.split('=')[1] ?? 'never');
     expect(log).not.toContain('secret-token-1');
+    expect(log).not.toContain('invite-secret-77');
+    expect(log).not.toContain('905113');
   });
 
   test("an administrator's acts on other accounts are logged with who did them, and no link", async () => {
