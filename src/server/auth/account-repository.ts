@@ -84,6 +84,16 @@ export async function changeEmail(
   return { kind: 'changed', operator: toOperator(row) };
 }
 
+/** Whether an account has this e-mail address (already normalised). */
+export async function accountExists(source: ReadSource, email: string): Promise<boolean> {
+  const row = await handleOf(source)
+    .selectFrom('user')
+    .select('id')
+    .where('email', '=', email)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 /** The language the operator's account keeps for their pages. */
 export async function accountLanguageOf(source: ReadSource, userId: string): Promise<Language> {
   const row = await handleOf(source)

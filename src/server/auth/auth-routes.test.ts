@@ -68,6 +68,17 @@ describe('sign-up', () => {
     expect(again.json().message).toMatch(/already exists/i);
   });
 
+  test('two sign-ups with one e-mail at once: one account, and the other is told it exists (422)', async () => {
+    const email = uniqueEmail();
+    const signUpAs = () =>
+      post(t.app, '/api/auth/sign-up/email', undefined, { email, password: GOOD_PASSWORD });
+    const answers = await Promise.all([signUpAs(), signUpAs(), signUpAs()]);
+    expect(answers.map((answer) => answer.statusCode).sort()).toEqual([200, 422, 422]);
+    for (const refused of answers.filter((answer) => answer.statusCode === 422)) {
+      expect(refused.json()).toMatchObject({ code: 'account-exists' });
+    }
+  });
+
   test('a password under 8 characters is refused with a field message', async () => {
     const response = await post(t.app, '/api/auth/sign-up/email', undefined, {
       email: uniqueEmail(),

@@ -25,9 +25,9 @@ import type { EventBus } from '../live/event-bus.ts';
 import { writeWithEvents } from '../live/write-with-events.ts';
 import { claimFirstAdministrator } from '../operators/operators-repository.ts';
 import { getSettings } from '../settings/settings-repository.ts';
-import { accountLanguageOf, saveAccountLanguage } from './account-repository.ts';
+import { accountExists, accountLanguageOf, saveAccountLanguage } from './account-repository.ts';
 import type { Auth } from './auth.ts';
-import { createAuthBridge } from './auth-bridge.ts';
+import { authErrorCode, createAuthBridge } from './auth-bridge.ts';
 import { endSessions } from './end-sessions.ts';
 import { newPasswordProblem, type PasswordProblem } from './password.ts';
 import {
@@ -197,6 +197,14 @@ export async function registerAuthRoutes(
       const session = answer.status === 200 ? toSessionAnswer(answer.body) : null;
       if (!session) {
         await release();
+        // Two sign-ups with one e-mail at once: both pass better-auth's look-up, and the
+        // second's insert meets the first's row, which better-auth reports as a failure.
+        if (
+          authErrorCode(answer) === 'FAILED_TO_CREATE_USER' &&
+          (await accountExists(database, email))
+        ) {
+          throw new HttpError(422, 'account-exists');
+        }
         return refusal(answer);
       }
       await endReplacedSession(request);
