@@ -25,6 +25,7 @@ import { writeWithEvents } from '../live/write-with-events.ts';
 import { type CsvProblem, checkRows, findDuplicates, readCsv } from './clients-import.ts';
 import { existingContacts } from './clients-read.ts';
 import { insertClients } from './clients-write.ts';
+import { lockTotals } from './running-totals.ts';
 
 interface ClientsImportRoutesOptions {
   config: Config;
@@ -143,7 +144,10 @@ export async function registerClientsImportRoutes(
         // Long work: up to 50,000 rows in one transaction, each statement on the long limit.
         const result = await runAsLongWork(() =>
           writeWithEvents(database, bus, async (trx, publish) => {
-            // Read in the transaction that stores them, so a client added meanwhile counts.
+            // Read in the transaction that stores them, after the book's totals row is taken,
+            // so a client added meanwhile counts, and of one file sent twice at once the
+            // second leaves out what the first stored.
+            if (request.query.skipDuplicates) await lockTotals(trx, ownerId);
             const duplicates = request.query.skipDuplicates
               ? new Set(
                   findDuplicates(checked.candidates, await existingContacts(trx, ownerId)).map(

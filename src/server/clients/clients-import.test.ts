@@ -263,6 +263,24 @@ describe('import', () => {
     expect((await listOf(cookie)).total).toBe(5);
   });
 
+  test('one file sent twice at once, skipping duplicates: its clients are stored once', async () => {
+    const { cookie } = await signUp(t.app);
+    const csv = [
+      HEADER,
+      'Twice,One,twice1@example.com,9876500501,1',
+      'Twice,Two,twice2@example.com,9876500502,2',
+    ].join('\n');
+    const answers = await Promise.all([
+      importCsv(cookie, csv, '?skipDuplicates=true'),
+      importCsv(cookie, csv, '?skipDuplicates=true'),
+    ]);
+    expect(answers.map((answer) => answer.json()).sort((a, b) => b.created - a.created)).toEqual([
+      { created: 2, skipped: 0 },
+      { created: 0, skipped: 2 },
+    ]);
+    expect((await listOf(cookie)).total).toBe(2);
+  });
+
   test('an export imported into an empty panel gives the same clients and total', async () => {
     const source = await signUp(t.app);
     const names = ['=cmd', '+Plus', '-Minus', '@At', 'Plain'];

@@ -171,6 +171,16 @@ export async function adjustTotals(
   return raising;
 }
 
+/**
+ * Takes the operator's totals row, which every write that moves a total takes: a write that
+ * first reads the book to decide what to store (an import leaving out duplicates) then waits
+ * on PostgreSQL for any such write before it, and reads what that one stored.
+ */
+export async function lockTotals(trx: WriteTransaction, ownerId: string): Promise<void> {
+  const nothing = contribution(null);
+  await adjustTotalsQuery(trx, { ownerId, ...nothing });
+}
+
 /** Books clients that did not exist before (an import) on the totals in one update. */
 export async function addNewClientsToTotals(
   trx: WriteTransaction,
