@@ -415,13 +415,14 @@ export async function totalsHistory(
     dailyDeltasQuery(reader.db, { ownerId, after: range.from }),
   ]);
   let total = totals ? exactInteger(totals.total_paise) : 0n;
-  // Walk back from now: the total at the end of a day is today's minus every later change.
+  // The total at the end of a day is today's minus every later change: those after the range
+  // at once (a range of long ago would otherwise be walked to day by day), then back through it.
   const later = new Map(deltas.map((row) => [row.on_date, exactInteger(row.delta_paise)]));
-  const latestBooked = deltas[0]?.on_date;
-  let day = latestBooked && latestBooked > range.to ? latestBooked : range.to;
+  for (const [on, delta] of later) if (on > range.to) total -= delta;
+  let day = range.to;
   const points: { on: string; totalOwed: string }[] = [];
   while (day >= range.from) {
-    if (day <= range.to) points.push({ on: day, totalOwed: formatAmount(total) });
+    points.push({ on: day, totalOwed: formatAmount(total) });
     total -= later.get(day) ?? 0n;
     day = addDays(day, -1);
   }

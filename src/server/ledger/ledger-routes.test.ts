@@ -396,6 +396,16 @@ describe('totals and their history', () => {
     ]);
     const over = await get(cookie, `/api/totals/history?from=${d(400)}&to=${today()}`);
     expect(over.statusCode).toBe(400);
+    // A range ending before today: every change after it is taken off, those inside it too.
+    const earlier = await get(cookie, `/api/totals/history?from=${d(6)}&to=${d(3)}`);
+    expect(earlier.json().points).toEqual(points.slice(0, 4));
+    // A range of long ago, before anything was owed.
+    const ancient = await get(cookie, '/api/totals/history?from=0001-01-01&to=0001-12-31');
+    expect(ancient.statusCode).toBe(200);
+    const old: { on: string; totalOwed: string }[] = ancient.json().points;
+    expect(old).toHaveLength(365);
+    expect(old[0]).toEqual({ on: '0001-01-01', totalOwed: '0.00' });
+    expect(new Set(old.map((p) => p.totalOwed))).toEqual(new Set(['0.00']));
   });
 });
 
