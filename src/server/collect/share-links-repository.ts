@@ -176,11 +176,13 @@ export async function lockShareLink(
 ): Promise<LiveLink | undefined> {
   const link = await liveLinkOf(trx, token, now);
   if (!link) return undefined;
-  // An update that changes nothing locks the row on PostgreSQL; SQLite has one writer.
-  await trx
+  // An update that changes nothing locks the row on PostgreSQL (SQLite has one writer), and
+  // still finds it unrevoked: a revoke that committed while it waited is in force.
+  const locked = await trx
     .updateTable('share_links')
     .set({ revoked_at: sql`revoked_at` })
     .where('id', '=', link.id)
-    .execute();
-  return link;
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  return locked.numUpdatedRows > 0n ? link : undefined;
 }

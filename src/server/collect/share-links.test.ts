@@ -526,6 +526,30 @@ describe('"I have paid"', () => {
     }
   });
 
+  test('a claim sent while its link is being revoked waits for the revoke, then finds no link (404)', async (context) => {
+    // One writer on SQLite: a claim and a revoke cannot overlap there.
+    if (t.config.database.kind !== 'postgres') return context.skip();
+    const client = await addClient(t.app, owner.cookie, { balance: '300' });
+    const link = await makeLink(owner.cookie, client.id);
+    const revoking = new pg.Client({ connectionString: t.config.database.url });
+    await revoking.connect();
+    try {
+      await revoking.query('BEGIN');
+      await revoking.query('UPDATE share_links SET revoked_at = $1 WHERE id = $2', [
+        new Date().toISOString(),
+        link.id,
+      ]);
+      const sent = claim(link.token, { amount: '300', reference: 'UPI-2' });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await revoking.query('COMMIT');
+      const answer = await sent;
+      expect(answer.statusCode, answer.body).toBe(404);
+      expect((await clientOf(owner.cookie, client.id)).pendingClaims).toBe(0);
+    } finally {
+      await revoking.end();
+    }
+  });
+
   test('a link holds at most 5 pending claims: the 6th is a 429', async () => {
     const client = await addClient(t.app, owner.cookie);
     const link = await makeLink(owner.cookie, client.id);
