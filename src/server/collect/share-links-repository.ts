@@ -149,6 +149,11 @@ async function liveLinkOf(
   return { id: row.id, ownerId: row.owner_id, clientId: row.client_id };
 }
 
+/** Whether a token names a working link now (read before the write that opens it). */
+export async function isLiveShareLink(source: ReadSource, token: string): Promise<boolean> {
+  return (await liveLinkOf(source, token, new Date())) !== undefined;
+}
+
 /** Opens a link: the link it names, with `lastOpenedAt` set to now. */
 export async function openShareLink(
   trx: WriteTransaction,

@@ -326,6 +326,8 @@ describe('what the link shows', () => {
     );
     const tokens = [revoked.token, expired.token, 'A'.repeat(43), 'short', '%00'];
     const pages = new Set<string>();
+    // None of them costs a write (they need no session: the one writer stays free).
+    const commitsBefore = t.database.commits();
     for (const token of tokens) {
       const json = await t.app.inject({ method: 'GET', url: apiPaths.shared(token) });
       expect(json.statusCode, token).toBe(404);
@@ -336,6 +338,7 @@ describe('what the link shows', () => {
       pages.add(page.body);
     }
     expect(pages.size).toBe(1);
+    expect(t.database.commits()).toBe(commitsBefore);
   });
 
   test('a revoked link is 404 at once on a second instance on the same database', async () => {

@@ -22,7 +22,7 @@ import type { EventBus } from '../live/event-bus.ts';
 import { writeWithEvents } from '../live/write-with-events.ts';
 import { sendClaim } from './claims-repository.ts';
 import { getCollectionSettings } from './collection-settings-repository.ts';
-import { openShareLink } from './share-links-repository.ts';
+import { isLiveShareLink, openShareLink } from './share-links-repository.ts';
 import { sharedStatementOf } from './shared-statement.ts';
 import { askedLanguage, pageLanguages, visitorLanguage } from './statement-language.ts';
 import {
@@ -76,6 +76,9 @@ export async function registerSharedRoutes(
 
   /** The statement a token opens (setting `lastOpenedAt`), or undefined for any bad link. */
   async function open(token: string) {
+    // A token that opens nothing is answered from a read: made-up links, which need no
+    // session, cannot keep the one writer (SQLite) busy.
+    if (!(await isLiveShareLink(database, token))) return undefined;
     const link = await writeWithEvents(database, bus, (trx) => openShareLink(trx, token));
     return link && sharedStatementOf(database, link, dateIn(config.timeZone));
   }
