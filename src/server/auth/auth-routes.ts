@@ -177,12 +177,12 @@ export async function registerAuthRoutes(
       const heldAt =
         inviteToken === undefined
           ? undefined
-          : await database.write((trx) => holdInvite(trx, inviteToken));
+          : await writeWithEvents(database, bus, (trx) => holdInvite(trx, inviteToken));
       if (heldAt === null) throw new HttpError(404, 'invite-not-found');
       const release = () =>
         inviteToken === undefined || heldAt === undefined
           ? Promise.resolve()
-          : database.write((trx) => releaseInvite(trx, inviteToken, heldAt));
+          : writeWithEvents(database, bus, (trx) => releaseInvite(trx, inviteToken, heldAt));
       let answer: Awaited<ReturnType<typeof callAuth>>;
       try {
         answer = await callAuth(request, reply, {
