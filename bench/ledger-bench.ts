@@ -157,59 +157,62 @@ interface Arrears {
  * half the next; each client paid once while the list lasts. Answers the two loads, and their
  * figures to print.
  */
+/**
+ * A load of payments, each on the next client of `clientIds` (round again once they run out)
+ * with the amount of the arrears at the same place: answers the load and how many it sent.
+ */
+function paymentLoad(
+  name: string,
+  server: { base: string; headers: Record<string, string> },
+  clientIds: readonly (string | undefined)[],
+  arrears: readonly Arrears[],
+) {
+  let next = 0;
+  const run = (seconds: number) =>
+    load(
+      name,
+      {
+        url: server.base,
+        requests: [
+          {
+            method: 'POST',
+            headers: server.headers,
+            setupRequest: (request) => {
+              const i = next++;
+              const amount = formatAmount(arrears[i % arrears.length]?.paymentPaise ?? 100n);
+              return {
+                ...request,
+                path: `/api/clients/${clientIds[i % clientIds.length]}/entries`,
+                body: JSON.stringify({ kind: 'payment', amount, note: 'bench' }),
+              };
+            },
+          },
+        ],
+      },
+      seconds,
+    );
+  return { run, sent: () => next };
+}
+
 function settlingLoads(
   headers: Record<string, string>,
   creditIds: readonly string[],
   arrears: readonly Arrears[],
 ) {
-  const amount = (i: number) => formatAmount(arrears[i % arrears.length]?.paymentPaise ?? 100n);
-  let noneNext = 0;
-  let settleNext = 0;
-  const none = (seconds: number) =>
-    load(
-      'payment on a client in credit (nothing to settle)',
-      {
-        url: BASE,
-        requests: [
-          {
-            method: 'POST',
-            headers,
-            setupRequest: (request) => {
-              const i = noneNext++;
-              return {
-                ...request,
-                path: `/api/clients/${creditIds[i % creditIds.length]}/entries`,
-                body: JSON.stringify({ kind: 'payment', amount: amount(i), note: 'bench' }),
-              };
-            },
-          },
-        ],
-      },
-      seconds,
-    );
-  const settle = (seconds: number) =>
-    load(
-      'payment settling unpaid amounts, oldest first',
-      {
-        url: BASE,
-        requests: [
-          {
-            method: 'POST',
-            headers,
-            setupRequest: (request) => {
-              const i = settleNext++;
-              return {
-                ...request,
-                path: `/api/clients/${arrears[i % arrears.length]?.id}/entries`,
-                body: JSON.stringify({ kind: 'payment', amount: amount(i), note: 'bench' }),
-              };
-            },
-          },
-        ],
-      },
-      seconds,
-    );
-  return { none, settle, settledSoFar: () => settleNext };
+  const server = { base: BASE, headers };
+  const none = paymentLoad(
+    'payment on a client in credit (nothing to settle)',
+    server,
+    creditIds,
+    arrears,
+  );
+  const settle = paymentLoad(
+    'payment settling unpaid amounts, oldest first',
+    server,
+    arrears.map((owing) => owing.id),
+    arrears,
+  );
+  return { none: none.run, settle: settle.run, settledSoFar: settle.sent };
 }
 
 type Load = (seconds: number) => Promise<Figures>;
@@ -311,35 +314,13 @@ async function againstBuildBefore(
       entries: ENTRIES,
       today: today(),
     });
-    const scattered = shuffled(clientIds);
     const headers = { cookie: operator.cookie, origin, 'content-type': 'application/json' };
-    let next = 0;
-    const before: Load = (seconds) =>
-      load(
-        `POST /api/clients/:id/entries (payment) on the build before issue 21 (${BEFORE_ISSUE_21.slice(0, 7)})`,
-        {
-          url: base,
-          requests: [
-            {
-              method: 'POST',
-              headers,
-              setupRequest: (request) => {
-                const i = next++;
-                return {
-                  ...request,
-                  path: `/api/clients/${scattered[i % scattered.length]}/entries`,
-                  body: JSON.stringify({
-                    kind: 'payment',
-                    amount: formatAmount(arrears[i % arrears.length]?.paymentPaise ?? 100n),
-                    note: 'bench',
-                  }),
-                };
-              },
-            },
-          ],
-        },
-        seconds,
-      );
+    const before = paymentLoad(
+      `POST /api/clients/:id/entries (payment) on the build before issue 21 (${BEFORE_ISSUE_21.slice(0, 7)})`,
+      { base, headers },
+      shuffled(clientIds),
+      arrears,
+    ).run;
     const turns = await inTurns({
       first: { kind: 'before', run: before },
       second: { kind: 'settle', run: settle },

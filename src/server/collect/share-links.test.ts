@@ -508,49 +508,51 @@ describe('"I have paid"', () => {
     expect((await clientOf(owner.cookie, client.id)).pendingClaims).toBe(1);
   });
 
+  /**
+   * A claim on a new link of a new client, sent while another PostgreSQL connection holds an
+   * uncommitted `statement` (given the client's and the link's ids), which commits 300 ms later:
+   * the claim's answer, and the client as it is then.
+   */
+  async function claimWhileHeld(
+    statement: string,
+    parameters: (ids: { client: string; link: string }) => unknown[],
+  ) {
+    if (t.config.database.kind !== 'postgres') throw new Error('a PostgreSQL test app');
+    const client = await addClient(t.app, owner.cookie, { balance: '300' });
+    const link = await makeLink(owner.cookie, client.id);
+    const holder = new pg.Client({ connectionString: t.config.database.url });
+    await holder.connect();
+    try {
+      await holder.query('BEGIN');
+      await holder.query(statement, parameters({ client: client.id, link: link.id }));
+      const sent = claim(link.token, { amount: '300', reference: 'UPI-1' });
+      // The claim is waiting on the held lock by now (or has not started: the same).
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await holder.query('COMMIT');
+      return { answer: await sent, clientId: client.id };
+    } finally {
+      await holder.end();
+    }
+  }
+
   test('a claim sent while its client is being deleted waits for the delete, then finds no link (404)', async (context) => {
     // One writer on SQLite: a claim and a delete cannot overlap there.
     if (t.config.database.kind !== 'postgres') return context.skip();
-    const client = await addClient(t.app, owner.cookie, { balance: '300' });
-    const link = await makeLink(owner.cookie, client.id);
-    const deleting = new pg.Client({ connectionString: t.config.database.url });
-    await deleting.connect();
-    try {
-      await deleting.query('BEGIN');
-      await deleting.query('DELETE FROM clients WHERE id = $1', [client.id]);
-      const sent = claim(link.token, { amount: '300', reference: 'UPI-1' });
-      // The claim is waiting on the delete's lock by now (or has not started: the same).
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      await deleting.query('COMMIT');
-      const answer = await sent;
-      expect(answer.statusCode, answer.body).toBe(404);
-    } finally {
-      await deleting.end();
-    }
+    const { answer } = await claimWhileHeld('DELETE FROM clients WHERE id = $1', (ids) => [
+      ids.client,
+    ]);
+    expect(answer.statusCode, answer.body).toBe(404);
   });
 
   test('a claim sent while its link is being revoked waits for the revoke, then finds no link (404)', async (context) => {
     // One writer on SQLite: a claim and a revoke cannot overlap there.
     if (t.config.database.kind !== 'postgres') return context.skip();
-    const client = await addClient(t.app, owner.cookie, { balance: '300' });
-    const link = await makeLink(owner.cookie, client.id);
-    const revoking = new pg.Client({ connectionString: t.config.database.url });
-    await revoking.connect();
-    try {
-      await revoking.query('BEGIN');
-      await revoking.query('UPDATE share_links SET revoked_at = $1 WHERE id = $2', [
-        new Date().toISOString(),
-        link.id,
-      ]);
-      const sent = claim(link.token, { amount: '300', reference: 'UPI-2' });
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      await revoking.query('COMMIT');
-      const answer = await sent;
-      expect(answer.statusCode, answer.body).toBe(404);
-      expect((await clientOf(owner.cookie, client.id)).pendingClaims).toBe(0);
-    } finally {
-      await revoking.end();
-    }
+    const { answer, clientId } = await claimWhileHeld(
+      'UPDATE share_links SET revoked_at = $1 WHERE id = $2',
+      (ids) => [new Date().toISOString(), ids.link],
+    );
+    expect(answer.statusCode, answer.body).toBe(404);
+    expect((await clientOf(owner.cookie, clientId)).pendingClaims).toBe(0);
   });
 
   test('a link holds at most 5 pending claims: the 6th is a 429', async () => {
