@@ -1,4 +1,4 @@
-import { useCallback, useMemo } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import {
   BALANCE_FILTERS,
@@ -97,6 +97,34 @@ export function listParams(view: ListView): ClientListParams {
 }
 
 /**
+ * The URLs asked for that the page has not shown yet. React Router hands a change the
+ * parameters of the last render, so a second change made before the first one's navigation has
+ * rendered (a page size chosen right after a filter) would start from the old view and undo the
+ * first. Each change starts from the last one asked for until the page catches up; a URL the
+ * page shows that none of them asked for (back, a link) drops them.
+ */
+class AskedViews {
+  private shown = '';
+  private asked: string[] = [];
+
+  /** Called with each render's parameters: those asked for up to them have landed. */
+  see(shown: string) {
+    const landed = this.asked.indexOf(shown);
+    if (landed >= 0) this.asked = this.asked.slice(landed + 1);
+    else if (shown !== this.shown) this.asked = [];
+    this.shown = shown;
+  }
+
+  latest(): URLSearchParams {
+    return new URLSearchParams(this.asked.at(-1) ?? this.shown);
+  }
+
+  ask(next: URLSearchParams) {
+    this.asked.push(next.toString());
+  }
+}
+
+/**
  * The list's view, read from and written to the URL: reload, back and forward, and a shared
  * link all show the same view. Typing in the search replaces the history entry instead of
  * adding one per keystroke.
@@ -104,19 +132,19 @@ export function listParams(view: ListView): ClientListParams {
 export function useListView() {
   const [params, setParams] = useSearchParams();
   const view = useMemo(() => viewFromParams(params), [params]);
+  const [asked] = useState(() => new AskedViews());
+  // Idempotent for one set of parameters, so a render React throws away does no harm.
+  asked.see(params.toString());
   const change = useCallback(
     (changes: Partial<ListView>, options: { replace?: boolean } = {}) => {
-      setParams(
-        (current) => {
-          const next = { ...viewFromParams(current), ...changes };
-          // Anything but a page change starts again at the first page.
-          if (!('page' in changes)) next.page = 1;
-          return paramsFromView(next);
-        },
-        { replace: options.replace ?? false, preventScrollReset: true },
-      );
+      const next = { ...viewFromParams(asked.latest()), ...changes };
+      // Anything but a page change starts again at the first page.
+      if (!('page' in changes)) next.page = 1;
+      const nextParams = paramsFromView(next);
+      asked.ask(nextParams);
+      setParams(nextParams, { replace: options.replace ?? false, preventScrollReset: true });
     },
-    [setParams],
+    [asked, setParams],
   );
   return { view, change };
 }
