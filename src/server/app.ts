@@ -30,6 +30,7 @@ import { registerCompression } from './http/compression.ts';
 import { ConnectionLimit } from './http/connection-limit.ts';
 import { answerFrameworkError, registerErrorHandling } from './http/errors.ts';
 import { registerHealthRoute } from './http/health.ts';
+import { registerJsonBodies } from './http/json-body.ts';
 import { serializeRequest } from './http/log-redaction.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { registerRequestDeadline } from './http/request-deadline.ts';
@@ -143,6 +144,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     connectionTimeout: config.http.idleTimeoutMs,
     requestTimeout: config.http.requestTimeoutMs,
     http: {
+      // Checked by the app (security.ts), so that a request without one gets the API's refusal.
+      requireHostHeader: false,
       headersTimeout: config.http.headersTimeoutMs,
       // Node checks the request timeouts this often (30 s by default, too late to matter).
       connectionsCheckingInterval: Math.min(1000, config.http.requestTimeoutMs),
@@ -159,6 +162,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   app.setSerializerCompiler(serializerCompiler);
   decorateOperator(app);
   registerErrorHandling(app);
+  registerJsonBodies(app);
   registerRequestDeadline(app, database.dialect);
   registerSecurity(app, config);
   await registerCompression(app);

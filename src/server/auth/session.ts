@@ -315,7 +315,10 @@ export function decorateOperator(app: FastifyInstance): void {
 
 /**
  * Every route of this scope needs a session (and, with `administrator`, the administrator
- * role). Checked before the body is even validated, so a signed-out caller learns nothing.
+ * role), and the role in the book must allow the route's action: checked before the body is
+ * read, so a signed-out caller learns nothing and one the role refuses cannot make the server
+ * read (or parse) a body it would refuse anyway. A request's database deadline (PostgreSQL) is
+ * entered after the body is read; the session's read, before it, has the same limit on its own.
  */
 export function requireSession(
   scope: FastifyInstance,
@@ -325,7 +328,7 @@ export function requireSession(
   const use = options.use ?? true;
   // The session is read in the hook itself, not in a helper of its own: every request of the
   // API passes here, and each async layer costs it a promise (and its async hooks).
-  scope.addHook('preValidation', async (request) => {
+  scope.addHook('preParsing', async (request) => {
     // A use of the session unless the route says not (opening a live socket) or the web app
     // marks the request unattended.
     const unattended = request.headers[UNATTENDED_HEADER] === '1';

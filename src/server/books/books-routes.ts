@@ -18,6 +18,7 @@ import {
   newInviteSchema,
 } from '../../shared/book-schema.ts';
 import { apiPaths } from '../../shared/paths.ts';
+import { storableText } from '../../shared/text.ts';
 import { validationMessage } from '../../shared/validation-messages.ts';
 import { bookOf, requireSession, type SessionReader } from '../auth/session.ts';
 import type { Config } from '../config.ts';
@@ -50,8 +51,8 @@ const errors = { '4xx': apiRefusalSchema };
 const memberParams = z.object({ id: z.string() });
 const tokenParams = z.object({ token: z.string().check(z.maxLength(200)) });
 const activityQuerySchema = z.object({
-  clientId: z.optional(z.string().check(z.maxLength(100))),
-  memberId: z.optional(z.string().check(z.maxLength(100))),
+  clientId: z.optional(storableText('clientId', {}, z.maxLength(100))),
+  memberId: z.optional(storableText('memberId', {}, z.maxLength(100))),
   cursor: z.optional(z.string().check(z.regex(/^\d{1,18}$/, validationMessage('cursor.invalid')))),
 });
 

@@ -9,6 +9,7 @@ import { paiseFromAmount } from '../../shared/money.ts';
 import { isMobileNumber } from '../../shared/phone.ts';
 import type { ReminderChannel, UnavailableChannels } from '../../shared/reminder-schema.ts';
 import { validationMessage } from '../../shared/validation-messages.ts';
+import { fieldRefusal } from '../http/errors.ts';
 
 /*
  * A reminder's words and the link that hands them to an app on the operator's phone: the
@@ -60,6 +61,26 @@ export function fillOwnText(
     (filled, standIn) => filled.replaceAll(standIn, link),
     fillFor(text, client, settings, link),
   );
+}
+
+/**
+ * How long a reminder may be once filled in. Its typed text is at most 2,000 characters and a
+ * template 1,000, but each placeholder may stand for up to a hundred characters (a business
+ * name, the link), so a text of placeholders alone could fill to ten times its length: 20,000
+ * characters in a WhatsApp link and in the client's history. Twice the typed limit leaves room
+ * for every placeholder a real message has.
+ */
+export const REMINDER_FILLED_MAX_LENGTH = 4000;
+export const REMINDER_SUBJECT_FILLED_MAX_LENGTH = 1000;
+
+/** Refuses a reminder that its placeholders made too long, naming the field to shorten. */
+export function refuseOverlongReminder(message: string, subject?: string): void {
+  if (message.length > REMINDER_FILLED_MAX_LENGTH) {
+    throw fieldRefusal(400, 'reminder-too-long', 'message');
+  }
+  if (subject !== undefined && subject.length > REMINDER_SUBJECT_FILLED_MAX_LENGTH) {
+    throw fieldRefusal(400, 'reminder-too-long', 'subject');
+  }
 }
 
 /** Whether a message needs a statement link: it names `{link}` or a preview's stand-in. */

@@ -29,6 +29,7 @@ import {
   fillOwnText,
   NO_MOBILE_MESSAGE,
   needsLink,
+  refuseOverlongReminder,
   unavailableChannels,
 } from './reminder-text.ts';
 import { listReminders, recordReminder } from './reminders-repository.ts';
@@ -76,11 +77,15 @@ export async function registerRemindersRoutes(
         // In the client's language: its template, and its words for the link to come.
         const templates = templatesFor(settings, client.language);
         const link = linkPreviewText(client.language);
+        const message = fillFor(templates.reminderMessage, client, settings, link);
+        const subject =
+          request.query.channel === 'email'
+            ? fillFor(templates.reminderEmailSubject, client, settings, link)
+            : undefined;
+        refuseOverlongReminder(message, subject);
         return {
-          message: fillFor(templates.reminderMessage, client, settings, link),
-          ...(request.query.channel === 'email'
-            ? { subject: fillFor(templates.reminderEmailSubject, client, settings, link) }
-            : {}),
+          message,
+          ...(subject !== undefined ? { subject } : {}),
           unavailable: unavailableChannels(client),
         };
       },
@@ -124,6 +129,7 @@ export async function registerRemindersRoutes(
           }
           const message = fillOwnText(text, client, settings, url);
           const subject = fillFor(templates.reminderEmailSubject, client, settings, url);
+          refuseOverlongReminder(message, channel === 'email' ? subject : undefined);
           const recorded = await recordReminder(trx, {
             operator,
             client: row,

@@ -231,6 +231,54 @@ describe('sending', () => {
     expect((await clientOf(client.id)).lastRemindedOn).toBeNull();
   });
 
+  test('a text its placeholders would fill past 4,000 characters is a 400 that makes no link and records nothing', async () => {
+    const client = await addClient(t.app, owner.cookie);
+    const refused = await send(owner.cookie, client.id, {
+      channel: 'whatsapp',
+      message: '{link}'.repeat(333),
+    });
+    expect(refused.statusCode, refused.body).toBe(400);
+    expect(refused.json()).toMatchObject({
+      code: 'reminder-too-long',
+      fieldCodes: { message: 'reminder-too-long' },
+    });
+    expect(await linkCount(client.id)).toBe(0);
+    expect((await clientOf(client.id)).lastRemindedOn).toBeNull();
+    const near = await send(owner.cookie, client.id, {
+      channel: 'whatsapp',
+      message: `${'x'.repeat(1990)}{business}`,
+    });
+    expect(near.statusCode, near.body).toBe(201);
+  });
+
+  test('templates that fill too long are refused in the preview and when sent, naming the field', async () => {
+    const shop = await signUp(t.app);
+    const saved = await t.app.inject({
+      method: 'PUT',
+      url: apiPaths.collectionSettings,
+      headers: { cookie: shop.cookie },
+      payload: {
+        businessName: 'B'.repeat(100),
+        upiId: '',
+        payeeName: '',
+        otherWaysToPay: '',
+        reminderMessage: '{business}'.repeat(50),
+        reminderEmailSubject: '{business}'.repeat(20),
+      },
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    const client = await addClient(t.app, shop.cookie, { email: 'ravi@example.com' });
+    const shown = await preview(shop.cookie, client.id);
+    expect(shown.statusCode, shown.body).toBe(400);
+    expect(shown.json().fieldCodes).toEqual({ message: 'reminder-too-long' });
+    const sent = await send(shop.cookie, client.id, { channel: 'email', message: 'Please pay' });
+    expect(sent.statusCode, sent.body).toBe(400);
+    expect(sent.json().fieldCodes).toEqual({ subject: 'reminder-too-long' });
+    expect(
+      (await send(shop.cookie, client.id, { channel: 'copy', message: 'Please pay' })).statusCode,
+    ).toBe(201);
+  });
+
   test("history: newest first, with who sent it; another operator's client is a 404", async () => {
     const client = await addClient(t.app, owner.cookie);
     await send(owner.cookie, client.id, { channel: 'copy', message: 'first' });

@@ -583,7 +583,7 @@ describe('"I have paid"', () => {
     expect((await claim(link.token, { amount: '1', reference: 'UPI-6000' })).statusCode).toBe(201);
   });
 
-  test('one address sends at most 20 claims an hour, over every link (429 with Retry-After)', async () => {
+  test('one address sends at most 20 claims an hour, over every link (429 with Retry-After); refused ones do not count', async () => {
     const client = await addClient(t.app, owner.cookie);
     const sendFrom = async (token: string, i: number) =>
       t.app.inject({
@@ -600,6 +600,11 @@ describe('"I have paid"', () => {
         const response = await sendFrom(link.token, sent);
         expect(response.statusCode, response.body).toBe(201);
         sent += 1;
+      }
+      if (linkNumber === 0) {
+        // A link already holding 5, and one that opens nothing: answered as such, not counted.
+        expect((await sendFrom(link.token, 99)).json().code).toBe('too-many-pending-claims');
+        expect((await sendFrom('no-such-token-at-all', 99)).statusCode).toBe(404);
       }
     }
     const link = await makeLink(owner.cookie, client.id);

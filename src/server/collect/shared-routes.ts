@@ -12,7 +12,7 @@ import {
   sentClaimSchema,
   sharedStatementSchema,
 } from '../../shared/share-link-schema.ts';
-import { addressGroupOf, createRateLimiter } from '../auth/rate-limiter.ts';
+import { addressGroupOf, createRateLimiter, refundRateLimit } from '../auth/rate-limiter.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import { HttpError } from '../http/errors.ts';
@@ -85,19 +85,28 @@ export async function registerSharedRoutes(
 
   async function claim(request: FastifyRequest, token: string, body: NewClaim) {
     const address = addressGroupOf(request.ip);
-    const verdict = await consume(`claims:${address}`, CLAIM_RULE);
+    const key = `claims:${address}`;
+    const verdict = await consume(key, CLAIM_RULE);
     if (!verdict.allowed) {
       return { kind: 'rate-limited', retryAfterSeconds: verdict.retryAfterSeconds } as const;
     }
     const fromDigest = createHash('sha256').update(address).digest('hex');
-    return writeWithEvents<ClaimOutcome>(database, bus, async (trx, publish) => {
-      const sent = await sendClaim(trx, token, body, fromDigest, dateIn(config.timeZone));
-      if (sent.kind !== 'sent') return sent;
-      const event = { type: 'claim.created' as const, claim: sent.claim, client: sent.client };
-      await publish({ kind: 'event', ownerId: sent.ownerId, event });
-      const clientLanguage = sent.client.language;
-      return { kind: 'sent', id: sent.claim.id, ownerId: sent.ownerId, clientLanguage };
-    });
+    let outcome: ClaimOutcome | undefined;
+    try {
+      outcome = await writeWithEvents<ClaimOutcome>(database, bus, async (trx, publish) => {
+        const sent = await sendClaim(trx, token, body, fromDigest, dateIn(config.timeZone));
+        if (sent.kind !== 'sent') return sent;
+        const event = { type: 'claim.created' as const, claim: sent.claim, client: sent.client };
+        await publish({ kind: 'event', ownerId: sent.ownerId, event });
+        const clientLanguage = sent.client.language;
+        return { kind: 'sent', id: sent.claim.id, ownerId: sent.ownerId, clientLanguage };
+      });
+      return outcome;
+    } finally {
+      // The limit is on claims made: one refused (a link that opens nothing, or already holds
+      // five) costs the address none. Counted first, so that two at once cannot both slip in.
+      if (outcome?.kind !== 'sent') await refundRateLimit(database, key, verdict.windowStart);
+    }
   }
 
   const routes = app.withTypeProvider<ZodTypeProvider>();

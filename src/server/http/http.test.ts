@@ -281,6 +281,19 @@ describe('app integrity', () => {
     }
   });
 
+  test("an HTTP/1.1 request with no Host header is refused in the API's shape; HTTP/1.0 needs none", async () => {
+    const app = await listening({});
+    try {
+      const answer = await rawRequest(app.port, 'GET /api/health HTTP/1.1\r\n\r\n');
+      expect(answer).toMatch(/^HTTP\/1\.1 400 /);
+      expect(answer).toContain('"code":"bad-host"');
+      const old = await rawRequest(app.port, 'GET /api/health HTTP/1.0\r\n\r\n');
+      expect(old).toMatch(/^HTTP\/1\.1 200 /);
+    } finally {
+      await app.close();
+    }
+  });
+
   test.each(['localhost:3000', '127.0.0.1', '[::1]:8080', 'panel.example.com', 'my_host.local'])(
     'a well-formed Host header ("%s") is accepted',
     async (host) => {

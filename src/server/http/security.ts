@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import helmet, { type HelmetOptions } from 'helmet';
 import { errorMessage } from '../../shared/error-messages.ts';
 import type { Config } from '../config.ts';
@@ -112,6 +112,16 @@ export function securityHeaders(options: HelmetOptions): Record<string, string> 
 }
 
 /**
+ * HTTP/1.1 requires a Host header (HTTP/1.0 has none to send). Node's own check, which would
+ * answer a bare 400 before the app sees the request, is off (app.ts), so that the refusal has
+ * the API's shape.
+ */
+function requiresHost(request: FastifyRequest): boolean {
+  const { httpVersionMajor, httpVersionMinor } = request.raw;
+  return httpVersionMajor > 1 || (httpVersionMajor === 1 && httpVersionMinor >= 1);
+}
+
+/**
  * Refuses state-changing requests from any other origin (a stand-in for the hosted
  * backend's app-integrity check), and sets strict security headers on every answer that gets
  * past those checks: one synchronous hook, rather than a promise of our own and two of helmet's.
@@ -120,7 +130,7 @@ export function registerSecurity(app: FastifyInstance, config: Config): void {
   const headers = securityHeaders(helmetOptions(config));
   app.addHook('onRequest', (request, reply, done) => {
     const host = request.headers.host;
-    if (host !== undefined && !isValidHost(host)) {
+    if (host === undefined ? requiresHost(request) : !isValidHost(host)) {
       done(new HttpError(400, 'bad-host'));
       return;
     }

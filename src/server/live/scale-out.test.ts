@@ -400,14 +400,18 @@ describe.runIf(onPostgres && !missingTools)('when PostgreSQL goes away and comes
         }
       }
     };
+    // Counted writes, not a time: on a busy machine a second may hold few of them.
+    const acknowledgedReach = async (count: number) => {
+      while (acknowledged.length < count) await new Promise((resolve) => setTimeout(resolve, 50));
+    };
     const writers = [1, 2, 3, 4].map(writer);
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    await acknowledgedReach(10);
     cluster.restart();
     await waitUntilHealthy();
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    // Writes acknowledged after the restart, as well as those before it.
+    await acknowledgedReach(acknowledged.length + 10);
     stop = true;
     await Promise.all(writers);
-    expect(acknowledged.length).toBeGreaterThan(20);
     const stored = new Set<string>();
     let total = 0;
     for (let offset = 0; ; offset += 500) {

@@ -13,15 +13,35 @@ export function SearchBox({ value, onSearch }: { value: string; onSearch(q: stri
   const input = useRef<HTMLInputElement>(null);
   const latest = useRef(onSearch);
   latest.current = onSearch;
+  const valueRef = useRef(value);
+  valueRef.current = value;
+
+  // The searches handed to the list that have not come back as `value` yet (through the URL,
+  // later, perhaps after the next one was handed over). One that comes back is not put in the
+  // box: keys pressed since would be lost, and so would a space typed between two words,
+  // which the search trims.
+  const pending = useRef<string[]>([]);
 
   // Back, forward or a link may change the search from outside.
-  useEffect(() => setText(value), [value]);
+  useEffect(() => {
+    const echoed = pending.current.indexOf(value);
+    if (echoed >= 0) {
+      pending.current = pending.current.slice(echoed + 1);
+      return;
+    }
+    pending.current = [];
+    setText(value);
+  }, [value]);
 
   useEffect(() => {
-    if (text === value) return;
-    const timer = setTimeout(() => latest.current(text.trim()), DEBOUNCE_MS);
+    const q = text.trim();
+    if (q === (pending.current.at(-1) ?? valueRef.current)) return;
+    const timer = setTimeout(() => {
+      pending.current.push(q);
+      latest.current(q);
+    }, DEBOUNCE_MS);
     return () => clearTimeout(timer);
-  }, [text, value]);
+  }, [text]);
 
   useEffect(() => {
     function onKey(event: KeyboardEvent) {
@@ -59,6 +79,7 @@ export function SearchBox({ value, onSearch }: { value: string; onSearch(q: stri
           if (event.key === 'Escape' && text) {
             event.preventDefault();
             setText('');
+            pending.current.push('');
             latest.current('');
           }
         }}

@@ -1,0 +1,143 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { apiPaths } from '../../shared/paths.ts';
+import {
+  addClient,
+  joinBookAs,
+  type SignedUp,
+  signUp,
+  startTestApp,
+  type TestApp,
+} from '../test-support.ts';
+import { exactNumbers } from './json-body.ts';
+
+let t: TestApp;
+let owner: SignedUp;
+beforeAll(async () => {
+  t = await startTestApp();
+  owner = await signUp(t.app);
+});
+afterAll(async () => {
+  await t.close();
+});
+
+describe('numbers in a body are read by their exact text', () => {
+  test('a number JavaScript holds exactly stays a number, in any notation', () => {
+    const body = '{"a":1.50,"b":1e2,"c":-0,"d":12345678901234,"e":0.1,"f":[2.5E-1]}';
+    expect(exactNumbers(body)).toBe(body);
+  });
+
+  test('a number it would round becomes a string of its own text; strings are left alone', () => {
+    expect(exactNumbers('{"amount":2.009999999999999999,"note":"2.009999999999999999"}')).toBe(
+      '{"amount":"2.009999999999999999","note":"2.009999999999999999"}',
+    );
+    expect(
+      exactNumbers('[1.00000000000000001, 1e400, 9007199254740993, "a\\"1.000000000000000001"]'),
+    ).toBe('["1.00000000000000001", "1e400", "9007199254740993", "a\\"1.000000000000000001"]');
+  });
+
+  test('JSON that is not valid stays not valid', () => {
+    for (const body of ['{"a":01}', '{"a":1.}', '{"a":0100000000000000000001}', '{"a":"x']) {
+      expect(() => JSON.parse(exactNumbers(body))).toThrow();
+    }
+  });
+
+  test('an amount sent as a number with more than 2 decimals is refused, not rounded, and books nothing', async () => {
+    const client = await addClient(t.app, owner.cookie);
+    for (const amount of ['2.009999999999999999', '1.00000000000000001', '1e-3']) {
+      const response = await t.app.inject({
+        method: 'POST',
+        url: apiPaths.entries(client.id),
+        headers: { cookie: owner.cookie, 'content-type': 'application/json' },
+        payload: `{"kind":"charge","amount":${amount}}`,
+      });
+      expect(response.statusCode, `${amount}: ${response.body}`).toBe(400);
+      expect(response.json().fieldErrors.amount).toBe(
+        'Enter a number with at most 2 decimal places',
+      );
+    }
+    const entries = await t.app.inject({
+      method: 'GET',
+      url: apiPaths.entries(client.id),
+      headers: { cookie: owner.cookie },
+    });
+    expect(entries.json().items).toEqual([]);
+  });
+
+  test('an amount sent as a number held exactly is booked as sent', async () => {
+    const client = await addClient(t.app, owner.cookie);
+    for (const [amount, booked] of [
+      ['1.5000000', '1.50'],
+      ['1e2', '100.00'],
+    ]) {
+      const response = await t.app.inject({
+        method: 'POST',
+        url: apiPaths.entries(client.id),
+        headers: { cookie: owner.cookie, 'content-type': 'application/json' },
+        payload: `{"kind":"charge","amount":${amount}}`,
+      });
+      expect(response.statusCode, response.body).toBe(201);
+      expect(response.json().entry.amount).toBe(booked);
+    }
+  });
+});
+
+describe('bodies are JSON', () => {
+  test('JSON sent as plain text, or with no type, is a 415 that stores nothing', async () => {
+    const before = await t.app.inject({
+      method: 'GET',
+      url: '/api/clients',
+      headers: { cookie: owner.cookie },
+    });
+    for (const headers of [{ 'content-type': 'text/plain' }, {}]) {
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/api/clients',
+        headers: { cookie: owner.cookie, ...headers },
+        payload: JSON.stringify({ fname: 'Ravi', lname: 'Kumar', balance: '0' }),
+      });
+      expect(response.statusCode, response.body).toBe(415);
+      expect(response.json()).toMatchObject({
+        code: 'not-json',
+        message: 'Send the request body as JSON',
+      });
+    }
+    const after = await t.app.inject({
+      method: 'GET',
+      url: '/api/clients',
+      headers: { cookie: owner.cookie },
+    });
+    expect(after.json().total).toBe(before.json().total);
+  });
+});
+
+describe('a refused caller is refused before the body is read', () => {
+  test('without a session a clients call is a 401, whatever its body', async () => {
+    for (const payload of ['{', 'x'.repeat(70 * 1024)]) {
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/api/clients',
+        headers: { 'content-type': 'application/json' },
+        payload,
+      });
+      expect(response.statusCode, response.body).toBe(401);
+    }
+  });
+
+  test('a role the route does not allow is a 403, whatever its body', async () => {
+    const viewer = await joinBookAs(t.app, owner.cookie, 'viewer');
+    for (const [payload, type] of [
+      ['{', 'application/json'],
+      ['x'.repeat(70 * 1024), 'application/json'],
+      ['fname=Ravi', 'application/x-www-form-urlencoded'],
+    ]) {
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/api/clients',
+        headers: { cookie: viewer.cookie, 'content-type': type },
+        payload,
+      });
+      expect(response.statusCode, response.body).toBe(403);
+      expect(response.json().code).toBe('role-forbidden');
+    }
+  });
+});
