@@ -1,4 +1,10 @@
-import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import {
+  MutationCache,
+  notifyManager,
+  QueryCache,
+  QueryClient,
+  QueryClientProvider,
+} from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { clientListQuery } from '../features/clients/clients-api.ts';
 import { listParams, viewFromParams } from '../features/clients/list-view.ts';
@@ -9,6 +15,12 @@ import { useLiveSync } from './live-sync.tsx';
 
 // The signed-in part of the app, loaded once a signed-in page or the live channel needs it:
 // TanStack Query and what rides on it stay out of the pages before sign-in (decision 0013).
+
+// A query's or a mutation's new state reaches the page before the browser's next event, not
+// after a timer (TanStack's default): a button disabled while its mutation runs is disabled
+// for the second click of a double click, which would otherwise confirm a payment twice or
+// send a reminder twice.
+notifyManager.setScheduler(queueMicrotask);
 
 export function createQueryClient(): QueryClient {
   const onError = rereadSessionOnRefusal;

@@ -1,4 +1,4 @@
-import { act, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, test } from 'vitest';
 import type { Claim } from '../../../shared/claim-schema.ts';
@@ -201,6 +201,24 @@ describe('payments the client reported', () => {
     expect(sent).toEqual([{ key: 'confirm', body: {} }]);
     await waitFor(() => expect(screen.queryByText('1 to check')).toBeNull());
     expect(screen.getByText('₹1,000.00')).toBeVisible();
+  });
+
+  test('a double click on Confirm books one payment and reports no failure', async () => {
+    const start = apiClient('a1', 'Asha', 'Verma', '1500.00');
+    const { sent } = clientApi({
+      client: { ...start, pendingClaims: 1 },
+      claims: [claim('k1', 'pending', 'UPI-1234')],
+    });
+    renderApp('/client/a1');
+    const list = await screen.findByRole('list', { name: 'Reported payments' });
+    const confirm = await within(list).findByRole('button', { name: 'Confirm payment UPI-1234' });
+    // A browser's second click is a task of its own: only microtasks run between the two.
+    fireEvent.click(confirm);
+    for (let tick = 0; tick < 5; tick += 1) await Promise.resolve();
+    fireEvent.click(confirm);
+    expect(await within(list).findByText(/Confirmed: booked as a payment/)).toBeVisible();
+    expect(sent).toEqual([{ key: 'confirm', body: {} }]);
+    expect(screen.queryByText(/Nothing was changed/)).toBeNull();
   });
 
   test('Dismiss leaves the balance as it was', async () => {
