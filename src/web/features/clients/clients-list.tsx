@@ -73,6 +73,9 @@ const EMPTY_PROMISE: Record<PromiseFilter, MessageId> = {
 };
 
 function emptyText(t: ReturnType<typeof useT>, view: ListView): string {
+  const narrowedBy = [view.q, view.notReminded, view.overdue, view.promise, view.balance];
+  // With two or more, no one of them is why the list is empty.
+  if (narrowedBy.filter(Boolean).length > 1) return t('clients.empty.filters');
   if (view.q) return t('clients.empty.search', { q: view.q });
   if (view.notReminded) return t('clients.empty.notReminded', { days: NOT_REMINDED_DAYS });
   if (view.overdue) return t(EMPTY_OVERDUE[view.overdue]);

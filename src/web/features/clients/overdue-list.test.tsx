@@ -135,6 +135,13 @@ describe('what is overdue, on the client list', () => {
     expect(await screen.findByText('No clients are overdue 61–90 days')).toBeVisible();
   });
 
+  test('an empty list under two or more filters blames none of them', async () => {
+    listApi({ items: [], total: 0, totalOwed: '0.00' });
+    renderApp('/clients?balance=owing&notRemindedFor=7&promise=due');
+    expect(await screen.findByText('No clients match all of these filters')).toBeVisible();
+    expect(screen.queryByText(/Every client was reminded/)).toBeNull();
+  });
+
   test('an overdue or promise filter the list does not know is left out', () => {
     const view = viewFromParams(new URLSearchParams('overdue=7&promise=kept'));
     expect(view.overdue).toBeUndefined();

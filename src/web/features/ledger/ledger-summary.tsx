@@ -34,7 +34,7 @@ function Figure({
         <h2 id={titleId} className="h6 text-body-secondary mb-1">
           {title}
         </h2>
-        <p className={`fs-4 fw-semibold mb-0 ${className}`}>
+        <p className={`fs-4 fw-semibold mb-0 text-nowrap ${className}`}>
           {amount === undefined ? '…' : <Money amount={amount} />}
         </p>
         <p className="small text-body-secondary mb-0">{detail ?? '\u00a0'}</p>
@@ -67,7 +67,7 @@ export function LedgerSummary() {
       <Row className="g-3">
         <Col lg={4}>
           <Row className="g-3 h-100">
-            <Col xs={6} lg={12}>
+            <Col xs={12} sm={6} lg={12}>
               <Figure
                 title={t('ledger.summary.owing')}
                 amount={totals.data?.owing}
@@ -78,7 +78,7 @@ export function LedgerSummary() {
                 className="balance-owing"
               />
             </Col>
-            <Col xs={6} lg={12}>
+            <Col xs={12} sm={6} lg={12}>
               <Figure
                 title={t('ledger.summary.credit')}
                 amount={totals.data?.credit}
@@ -112,7 +112,7 @@ export function LedgerSummary() {
       <Row className="g-3 mt-0">
         <Col lg={4}>
           <Row className="g-3 h-100">
-            <Col xs={6} lg={12}>
+            <Col xs={12} sm={6} lg={12}>
               <Figure
                 title={t('ledger.summary.overdue')}
                 amount={totals.data?.overdue}
@@ -126,7 +126,7 @@ export function LedgerSummary() {
                 className="balance-owing"
               />
             </Col>
-            <Col xs={6} lg={12}>
+            <Col xs={12} sm={6} lg={12}>
               <Figure
                 title={t('ledger.summary.collected')}
                 amount={totals.data?.collectedThisMonth}
