@@ -10,6 +10,9 @@ describe('phone numbers', () => {
       '9876543210',
       '(0)98765 43210',
       ' 98765 43210 ',
+      // As a Hindi keyboard writes it.
+      '९८७६५ ४३२१०',
+      '+९१ ९८७६५-४३२१०',
     ]) {
       expect(parsePhone(written), written).toEqual({ ok: true, e164: '+919876543210' });
     }

@@ -15,6 +15,14 @@ export const PHONE_INVALID_MESSAGE = validationMessage('phone.invalid');
 // What people write around the digits; anything else (letters, say) is not a phone number.
 const PHONE_CHARACTERS = /^\+?[\d\s().-]+$/;
 
+/**
+ * A number typed with Devanagari digits ("९८७६५ ४३२१०", as a Hindi keyboard writes them) is the
+ * same number: its digits are read as 0–9.
+ */
+function withLatinDigits(text: string): string {
+  return text.replace(/[\u0966-\u096F]/g, (digit) => String(digit.charCodeAt(0) - 0x0966));
+}
+
 export type ParsePhoneResult = { ok: true; e164: string } | { ok: false; error: string };
 
 /**
@@ -23,7 +31,7 @@ export type ParsePhoneResult = { ok: true; e164: string } | { ok: false; error: 
  * can exist pass: a mobile or landline of a number range in use, of its range's length.
  */
 export function parsePhone(input: string): ParsePhoneResult {
-  const text = input.trim();
+  const text = withLatinDigits(input.trim());
   if (text === '') return { ok: false, error: PHONE_REQUIRED_MESSAGE };
   if (!PHONE_CHARACTERS.test(text)) return { ok: false, error: PHONE_INVALID_MESSAGE };
   const parsed = parsePhoneNumberFromString(text, DEFAULT_PHONE_COUNTRY);

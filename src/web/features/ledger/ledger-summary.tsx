@@ -5,6 +5,7 @@ import Col from 'react-bootstrap/Col';
 import Row from 'react-bootstrap/Row';
 import { Link } from 'react-router';
 import { addDays } from '../../../shared/ledger-schema.ts';
+import { paiseFromAmount } from '../../../shared/money.ts';
 import { paths } from '../../../shared/paths.ts';
 import { LoadFailed } from '../../components/loading.tsx';
 import { Money } from '../../components/money.tsx';
@@ -15,6 +16,12 @@ import { totalsHistoryQuery } from './ledger-api.ts';
 import { TotalOwedChart } from './total-owed-chart.tsx';
 
 export const TREND_DAYS = 90;
+
+/** Nothing owed is not shown in the colour of a debt: ₹0.00 "owed to you" is good news. */
+function owingClass(amount: string | undefined, className: string): string {
+  if (className !== 'balance-owing' || amount === undefined) return className;
+  return paiseFromAmount(amount) > 0n ? className : 'balance-clear';
+}
 
 function Figure({
   title,
@@ -34,7 +41,7 @@ function Figure({
         <h2 id={titleId} className="h6 text-body-secondary mb-1">
           {title}
         </h2>
-        <p className={`fs-4 fw-semibold mb-0 text-nowrap ${className}`}>
+        <p className={`fs-4 fw-semibold mb-0 text-nowrap ${owingClass(amount, className)}`}>
           {amount === undefined ? '…' : <Money amount={amount} />}
         </p>
         <p className="small text-body-secondary mb-0">{detail ?? '\u00a0'}</p>

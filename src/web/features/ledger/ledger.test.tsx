@@ -282,6 +282,51 @@ const totalsOn = (today: string) => ({
   today,
 });
 
+describe("the dashboard's figures", () => {
+  async function dashboardWith(owing: string, overdue: string) {
+    mockApi({
+      session: signedIn,
+      routes: {
+        'GET /api/clients': () => ({
+          status: 200,
+          body: { items: [], total: 0, totalOwed: '0.00' },
+        }),
+        'GET /api/totals': () => ({
+          status: 200,
+          body: { ...totalsOn('2025-11-25'), owing, overdue, totalOwed: owing },
+        }),
+        'GET /api/totals/history': () => ({ status: 200, body: { points: [] } }),
+        'GET /api/ageing': () => ({ status: 200, body: ageing }),
+        'GET /api/collect': () => ({
+          status: 200,
+          body: { on: '2025-11-25', items: [], remaining: 0, done: 0 },
+        }),
+      },
+    });
+    renderApp('/dashboard');
+    const owed = await screen.findByRole('region', { name: 'Owed to you' });
+    const late = screen.getByRole('region', { name: 'Overdue' });
+    // The figure's line, which carries its colour.
+    return {
+      owed: (await within(owed).findByText(/^₹/)).closest('p'),
+      late: (await within(late).findByText(/^₹/)).closest('p'),
+    };
+  }
+
+  test('what is owed and overdue shows in the colour of a debt', async () => {
+    const { owed, late } = await dashboardWith('3000.00', '1000.00');
+    expect(owed).toHaveClass('balance-owing');
+    expect(late).toHaveClass('balance-owing');
+  });
+
+  test('nothing owed or overdue is not shown as a debt', async () => {
+    const { owed, late } = await dashboardWith('0.00', '0.00');
+    expect(owed).toHaveTextContent('₹0.00');
+    expect(owed).toHaveClass('balance-clear');
+    expect(late).toHaveClass('balance-clear');
+  });
+});
+
 describe('what is due and overdue on the client page', () => {
   test('an overdue client’s page says how much, since when and for how many days (the panel’s today)', async () => {
     const overdue = {
