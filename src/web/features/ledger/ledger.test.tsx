@@ -282,6 +282,16 @@ const totalsOn = (today: string) => ({
   today,
 });
 
+const ageing = {
+  today: '2025-11-25',
+  totalOverdue: '3000.00',
+  buckets: (['current', '1-30', '31-60', '61-90', '90+'] as const).map((key) => ({
+    key,
+    amount: '1000.00',
+    clients: 1,
+  })),
+};
+
 describe("the dashboard's figures", () => {
   async function dashboardWith(owing: string, overdue: string) {
     mockApi({
@@ -412,16 +422,6 @@ describe('what the operator is told', () => {
 });
 
 describe('the ledger in Hindi', () => {
-  const ageing = {
-    today: '2025-11-25',
-    totalOverdue: '3000.00',
-    buckets: (['current', '1-30', '31-60', '61-90', '90+'] as const).map((key) => ({
-      key,
-      amount: '1000.00',
-      clients: 1,
-    })),
-  };
-
   test('the dashboard’s totals and ageing read in Hindi, the day and the counts too', async () => {
     await changeLanguage('hi');
     mockApi({
