@@ -163,7 +163,7 @@ export function ClientsTable({
             <td className="text-nowrap">
               <ClientPhone client={client} />
             </td>
-            <td className="email-column">{client.email}</td>
+            <td className="text-break">{client.email}</td>
             <td className="money-column">
               <Balance amount={client.balance} />
             </td>
