@@ -1,10 +1,12 @@
 import { useEffect, useId, useRef, useState } from 'react';
+import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import Modal from 'react-bootstrap/Modal';
 import type { Client } from '../../../shared/client-schema.ts';
 import { linkPreviewText } from '../../../shared/collection-schema.ts';
 import type { PromiseToPay } from '../../../shared/dues-schema.ts';
+import { paiseFromAmount } from '../../../shared/money.ts';
 import type { ReminderChannel, SentReminder } from '../../../shared/reminder-schema.ts';
 import { LoadFailed } from '../../components/loading.tsx';
 import { translate, useT } from '../../i18n/translate.tsx';
@@ -247,13 +249,20 @@ export function RemindDialog({
             onRetry={() => preview.refetch()}
           />
         ) : preview.data ? (
-          <ReminderForm
-            key={client.id}
-            client={client}
-            message={preview.data.message}
-            unavailable={preview.data.unavailable}
-            sequence={sequence}
-          />
+          <>
+            {paiseFromAmount(client.balance) <= 0n ? (
+              <Alert variant="info" className="py-2">
+                {t('collect.remind.owesNothing', { name: client.fname })}
+              </Alert>
+            ) : null}
+            <ReminderForm
+              key={client.id}
+              client={client}
+              message={preview.data.message}
+              unavailable={preview.data.unavailable}
+              sequence={sequence}
+            />
+          </>
         ) : (
           <p className="text-body-secondary">{t('collect.loading')}</p>
         )}

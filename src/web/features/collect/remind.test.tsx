@@ -17,6 +17,8 @@ const asha = apiClient('a1', 'Asha', 'Verma', '1500.00');
 const ravi: Client = { ...apiClient('b2', 'Ravi', 'Kumar', '50.00'), email: '' };
 /** A client who reads Hindi: the server fills their reminder from the Hindi template. */
 const meera: Client = { ...apiClient('c3', 'Meera', 'Pillai', '700.00'), language: 'hi' };
+/** A client in credit: nothing to remind them of. */
+const kiran = apiClient('d4', 'Kiran', 'Rao', '-250.00');
 
 function previewOf(client: Client) {
   return {
@@ -75,6 +77,9 @@ function remindApi() {
       'GET /api/clients/c3/entries': () => ({ status: 200, body: { items: [], nextCursor: null } }),
       'GET /api/clients/c3/reminders/preview': () => previewOf(meera),
       'POST /api/clients/c3/reminders': post(meera),
+      'GET /api/clients/d4': () => ({ status: 200, body: kiran }),
+      'GET /api/clients/d4/entries': () => ({ status: 200, body: { items: [], nextCursor: null } }),
+      'GET /api/clients/d4/reminders/preview': () => previewOf(kiran),
     },
   });
   return { sent };
@@ -98,6 +103,26 @@ describe('reminding a client', () => {
     );
     // Unchanged: the server fills the template, and makes the link.
     expect(sent).toEqual([{ client: 'a1', body: { channel: 'whatsapp' } }]);
+  });
+
+  test("a client who owes nothing: the dialog says the message's amount is ₹0.00 before anything is sent", async () => {
+    const { sent } = remindApi();
+    renderApp('/client/d4');
+    await userEvent.click(await screen.findByRole('button', { name: 'Remind Kiran Rao' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Remind Kiran Rao' });
+    expect(
+      await within(dialog).findByText(/Kiran owes nothing now, so the message's amount is ₹0.00/),
+    ).toBeVisible();
+    expect(sent).toEqual([]);
+  });
+
+  test('a client who owes is reminded with no such notice', async () => {
+    remindApi();
+    renderApp('/client/a1');
+    await userEvent.click(await screen.findByRole('button', { name: 'Remind Asha Verma' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Remind Asha Verma' });
+    await within(dialog).findByLabelText('Message');
+    expect(within(dialog).queryByText(/owes nothing/)).toBeNull();
   });
 
   test('an edited message is sent as typed, the statement link kept as {link}; Copy copies what was recorded', async () => {
