@@ -9,7 +9,6 @@ import { paiseFromAmount } from '../../shared/money.ts';
 import { isMobileNumber } from '../../shared/phone.ts';
 import type { ReminderChannel, UnavailableChannels } from '../../shared/reminder-schema.ts';
 import { validationMessage } from '../../shared/validation-messages.ts';
-import { fieldRefusal } from '../http/errors.ts';
 
 /*
  * A reminder's words and the link that hands them to an app on the operator's phone: the
@@ -73,14 +72,16 @@ export function fillOwnText(
 export const REMINDER_FILLED_MAX_LENGTH = 4000;
 export const REMINDER_SUBJECT_FILLED_MAX_LENGTH = 1000;
 
-/** Refuses a reminder that its placeholders made too long, naming the field to shorten. */
-export function refuseOverlongReminder(message: string, subject?: string): void {
-  if (message.length > REMINDER_FILLED_MAX_LENGTH) {
-    throw fieldRefusal(400, 'reminder-too-long', 'message');
-  }
+/** The field a reminder's placeholders made too long to send, if any. */
+export function overlongReminderField(
+  message: string,
+  subject?: string,
+): 'message' | 'subject' | undefined {
+  if (message.length > REMINDER_FILLED_MAX_LENGTH) return 'message';
   if (subject !== undefined && subject.length > REMINDER_SUBJECT_FILLED_MAX_LENGTH) {
-    throw fieldRefusal(400, 'reminder-too-long', 'subject');
+    return 'subject';
   }
+  return undefined;
 }
 
 /** Whether a message needs a statement link: it names `{link}` or a preview's stand-in. */

@@ -29,11 +29,17 @@ import {
   fillOwnText,
   NO_MOBILE_MESSAGE,
   needsLink,
-  refuseOverlongReminder,
+  overlongReminderField,
   unavailableChannels,
 } from './reminder-text.ts';
 import { listReminders, recordReminder } from './reminders-repository.ts';
 import { createShareLink } from './share-links-repository.ts';
+
+/** A reminder its placeholders made too long is refused, naming the field to shorten. */
+function refuseOverlong(message: string, subject?: string): void {
+  const field = overlongReminderField(message, subject);
+  if (field) throw fieldRefusal(400, 'reminder-too-long', field);
+}
 
 interface RemindersRoutesOptions {
   config: Config;
@@ -82,7 +88,7 @@ export async function registerRemindersRoutes(
           request.query.channel === 'email'
             ? fillFor(templates.reminderEmailSubject, client, settings, link)
             : undefined;
-        refuseOverlongReminder(message, subject);
+        refuseOverlong(message, subject);
         return {
           message,
           ...(subject !== undefined ? { subject } : {}),
@@ -129,7 +135,7 @@ export async function registerRemindersRoutes(
           }
           const message = fillOwnText(text, client, settings, url);
           const subject = fillFor(templates.reminderEmailSubject, client, settings, url);
-          refuseOverlongReminder(message, channel === 'email' ? subject : undefined);
+          refuseOverlong(message, channel === 'email' ? subject : undefined);
           const recorded = await recordReminder(trx, {
             operator,
             client: row,

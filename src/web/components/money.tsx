@@ -18,11 +18,13 @@ export function balanceText(amount: string): string {
     : formatInr(paise);
 }
 
+/** A debt's colour for an amount owed, the clear one for nothing owed or a credit. */
+export function balanceClass(amount: string): 'balance-owing' | 'balance-clear' {
+  return paiseFromAmount(amount) > 0n ? 'balance-owing' : 'balance-clear';
+}
+
 export function Balance({ amount, className = '' }: { amount: string; className?: string }) {
-  const owing = paiseFromAmount(amount) > 0n;
   return (
-    <span className={`${owing ? 'balance-owing' : 'balance-clear'} ${className}`.trim()}>
-      {balanceText(amount)}
-    </span>
+    <span className={`${balanceClass(amount)} ${className}`.trim()}>{balanceText(amount)}</span>
   );
 }

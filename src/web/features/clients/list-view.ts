@@ -11,6 +11,7 @@ import {
   PROMISE_FILTERS,
   type PromiseFilter,
 } from '../../../shared/client-schema.ts';
+import { PendingEchoes } from '../../lib/pending-echoes.ts';
 import type { ClientListParams } from '../../lib/query-keys.ts';
 
 export const PAGE_SIZES = [25, 50, 100] as const;
@@ -97,34 +98,6 @@ export function listParams(view: ListView): ClientListParams {
 }
 
 /**
- * The URLs asked for that the page has not shown yet. React Router hands a change the
- * parameters of the last render, so a second change made before the first one's navigation has
- * rendered (a page size chosen right after a filter) would start from the old view and undo the
- * first. Each change starts from the last one asked for until the page catches up; a URL the
- * page shows that none of them asked for (back, a link) drops them.
- */
-class AskedViews {
-  private shown = '';
-  private asked: string[] = [];
-
-  /** Called with each render's parameters: those asked for up to them have landed. */
-  see(shown: string) {
-    const landed = this.asked.indexOf(shown);
-    if (landed >= 0) this.asked = this.asked.slice(landed + 1);
-    else if (shown !== this.shown) this.asked = [];
-    this.shown = shown;
-  }
-
-  latest(): URLSearchParams {
-    return new URLSearchParams(this.asked.at(-1) ?? this.shown);
-  }
-
-  ask(next: URLSearchParams) {
-    this.asked.push(next.toString());
-  }
-}
-
-/**
  * The list's view, read from and written to the URL: reload, back and forward, and a shared
  * link all show the same view. Typing in the search replaces the history entry instead of
  * adding one per keystroke.
@@ -132,16 +105,19 @@ class AskedViews {
 export function useListView() {
   const [params, setParams] = useSearchParams();
   const view = useMemo(() => viewFromParams(params), [params]);
-  const [asked] = useState(() => new AskedViews());
+  // React Router hands a change the parameters of the last render: a second change made before
+  // the first one's navigation has rendered (a page size chosen right after a filter) would
+  // start from the old view and undo the first.
+  const [asked] = useState(() => new PendingEchoes(params.toString()));
   // Idempotent for one set of parameters, so a render React throws away does no harm.
   asked.see(params.toString());
   const change = useCallback(
     (changes: Partial<ListView>, options: { replace?: boolean } = {}) => {
-      const next = { ...viewFromParams(asked.latest()), ...changes };
+      const next = { ...viewFromParams(new URLSearchParams(asked.latest())), ...changes };
       // Anything but a page change starts again at the first page.
       if (!('page' in changes)) next.page = 1;
       const nextParams = paramsFromView(next);
-      asked.ask(nextParams);
+      asked.ask(nextParams.toString());
       setParams(nextParams, { replace: options.replace ?? false, preventScrollReset: true });
     },
     [asked, setParams],

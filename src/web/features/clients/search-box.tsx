@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { useT } from '../../i18n/translate.tsx';
+import { PendingEchoes } from '../../lib/pending-echoes.ts';
 
 const DEBOUNCE_MS = 150;
 
@@ -13,35 +14,25 @@ export function SearchBox({ value, onSearch }: { value: string; onSearch(q: stri
   const input = useRef<HTMLInputElement>(null);
   const latest = useRef(onSearch);
   latest.current = onSearch;
-  const valueRef = useRef(value);
-  valueRef.current = value;
-
-  // The searches handed to the list that have not come back as `value` yet (through the URL,
-  // later, perhaps after the next one was handed over). One that comes back is not put in the
-  // box: keys pressed since would be lost, and so would a space typed between two words,
-  // which the search trims.
-  const pending = useRef<string[]>([]);
+  // The searches handed to the list come back as `value` (through the URL) later, perhaps
+  // after the next key: an echo is not put back in the box, or keys pressed since would be
+  // lost, and so would a space typed between two words, which the search trims.
+  const [sent] = useState(() => new PendingEchoes(value));
 
   // Back, forward or a link may change the search from outside.
   useEffect(() => {
-    const echoed = pending.current.indexOf(value);
-    if (echoed >= 0) {
-      pending.current = pending.current.slice(echoed + 1);
-      return;
-    }
-    pending.current = [];
-    setText(value);
-  }, [value]);
+    if (!sent.see(value)) setText(value);
+  }, [sent, value]);
 
   useEffect(() => {
     const q = text.trim();
-    if (q === (pending.current.at(-1) ?? valueRef.current)) return;
+    if (q === sent.latest()) return;
     const timer = setTimeout(() => {
-      pending.current.push(q);
+      sent.ask(q);
       latest.current(q);
     }, DEBOUNCE_MS);
     return () => clearTimeout(timer);
-  }, [text]);
+  }, [sent, text]);
 
   useEffect(() => {
     function onKey(event: KeyboardEvent) {
@@ -79,7 +70,7 @@ export function SearchBox({ value, onSearch }: { value: string; onSearch(q: stri
           if (event.key === 'Escape' && text) {
             event.preventDefault();
             setText('');
-            pending.current.push('');
+            sent.ask('');
             latest.current('');
           }
         }}

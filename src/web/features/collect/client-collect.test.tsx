@@ -167,6 +167,18 @@ describe("sharing a client's statement", () => {
   });
 });
 
+/** Asha's page, owing ₹1,500.00 with one payment of hers to check (UPI-1234): its list. */
+async function pendingClaimPage() {
+  const start = apiClient('a1', 'Asha', 'Verma', '1500.00');
+  const api = clientApi({
+    client: { ...start, pendingClaims: 1 },
+    claims: [claim('k1', 'pending', 'UPI-1234')],
+  });
+  renderApp('/client/a1');
+  const list = await screen.findByRole('list', { name: 'Reported payments' });
+  return { ...api, list };
+}
+
 describe('payments the client reported', () => {
   test('a client without pending claims asks nothing until the list is asked for', async () => {
     const { calls } = clientApi({ claims: [claim('k0', 'dismissed', 'OLD-1')] });
@@ -204,13 +216,7 @@ describe('payments the client reported', () => {
   });
 
   test('a double click on Confirm books one payment and reports no failure', async () => {
-    const start = apiClient('a1', 'Asha', 'Verma', '1500.00');
-    const { sent } = clientApi({
-      client: { ...start, pendingClaims: 1 },
-      claims: [claim('k1', 'pending', 'UPI-1234')],
-    });
-    renderApp('/client/a1');
-    const list = await screen.findByRole('list', { name: 'Reported payments' });
+    const { sent, list } = await pendingClaimPage();
     const confirm = await within(list).findByRole('button', { name: 'Confirm payment UPI-1234' });
     // A browser's second click is a task of its own: only microtasks run between the two.
     fireEvent.click(confirm);
@@ -222,13 +228,7 @@ describe('payments the client reported', () => {
   });
 
   test('Dismiss leaves the balance as it was', async () => {
-    const start = apiClient('a1', 'Asha', 'Verma', '1500.00');
-    const { sent } = clientApi({
-      client: { ...start, pendingClaims: 1 },
-      claims: [claim('k1', 'pending', 'UPI-1234')],
-    });
-    renderApp('/client/a1');
-    const list = await screen.findByRole('list', { name: 'Reported payments' });
+    const { sent, list } = await pendingClaimPage();
     await userEvent.click(
       await within(list).findByRole('button', { name: 'Dismiss payment UPI-1234' }),
     );

@@ -5,10 +5,9 @@ import Col from 'react-bootstrap/Col';
 import Row from 'react-bootstrap/Row';
 import { Link } from 'react-router';
 import { addDays } from '../../../shared/ledger-schema.ts';
-import { paiseFromAmount } from '../../../shared/money.ts';
 import { paths } from '../../../shared/paths.ts';
 import { LoadFailed } from '../../components/loading.tsx';
-import { Money } from '../../components/money.tsx';
+import { balanceClass, Money } from '../../components/money.tsx';
 import { T, useT } from '../../i18n/translate.tsx';
 import { totalsQuery, usePanelToday } from '../../lib/panel-today.ts';
 import { AgeingPanel } from './ageing-panel.tsx';
@@ -16,12 +15,6 @@ import { totalsHistoryQuery } from './ledger-api.ts';
 import { TotalOwedChart } from './total-owed-chart.tsx';
 
 export const TREND_DAYS = 90;
-
-/** Nothing owed is not shown in the colour of a debt: ₹0.00 "owed to you" is good news. */
-function owingClass(amount: string | undefined, className: string): string {
-  if (className !== 'balance-owing' || amount === undefined) return className;
-  return paiseFromAmount(amount) > 0n ? className : 'balance-clear';
-}
 
 function Figure({
   title,
@@ -41,7 +34,7 @@ function Figure({
         <h2 id={titleId} className="h6 text-body-secondary mb-1">
           {title}
         </h2>
-        <p className={`fs-4 fw-semibold mb-0 text-nowrap ${owingClass(amount, className)}`}>
+        <p className={`fs-4 fw-semibold mb-0 text-nowrap ${className}`}>
           {amount === undefined ? '…' : <Money amount={amount} />}
         </p>
         <p className="small text-body-secondary mb-0">{detail ?? '\u00a0'}</p>
@@ -82,7 +75,8 @@ export function LedgerSummary() {
                   totals.data &&
                   t('ledger.summary.owingClients', { count: totals.data.owingClients })
                 }
-                className="balance-owing"
+                // Nothing owed is not shown in the colour of a debt: ₹0.00 is good news.
+                className={balanceClass(totals.data?.owing ?? '0')}
               />
             </Col>
             <Col xs={12} sm={6} lg={12}>
@@ -130,7 +124,7 @@ export function LedgerSummary() {
                     </Link>
                   ) : undefined
                 }
-                className="balance-owing"
+                className={balanceClass(totals.data?.overdue ?? '0')}
               />
             </Col>
             <Col xs={12} sm={6} lg={12}>

@@ -292,27 +292,29 @@ const ageing = {
   })),
 };
 
+/** The dashboard's reads on 25 Nov 2025: this list and these totals, the `ageing` above. */
+function dashboardApi(list: unknown, totals: unknown) {
+  mockApi({
+    session: signedIn,
+    routes: {
+      'GET /api/clients': () => ({ status: 200, body: list }),
+      'GET /api/totals': () => ({ status: 200, body: totals }),
+      'GET /api/totals/history': () => ({ status: 200, body: { points: [] } }),
+      'GET /api/ageing': () => ({ status: 200, body: ageing }),
+      'GET /api/collect': () => ({
+        status: 200,
+        body: { on: '2025-11-25', items: [], remaining: 0, done: 0 },
+      }),
+    },
+  });
+}
+
 describe("the dashboard's figures", () => {
   async function dashboardWith(owing: string, overdue: string) {
-    mockApi({
-      session: signedIn,
-      routes: {
-        'GET /api/clients': () => ({
-          status: 200,
-          body: { items: [], total: 0, totalOwed: '0.00' },
-        }),
-        'GET /api/totals': () => ({
-          status: 200,
-          body: { ...totalsOn('2025-11-25'), owing, overdue, totalOwed: owing },
-        }),
-        'GET /api/totals/history': () => ({ status: 200, body: { points: [] } }),
-        'GET /api/ageing': () => ({ status: 200, body: ageing }),
-        'GET /api/collect': () => ({
-          status: 200,
-          body: { on: '2025-11-25', items: [], remaining: 0, done: 0 },
-        }),
-      },
-    });
+    dashboardApi(
+      { items: [], total: 0, totalOwed: '0.00' },
+      { ...totalsOn('2025-11-25'), owing, overdue, totalOwed: owing },
+    );
     renderApp('/dashboard');
     const owed = await screen.findByRole('region', { name: 'Owed to you' });
     const late = screen.getByRole('region', { name: 'Overdue' });
@@ -424,32 +426,17 @@ describe('what the operator is told', () => {
 describe('the ledger in Hindi', () => {
   test('the dashboard’s totals and ageing read in Hindi, the day and the counts too', async () => {
     await changeLanguage('hi');
-    mockApi({
-      session: signedIn,
-      routes: {
-        'GET /api/clients': () => ({
-          status: 200,
-          body: { items: [client], total: 1, totalOwed: '1000.00' },
-        }),
-        'GET /api/totals': () => ({
-          status: 200,
-          body: {
-            ...totalsOn('2025-11-25'),
-            owingClients: 3,
-            credit: '200.00',
-            creditClients: 1,
-            pendingClaims: 1,
-            collectedLastMonth: '4800.50',
-          },
-        }),
-        'GET /api/totals/history': () => ({ status: 200, body: { points: [] } }),
-        'GET /api/ageing': () => ({ status: 200, body: ageing }),
-        'GET /api/collect': () => ({
-          status: 200,
-          body: { on: '2025-11-25', items: [], remaining: 0, done: 0 },
-        }),
+    dashboardApi(
+      { items: [client], total: 1, totalOwed: '1000.00' },
+      {
+        ...totalsOn('2025-11-25'),
+        owingClients: 3,
+        credit: '200.00',
+        creditClients: 1,
+        pendingClaims: 1,
+        collectedLastMonth: '4800.50',
       },
-    });
+    );
     renderApp('/dashboard');
     const table = await screen.findByRole('table', { name: 'बकाया की उम्र' });
     expect(
