@@ -1,5 +1,6 @@
 import type { ActivityAction, ActivityItem } from '../../shared/book-schema.ts';
 import { isLookupId } from '../../shared/text.ts';
+import { compiledQuery } from '../db/compiled-queries.ts';
 import type { WriteTransaction } from '../db/database.ts';
 import { exactInteger } from '../db/integers.ts';
 import { handleOf, type ReadSource } from '../db/reader.ts';
@@ -13,6 +14,30 @@ export interface Activity {
   summary: string;
 }
 
+interface ActivityRow {
+  bookId: string;
+  at: string;
+  actorId: string;
+  action: string;
+  clientId: string | null;
+  summary: string;
+}
+
+/**
+ * One line, compiled once: nearly every write records exactly one (a payment among them), and
+ * built afresh each time the insert cost a payment more than the statement itself.
+ */
+const insertActivityQuery = compiledQuery('insert-activity', (db, p: ActivityRow) =>
+  db.insertInto('activity').values({
+    book_id: p.bookId,
+    at: p.at,
+    actor_id: p.actorId,
+    action: p.action,
+    client_id: p.clientId,
+    summary: p.summary,
+  }),
+);
+
 /**
  * Appends to the book's activity log, in the transaction of the change it records: the log
  * holds a change exactly when the change happened.
@@ -23,18 +48,32 @@ export async function recordActivity(
   activity: Activity | readonly Activity[],
   at: Date = new Date(),
 ): Promise<void> {
-  const lines = Array.isArray(activity) ? activity : [activity as Activity];
-  if (lines.length === 0) return;
+  const rows = (Array.isArray(activity) ? activity : [activity as Activity]).map(
+    (line): ActivityRow => ({
+      bookId: member.bookId,
+      at: at.toISOString(),
+      actorId: member.id,
+      action: line.action,
+      clientId: line.clientId ?? null,
+      summary: line.summary,
+    }),
+  );
+  const [only] = rows;
+  if (only && rows.length === 1) {
+    await insertActivityQuery(trx, only);
+    return;
+  }
+  if (rows.length === 0) return;
   await trx
     .insertInto('activity')
     .values(
-      lines.map((line) => ({
-        book_id: member.bookId,
-        at: at.toISOString(),
-        actor_id: member.id,
-        action: line.action,
-        client_id: line.clientId ?? null,
-        summary: line.summary,
+      rows.map((row) => ({
+        book_id: row.bookId,
+        at: row.at,
+        actor_id: row.actorId,
+        action: row.action,
+        client_id: row.clientId,
+        summary: row.summary,
       })),
     )
     .execute();

@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
@@ -92,3 +92,34 @@ test('compiled statements run in the write that gives them: seen by it, undone w
   const [after] = await countNumbersQuery(database.db, {});
   expect(after?.count).toBe(2);
 });
+
+/** SQLite's temporary files this process holds open (unlinked at once, so only /proc has them). */
+function openTemporaryFiles(): string[] {
+  return readdirSync('/proc/self/fd').flatMap((fd) => {
+    try {
+      const target = readlinkSync(`/proc/self/fd/${fd}`);
+      return target.includes('etilqs_') ? [target] : [];
+    } catch {
+      return []; // closed while listed (the listing's own descriptor, say)
+    }
+  });
+}
+
+test.skipIf(process.platform !== 'linux')(
+  "a write's savepoint keeps the pages it changes in memory, not in a temporary file",
+  async () => {
+    await sql`CREATE TABLE wide (id INTEGER PRIMARY KEY, text TEXT NOT NULL)`.execute(database.db);
+    await database.write(async (trx) => {
+      for (let id = 0; id < 2_000; id += 1) {
+        await sql`INSERT INTO wide (id, text) VALUES (${id}, ${'x'.repeat(200)})`.execute(trx);
+      }
+    });
+    // Changing every row changes about a hundred pages that were there before the savepoint:
+    // their first content, kept for ROLLBACK TO, is several times SQLite's 64 KiB in-memory limit.
+    const held = await database.write(async (trx) => {
+      await sql`UPDATE wide SET text = ${'y'.repeat(200)}`.execute(trx);
+      return openTemporaryFiles();
+    });
+    expect(held).toEqual([]);
+  },
+);
