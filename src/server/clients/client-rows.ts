@@ -185,23 +185,25 @@ export async function answerClient(
 }
 
 /**
- * Takes the client row's write lock before a write reads it to decide what to change: on
- * PostgreSQL a second such write on the client then waits here until the first commits, and
- * reads what it left (SQLite runs one write at a time anyway). False: no such client.
+ * Takes the client row's write lock before a write reads it to decide what to change, and
+ * answers the row: on PostgreSQL a second such write on the client (or a delete) then waits
+ * here until the first commits, and reads what it left, or finds the client gone (SQLite runs
+ * one write at a time anyway). Undefined: no such client.
  */
 export async function lockOwnedClient(
   trx: WriteTransaction,
   ownerId: string,
   id: string,
-): Promise<boolean> {
-  if (!isClientId(id)) return false;
+): Promise<ClientRow | undefined> {
+  if (!isClientId(id)) return undefined;
   const locked = await trx
     .updateTable('clients')
     .set({ version: sql`version` })
     .where('id', '=', id)
     .where('owner_id', '=', ownerId)
+    .returning(CLIENT_COLUMNS)
     .executeTakeFirst();
-  return locked.numUpdatedRows > 0n;
+  return locked as ClientRow | undefined;
 }
 
 export async function selectOwnedClient(

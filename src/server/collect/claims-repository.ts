@@ -146,7 +146,8 @@ async function decide(
 ): Promise<DecideOutcome<{ kind: 'decided'; row: ClaimRow }>> {
   if (!isClientId(claimId)) return { kind: 'not-found' };
   // A deleted client's claims wait with it (and come back with it): none can be decided.
-  if (!(await selectOwnedClient(trx, ownerId, clientId))) return { kind: 'not-found' };
+  // Locked: a delete at the same moment waits for the decision, or the decision finds it gone.
+  if (!(await lockOwnedClient(trx, ownerId, clientId))) return { kind: 'not-found' };
   const row = await trx
     .updateTable('payment_claims')
     .set({ status, decided_at: now.toISOString() })

@@ -15,7 +15,7 @@ import { bookOf, requireSession, type SessionReader } from '../auth/session.ts';
 import { clientName } from '../books/activity-lines.ts';
 import { recordActivity } from '../books/activity-repository.ts';
 import { memberOf } from '../books/book-member.ts';
-import { answerClient, selectOwnedClient } from '../clients/client-rows.ts';
+import { answerClient, lockOwnedClient, selectOwnedClient } from '../clients/client-rows.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import { fieldRefusal, HttpError } from '../http/errors.ts';
@@ -115,7 +115,8 @@ export async function registerRemindersRoutes(
         const { channel } = request.body;
         const today = dateIn(config.timeZone);
         const sent = await writeWithEvents(database, bus, async (trx, publish) => {
-          const row = await selectOwnedClient(trx, operator.bookId, request.params.id);
+          // Locked: a delete at the same moment waits for the reminder, or it finds the client gone.
+          const row = await lockOwnedClient(trx, operator.bookId, request.params.id);
           if (!row) throw new HttpError(404, 'client-not-found');
           const client = await answerClient(trx, row, today);
           const why = unavailableChannels(client)[channel];

@@ -308,6 +308,22 @@ describe('sending', () => {
     ).toBe(404);
     expect((await send(other.cookie, client.id, { channel: 'copy' })).statusCode).toBe(404);
   });
+
+  test('a client deleted at the moment it is reminded: the reminder is recorded or is a 404, never a 500 (PostgreSQL)', async () => {
+    for (let round = 0; round < 12; round += 1) {
+      const client = await addClient(t.app, owner.cookie);
+      const [deleted, sent] = await Promise.all([
+        t.app.inject({
+          method: 'DELETE',
+          url: apiPaths.client(client.id),
+          headers: { cookie: owner.cookie },
+        }),
+        send(owner.cookie, client.id, { channel: 'copy', message: 'Pay {amount}' }),
+      ]);
+      expect(deleted.statusCode).toBe(204);
+      expect([201, 404], sent.body).toContain(sent.statusCode);
+    }
+  });
 });
 
 describe("in the client's language", () => {

@@ -1,7 +1,7 @@
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { sql } from 'kysely';
 import type { ShareLink } from '../../shared/share-link-schema.ts';
-import { isClientId, selectOwnedClient } from '../clients/client-rows.ts';
+import { isClientId, lockOwnedClient, selectOwnedClient } from '../clients/client-rows.ts';
 import type { WriteTransaction } from '../db/database.ts';
 import { type DatabaseReader, handleOf, type ReadSource } from '../db/reader.ts';
 
@@ -57,7 +57,7 @@ export async function createShareLink(
   days: number,
   now: Date = new Date(),
 ): Promise<CreateOutcome> {
-  if (!(await selectOwnedClient(trx, ownerId, clientId))) return { kind: 'not-found' };
+  if (!(await lockOwnedClient(trx, ownerId, clientId))) return { kind: 'not-found' };
   const token = newToken();
   const row = {
     id: randomUUID(),
@@ -103,7 +103,7 @@ export async function revokeShareLink(
   linkId: string,
   now: Date = new Date(),
 ): Promise<boolean> {
-  if (!isClientId(linkId) || !(await selectOwnedClient(trx, ownerId, clientId))) return false;
+  if (!isClientId(linkId) || !(await lockOwnedClient(trx, ownerId, clientId))) return false;
   const found = await trx
     .updateTable('share_links')
     .set({ revoked_at: sql`COALESCE(revoked_at, ${now.toISOString()})` })

@@ -730,6 +730,34 @@ describe('deciding claims', () => {
     expect((await confirm(owner.cookie, client.id, claimId)).statusCode).toBe(201);
   });
 
+  test('a client deleted at the moment its claim is confirmed: the confirm books it or is a 404, never a 500 (PostgreSQL)', async () => {
+    for (let round = 0; round < 12; round += 1) {
+      const { client, claimId } = await pendingClaim();
+      const [deleted, confirmed] = await Promise.all([
+        t.app.inject({
+          method: 'DELETE',
+          url: apiPaths.client(client.id),
+          headers: { cookie: owner.cookie },
+        }),
+        confirm(owner.cookie, client.id, claimId),
+      ]);
+      expect(deleted.statusCode).toBe(204);
+      expect([201, 404], confirmed.body).toContain(confirmed.statusCode);
+      // Whichever went first, the client comes back as the confirm left it: paid, or pending.
+      const restored = await t.app.inject({
+        method: 'POST',
+        url: apiPaths.restore(client.id),
+        headers: { cookie: owner.cookie },
+        payload: {},
+      });
+      expect(restored.json()).toMatchObject(
+        confirmed.statusCode === 201
+          ? { balance: '500.00', pendingClaims: 0 }
+          : { balance: '900.00', pendingClaims: 1 },
+      );
+    }
+  });
+
   test("another operator's claim is a 404, and stays pending", async () => {
     const { client, claimId } = await pendingClaim();
     const theirs = await addClient(t.app, other.cookie);

@@ -8,8 +8,8 @@ import {
 } from '../../shared/dues-schema.ts';
 import {
   type ClientRow,
+  lockOwnedClient,
   overdueColumn,
-  selectOwnedClient,
   toClient,
 } from '../clients/client-rows.ts';
 import type { WriteTransaction } from '../db/database.ts';
@@ -97,7 +97,7 @@ export async function skipOnRound(
   clientId: string,
   on: string,
 ): Promise<SkipOutcome> {
-  const row = await selectOwnedClient(trx, ownerId, clientId);
+  const row = await lockOwnedClient(trx, ownerId, clientId);
   if (!row) return { kind: 'not-found' };
   if (!isOnRound(row, on)) return { kind: 'not-on-round' };
   await markDealtWith(trx, ownerId, row, on, 'skipped');

@@ -67,8 +67,7 @@ export async function createPromise(
   today: string,
 ): Promise<CreateOutcome> {
   // Two promises made at once: the second replaces the first, as one after the other would.
-  if (!(await lockOwnedClient(trx, operator.bookId, clientId))) return { kind: 'not-found' };
-  const before = await selectOwnedClient(trx, operator.bookId, clientId);
+  const before = await lockOwnedClient(trx, operator.bookId, clientId);
   if (!before) return { kind: 'not-found' };
   const now = new Date().toISOString();
   await trx
