@@ -82,6 +82,39 @@ describe('numbers in a body are read by their exact text', () => {
 });
 
 describe('bodies are JSON', () => {
+  test('bytes that are not UTF-8 are JSON that is not valid: a 400 that stores nothing, not U+FFFD in a name', async () => {
+    const count = async () =>
+      (
+        await t.app.inject({ method: 'GET', url: '/api/totals', headers: { cookie: owner.cookie } })
+      ).json().clients;
+    const before = await count();
+    const fields = '"lname":"Utf","email":"utf8@example.com","phone":"98505 10000","balance":"1"';
+    // A lone 0xFF, a broken two-byte sequence, and a surrogate written as UTF-8 (ED A0 80).
+    for (const bad of [[0xff], [0xc3, 0x28], [0xed, 0xa0, 0x80]]) {
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/api/clients',
+        headers: { cookie: owner.cookie, 'content-type': 'application/json' },
+        payload: Buffer.concat([
+          Buffer.from('{"fname":"Ab'),
+          Buffer.from(bad),
+          Buffer.from(`cd",${fields}}`),
+        ]),
+      });
+      expect(response.statusCode, response.body).toBe(400);
+      expect(response.json()).toMatchObject({ code: 'invalid-json' });
+    }
+    expect(await count()).toBe(before);
+    const good = await t.app.inject({
+      method: 'POST',
+      url: '/api/clients',
+      headers: { cookie: owner.cookie, 'content-type': 'application/json' },
+      payload: Buffer.from(`{"fname":"Ābhā 🙏",${fields}}`, 'utf8'),
+    });
+    expect(good.statusCode, good.body).toBe(201);
+    expect(good.json().fname).toBe('Ābhā 🙏');
+  });
+
   test('JSON sent as plain text, or with no type, is a 415 that stores nothing', async () => {
     const before = await t.app.inject({
       method: 'GET',

@@ -1,4 +1,6 @@
+import { isUtf8 } from 'node:buffer';
 import type { FastifyInstance } from 'fastify';
+import { HttpError } from './errors.ts';
 
 /**
  * A JSON number or string, as they appear in a body: strings are matched whole so that digits
@@ -37,13 +39,20 @@ export function exactNumbers(body: string): string {
 
 /**
  * Bodies are JSON: read as Fastify reads them (its parser, which refuses `__proto__` and
- * `constructor` keys), with each number read by its exact text. Plain text is not JSON: it is
- * refused as any other type is (415), not handed to the routes as a string.
+ * `constructor` keys), with each number read by its exact text. JSON is UTF-8: bytes that are
+ * not would be decoded as U+FFFD and stored as text the client never sent, so they are refused
+ * as JSON that is not valid. Plain text is not JSON: it is refused as any other type is (415),
+ * not handed to the routes as a string.
  */
 export function registerJsonBodies(app: FastifyInstance): void {
   const parseJson = app.getDefaultJsonParser('error', 'error');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    parseJson(request, exactNumbers(body as string), done);
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+    const bytes = body as Buffer;
+    if (!isUtf8(bytes)) {
+      done(new HttpError(400, 'invalid-json'), undefined);
+      return;
+    }
+    parseJson(request, exactNumbers(bytes.toString('utf8')), done);
   });
   app.removeContentTypeParser('text/plain');
 }
