@@ -176,6 +176,10 @@ export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler<FastifyError | HttpError>((error, request, reply) => {
     if (error instanceof HttpError) return refuse(reply, error);
     if (hasZodFastifySchemaValidationErrors(error)) {
+      // No body at all (and so no content type): the same refusal as an empty JSON body.
+      if (error.validationContext === 'body' && request.body == null) {
+        return refuse(reply, new HttpError(400, 'empty-body'));
+      }
       return refuse(reply, validationRefusal(fieldErrorsFromValidation(error)));
     }
     if (isDiskFull(error)) {

@@ -82,6 +82,32 @@ describe('numbers in a body are read by their exact text', () => {
 });
 
 describe('bodies are JSON', () => {
+  test('a request with no body, or an empty JSON body, is a 400 empty-body that stores nothing', async () => {
+    const client = await addClient(t.app, owner.cookie);
+    const calls = [
+      { method: 'POST', url: apiPaths.clients },
+      { method: 'PUT', url: apiPaths.collectionSettings },
+      { method: 'PATCH', url: apiPaths.client(client.id) },
+      { method: 'POST', url: apiPaths.entries(client.id) },
+    ] as const;
+    for (const call of calls) {
+      for (const headers of [{}, { 'content-type': 'application/json' }]) {
+        const response = await t.app.inject({
+          ...call,
+          headers: { cookie: owner.cookie, ...headers },
+        });
+        expect(response.statusCode, `${call.method} ${call.url} ${response.body}`).toBe(400);
+        expect(response.json()).toMatchObject({ code: 'empty-body' });
+      }
+    }
+    const after = await t.app.inject({
+      method: 'GET',
+      url: apiPaths.client(client.id),
+      headers: { cookie: owner.cookie },
+    });
+    expect(after.json()).toMatchObject({ version: client.version, balance: client.balance });
+  });
+
   test('bytes that are not UTF-8 are JSON that is not valid: a 400 that stores nothing, not U+FFFD in a name', async () => {
     const count = async () =>
       (
