@@ -3,6 +3,7 @@ import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { Writable } from 'node:stream';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
 import WebSocket from 'ws';
@@ -516,16 +517,24 @@ export interface LiveTab {
   isOpen(): boolean;
 }
 
-/** Opens a live socket from the panel's own origin; a refused upgrade rejects ("… 401"). */
-export function openLiveTab(url: string, cookie: string): Promise<LiveTab> {
+/**
+ * Opens a live socket from the panel's own origin; a refused upgrade rejects ("… 401").
+ * `opened` is given the socket once it is open (to send a frame, say).
+ */
+export function openLiveTab(
+  url: string,
+  cookie: string,
+  opened: (socket: WebSocket) => void = () => {},
+): Promise<LiveTab> {
   return new Promise((resolve, reject) => {
     const socket = new WebSocket(url, { headers: { cookie }, origin: TEST_ORIGIN });
     const events: LiveEvent[] = [];
     socket.on('message', (data) => events.push(JSON.parse(String(data)) as LiveEvent));
     const closed = new Promise<number>((done) => socket.once('close', (code) => done(code)));
-    socket.once('open', () =>
-      resolve({ events, closed, isOpen: () => socket.readyState === WebSocket.OPEN }),
-    );
+    socket.once('open', () => {
+      opened(socket);
+      resolve({ events, closed, isOpen: () => socket.readyState === WebSocket.OPEN });
+    });
     socket.once('error', reject);
   });
 }
@@ -601,4 +610,16 @@ export async function joinBookAs(
     throw new Error(`joining failed: ${response.statusCode} ${response.body}`);
   }
   return { cookie: sessionCookie(response), email, userId: response.json().user.id };
+}
+
+/** A log stream for a test app, and the lines written to it. */
+export function capturedLog(): { lines: string[]; stream: Writable } {
+  const lines: string[] = [];
+  const stream = new Writable({
+    write(chunk, _encoding, callback) {
+      lines.push(String(chunk));
+      callback();
+    },
+  });
+  return { lines, stream };
 }

@@ -3,7 +3,7 @@ import { Agent as HttpAgent, get as httpGet } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Writable } from 'node:stream';
+import type { Writable } from 'node:stream';
 import { brotliCompressSync, gunzipSync } from 'node:zlib';
 import type { RouteOptions } from 'fastify';
 import { sql } from 'kysely';
@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import WebSocket from 'ws';
 import type { Config } from '../config.ts';
 import {
+  capturedLog,
   clientFields,
   GOOD_PASSWORD,
   post,
@@ -671,18 +672,6 @@ describe('routing', () => {
     expect(response.headers['cache-control']).toContain('immutable');
   });
 });
-
-/** A log stream for a test app, and the lines written to it. */
-function capturedLog(): { lines: string[]; stream: Writable } {
-  const lines: string[] = [];
-  const stream = new Writable({
-    write(chunk, _encoding, callback) {
-      lines.push(String(chunk));
-      callback();
-    },
-  });
-  return { lines, stream };
-}
 
 describe('logs', () => {
   test('a failed request is logged with what it carried, its password and cookie redacted', async () => {

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import WebSocket from 'ws';
 import type { LiveEvent } from '../../shared/live-events.ts';
 import {
+  capturedLog,
   closeCode,
   GOOD_PASSWORD,
   liveUrlOf,
@@ -260,6 +261,26 @@ describe('live channel', () => {
     expect(tab.socket.readyState).toBe(WebSocket.OPEN);
     tab.socket.close();
   });
+});
+
+test("a frame over 4 KiB closes its socket with 1009, logged as the browser's doing in one line, not as a server error", async () => {
+  const { lines, stream } = capturedLog();
+  const logged = await startTestApp({ logLevel: 'info' }, { logStream: stream });
+  try {
+    await logged.app.listen({ port: 0, host: '127.0.0.1' });
+    const operator = await signUp(logged.app);
+    const tab = await openLiveTab(liveUrlOf(logged.app), operator.cookie, (socket) =>
+      socket.send('x'.repeat(5000)),
+    );
+    expect(await closeCode(tab)).toBe(1009);
+    const records = lines.map((line) => JSON.parse(line) as { level: number; code?: string });
+    expect(records.filter((record) => record.level >= 50)).toEqual([]);
+    expect(records).toContainEqual(
+      expect.objectContaining({ level: 30, code: 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH' }),
+    );
+  } finally {
+    await logged.close();
+  }
 });
 
 describe('sign-out and the live channel', () => {

@@ -83,7 +83,21 @@ export async function registerLiveRoutes(
   { config, readSession, bus, pingIntervalMs = 30_000 }: LiveRoutesOptions,
 ): Promise<void> {
   // Compression stays off: frames are prepared once and written as they are (live-sender.ts).
-  await app.register(websocket, { options: { maxPayload: 4096, perMessageDeflate: false } });
+  await app.register(websocket, {
+    options: { maxPayload: 4096, perMessageDeflate: false },
+    // A frame the browser should not have sent (over the limit, malformed): ws has already
+    // closed the socket with the reason (1009, 1002…). The browser's doing, logged as such in
+    // one line, not as the server's error with a stack that any signed-in user could repeat.
+    errorHandler(error, socket, request) {
+      const code = (error as { code?: unknown }).code;
+      if (typeof code === 'string' && code.startsWith('WS_ERR_')) {
+        request.log.info({ code }, 'live socket closed: the browser sent a frame it may not');
+      } else {
+        request.log.error(error);
+      }
+      socket.terminate();
+    },
+  });
 
   const limits = config.live;
   const sockets = new Set<LiveSocket>();
