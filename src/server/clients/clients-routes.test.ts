@@ -153,6 +153,8 @@ describe('validation', () => {
     ['fname', { fname: '   ' }, 'First name is required'],
     ['fname', { fname: 'x'.repeat(101) }, 'First name must be at most 100 characters'],
     ['lname', { lname: '' }, 'Last name is required'],
+    ['lname', { lname: '\u200b\u200b' }, 'Last name must have a letter or a digit'],
+    ['fname', { fname: '.\u200d-' }, 'First name must have a letter or a digit'],
     ['email', { email: 'not-an-email' }, 'Enter a valid email address'],
     ['email', { email: `${'a'.repeat(250)}@x.io` }, 'Email must be at most 254 characters'],
     ['phone', { phone: '12345' }, PHONE_INVALID_MESSAGE],
