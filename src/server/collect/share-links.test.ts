@@ -4,6 +4,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Client } from '../../shared/client-schema.ts';
 import { upiUri } from '../../shared/collect-links.ts';
+import { addDays } from '../../shared/ledger-schema.ts';
 import { apiPaths } from '../../shared/paths.ts';
 import {
   CLAIM_NOT_PENDING_MESSAGE,
@@ -11,6 +12,7 @@ import {
   TOO_MANY_PENDING_CLAIMS_MESSAGE,
 } from '../../shared/share-link-schema.ts';
 import { CROSS_ORIGIN_MESSAGE } from '../http/security.ts';
+import { dateIn } from '../ledger/panel-date.ts';
 import {
   addClient,
   keepingBus,
@@ -223,6 +225,40 @@ describe('what the link shows', () => {
       })
     ).json().items;
     expect(listed.lastOpenedAt).not.toBeNull();
+  });
+
+  test("each row shows the balance after it in date order, back-dated entries included, ending at what is owed (as the panel's statement)", async () => {
+    const client = await addClient(t.app, owner.cookie, { balance: '1500' });
+    const today = dateIn(t.config.timeZone);
+    for (const entry of [
+      { kind: 'charge', amount: '800', on: addDays(today, -48) },
+      { kind: 'payment', amount: '1000' },
+      { kind: 'charge', amount: '200', on: addDays(today, -10) },
+    ]) {
+      const recorded = await t.app.inject({
+        method: 'POST',
+        url: apiPaths.entries(client.id),
+        headers: { cookie: owner.cookie },
+        payload: entry,
+      });
+      expect(recorded.statusCode, recorded.body).toBe(201);
+    }
+    const link = await makeLink(owner.cookie, client.id);
+    const body = (await t.app.inject({ method: 'GET', url: apiPaths.shared(link.token) })).json();
+    expect(body.balance).toBe('1500.00');
+    // Recorded in another order, each entry left another balance (800 after 1,500: 2,300).
+    expect(
+      body.entries.map((e: { on: string; amount: string; balanceAfter: string }) => [
+        e.on,
+        e.amount,
+        e.balanceAfter,
+      ]),
+    ).toEqual([
+      [addDays(today, -48), '800.00', '800.00'],
+      [addDays(today, -10), '200.00', '1000.00'],
+      [today, '1500.00', '2500.00'],
+      [today, '-1000.00', '1500.00'],
+    ]);
   });
 
   test('no UPI link when the client owes nothing', async () => {

@@ -36,7 +36,7 @@ export async function sharedStatementOf(
       .executeTakeFirst(),
     reader.db
       .selectFrom('ledger_entries')
-      .select(['on_date', 'kind', 'amount_paise', 'balance_after_paise', 'note'])
+      .select(['on_date', 'kind', 'amount_paise', 'note'])
       .where('client_id', '=', link.clientId)
       .where('owner_id', '=', link.ownerId)
       .where('on_date', '>=', addDays(today, -SHARED_ENTRY_DAYS))
@@ -48,19 +48,30 @@ export async function sharedStatementOf(
   if (!client) return undefined;
   const balance = exactInteger(client.balance_paise);
   const clientName = `${client.fname} ${client.lname}`.trim();
+  // The balance after each entry in the order shown, by date: the entries read are the latest by
+  // date, so every entry dated after one of them is among them, and the balance after it is
+  // today's less those. The balance an entry left when recorded differs for one back-dated
+  // after others (the rows would not add up to what the client owes).
+  let after = balance;
+  const newestFirst = entries.map((row) => {
+    const amount = exactInteger(row.amount_paise);
+    const shown = {
+      on: row.on_date,
+      kind: row.kind as EntryKind,
+      amount: formatAmount(amount),
+      balanceAfter: formatAmount(after),
+      note: row.note,
+    };
+    after -= amount;
+    return shown;
+  });
   return {
     businessName: settings.businessName,
     clientName,
     balance: formatAmount(balance),
     asOf: now.toISOString(),
     // Oldest first, as a statement reads.
-    entries: entries.reverse().map((row) => ({
-      on: row.on_date,
-      kind: row.kind as EntryKind,
-      amount: formatAmount(exactInteger(row.amount_paise)),
-      balanceAfter: formatAmount(exactInteger(row.balance_after_paise)),
-      note: row.note,
-    })),
+    entries: newestFirst.reverse(),
     upi:
       settings.upiId !== '' && balance > 0n
         ? {
