@@ -141,7 +141,9 @@ export async function registerRemindersRoutes(
             operator,
             client: row,
             channel,
-            message,
+            // The history keeps the text without the link's address: a statement link opens
+            // without a sign-in, and its token is kept only as a digest (decision 0035).
+            message: fillOwnText(text, client, settings, linkPreviewText(client.language)),
             today,
           });
           const event = { type: 'client.updated' as const, client: recorded.client };

@@ -159,6 +159,18 @@ describe('sending', () => {
     expect(again.url).toBeNull();
     expect(again.message).not.toContain(token);
     expect(await linkCount(client.id)).toBe(2);
+    // The history, which every member of the book reads, keeps no link's address.
+    const history = await t.app.inject({
+      method: 'GET',
+      url: apiPaths.reminders(client.id),
+      headers: { cookie: owner.cookie },
+    });
+    expect(history.json().items.map((item: { message: string }) => item.message)).toEqual([
+      'Namaste Ravi Kumar, ₹1,500.00 is due to Rao Stores. Pay: rao@okaxis or (statement link)',
+      'Namaste Ravi Kumar, ₹1,500.00 is due to Rao Stores. Pay: rao@okaxis or (statement link)',
+    ]);
+    const stored = await t.database.db.selectFrom('reminders').select('message').execute();
+    expect(stored.map((row) => row.message).join('\n')).not.toContain('/s/');
   });
 
   test('SMS and e-mail links; an own message without a link makes none', async () => {
