@@ -100,10 +100,17 @@ test('the owner invites staff, who record a payment the owner sees live, find no
     `${staff.email} recorded a payment from Meera Pillai`,
   );
 
-  // The owner removes them; their page leaves the book at once and says so.
+  // The owner removes them, on a phone; their page leaves the book at once and says so.
+  await owner.page.setViewportSize({ width: 390, height: 844 });
   await owner.page.goto('/settings');
   const members = owner.page.getByRole('table', { name: 'Members' });
   await expect(members).toContainText(staff.email);
+  // The role's name is readable and Remove is on screen, not cut off by the table's edge.
+  const role = members.getByRole('combobox', { name: `Role of ${staff.email}` });
+  expect((await role.boundingBox())?.width ?? 0).toBeGreaterThanOrEqual(96);
+  await expect(members.getByRole('button', { name: `Remove ${staff.email}` })).toBeInViewport({
+    ratio: 1,
+  });
   await members.getByRole('button', { name: `Remove ${staff.email}` }).click();
   const confirm = owner.page.getByRole('dialog', { name: 'Remove this member?' });
   await confirm.getByRole('button', { name: 'Remove' }).click();

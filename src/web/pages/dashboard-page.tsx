@@ -39,7 +39,7 @@ export function DashboardPage() {
       {/* First in the page, so "New" comes before the rows on a phone; beside them when wide. */}
       <aside
         aria-label={t('clients.dashboard.sidebar')}
-        className="col-12 col-md-2 order-md-last mb-3"
+        className="col-12 col-md-2 order-md-last mb-3 align-self-start"
       >
         <Suspense fallback={null}>
           <CollectTodayLink />

@@ -59,7 +59,7 @@ function MemberRow({
       <td>
         {manages && !self ? (
           <select
-            className="form-select form-select-sm"
+            className="form-select form-select-sm member-role"
             aria-label={t('books.members.roleOf', { email: member.email })}
             value={member.role}
             disabled={busy}
@@ -75,7 +75,8 @@ function MemberRow({
           t(ROLE_NAMES[member.role])
         )}
       </td>
-      <td className="text-nowrap">{formatTime(member.joinedAt)}</td>
+      {/* Left out on a phone: the e-mail, the role and Remove need the width. */}
+      <td className="text-nowrap d-none d-sm-table-cell">{formatTime(member.joinedAt)}</td>
       {manages ? (
         <td className="text-end">
           {self ? null : (
@@ -153,7 +154,9 @@ function Members({ book, ownId }: { book: Book; ownId: string | undefined }) {
             <tr>
               <th scope="col">{t('books.members.column.email')}</th>
               <th scope="col">{t('books.members.column.role')}</th>
-              <th scope="col">{t('books.members.column.joined')}</th>
+              <th scope="col" className="d-none d-sm-table-cell">
+                {t('books.members.column.joined')}
+              </th>
               {manages ? (
                 <th scope="col">
                   <span className="visually-hidden">{t('books.members.column.actions')}</span>

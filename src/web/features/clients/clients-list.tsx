@@ -3,6 +3,7 @@ import { useLocation } from 'react-router';
 import {
   type BalanceFilter,
   type Client,
+  type ClientSortField,
   NOT_REMINDED_DAYS,
   type OverdueFilter,
   type PromiseFilter,
@@ -15,7 +16,7 @@ import { useMay } from '../../lib/books.ts';
 import { formatCount } from '../../lib/counts.ts';
 import { BulkActions } from './bulk-actions.tsx';
 import { exportUrl, useClientList } from './clients-api.ts';
-import { ClientCards, ClientsTable } from './clients-table.tsx';
+import { ClientCards, ClientsTable, COLUMNS } from './clients-table.tsx';
 import { rememberListPlace } from './list-place.ts';
 import {
   DEFAULT_VIEW,
@@ -252,6 +253,40 @@ export function ClientsList({
             {t('clients.list.export')}
           </a>
         ) : null}
+        {/* A phone has no table headers to click: the sort is chosen here instead. */}
+        <div className="d-flex gap-2 d-md-none">
+          <div>
+            <label className="visually-hidden" htmlFor="client-sort">
+              {t('clients.sort.by')}
+            </label>
+            <select
+              id="client-sort"
+              className="form-select"
+              value={view.sort}
+              onChange={(event) => change({ sort: event.target.value as ClientSortField })}
+            >
+              {COLUMNS.map((column) => (
+                <option key={column.field} value={column.field}>
+                  {t(column.label)}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div>
+            <label className="visually-hidden" htmlFor="client-sort-order">
+              {t('clients.sort.order')}
+            </label>
+            <select
+              id="client-sort-order"
+              className="form-select"
+              value={view.dir}
+              onChange={(event) => change({ dir: event.target.value as 'asc' | 'desc' })}
+            >
+              <option value="asc">{t('clients.sort.asc')}</option>
+              <option value="desc">{t('clients.sort.desc')}</option>
+            </select>
+          </div>
+        </div>
         <div>
           <label className="visually-hidden" htmlFor="client-page-size">
             {t('clients.list.perPage')}

@@ -16,7 +16,8 @@ interface Sorting {
   onSort(sort: ClientSortField): void;
 }
 
-const COLUMNS: { field: ClientSortField; label: MessageId; money?: boolean }[] = [
+/** The sortable columns, in the table's order (and the phone's "Sort by", which has no table). */
+export const COLUMNS: { field: ClientSortField; label: MessageId; money?: boolean }[] = [
   { field: 'fname', label: 'clients.field.fname' },
   { field: 'lname', label: 'clients.field.lname' },
   { field: 'phone', label: 'clients.field.phone' },
@@ -108,86 +109,90 @@ export function ClientsTable({
   const t = useT();
   const navigate = useNavigate();
   // Bootstrap's classes, not react-bootstrap's Table: the dashboard's first load is budgeted.
+  // Scrolled within its column when wider than it, never drawn past it: past it, the table lay
+  // under the dashboard's sidebar, which took the clicks meant for Details and Remind (1280 px).
   return (
-    <table
-      aria-label={t('clients.title')}
-      className="table table-striped table-hover d-none d-md-table align-middle"
-    >
-      <thead className="table-dark">
-        <tr>
-          {selection ? (
-            <th scope="col" className="select-cell">
-              <SelectAll items={items} selection={selection} />
-            </th>
-          ) : null}
-          {COLUMNS.map((column) => (
-            <SortHeader key={column.field} {...column} sorting={sorting} />
-          ))}
-          <th scope="col">
-            <span className="visually-hidden">{t('clients.column.details')}</span>
-          </th>
-        </tr>
-      </thead>
-      <tbody>
-        {items.map((client) => (
-          <tr
-            key={client.id}
-            className="client-row"
-            onClick={(event) => {
-              // A click on a link or button inside the row does its own thing; one beside
-              // the checkbox is a missed pick, not a wish to leave the page.
-              if ((event.target as HTMLElement).closest('a, button, .select-cell')) return;
-              navigate(paths.clientDetails(client.id));
-            }}
-          >
+    <div className="table-responsive d-none d-md-block">
+      <table
+        aria-label={t('clients.title')}
+        className="table table-striped table-hover align-middle"
+      >
+        <thead className="table-dark">
+          <tr>
             {selection ? (
-              <td className="select-cell">
-                <input
-                  type="checkbox"
-                  className="form-check-input"
-                  aria-label={t('clients.table.select', {
+              <th scope="col" className="select-cell">
+                <SelectAll items={items} selection={selection} />
+              </th>
+            ) : null}
+            {COLUMNS.map((column) => (
+              <SortHeader key={column.field} {...column} sorting={sorting} />
+            ))}
+            <th scope="col">
+              <span className="visually-hidden">{t('clients.column.details')}</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {items.map((client) => (
+            <tr
+              key={client.id}
+              className="client-row"
+              onClick={(event) => {
+                // A click on a link or button inside the row does its own thing; one beside
+                // the checkbox is a missed pick, not a wish to leave the page.
+                if ((event.target as HTMLElement).closest('a, button, .select-cell')) return;
+                navigate(paths.clientDetails(client.id));
+              }}
+            >
+              {selection ? (
+                <td className="select-cell">
+                  <input
+                    type="checkbox"
+                    className="form-check-input"
+                    aria-label={t('clients.table.select', {
+                      name: `${client.fname} ${client.lname}`,
+                    })}
+                    checked={selection.isSelected(client.id)}
+                    onChange={() => selection.toggle(client.id)}
+                  />
+                </td>
+              ) : null}
+              <td>
+                <Link to={paths.clientDetails(client.id)} className="link-body-emphasis">
+                  {client.fname}
+                </Link>
+                <ClaimsBadge client={client} />
+              </td>
+              <td>{client.lname}</td>
+              <td className="text-nowrap">
+                <ClientPhone client={client} />
+              </td>
+              <td className="text-break">{client.email}</td>
+              <td className="money-column">
+                <Balance amount={client.balance} />
+              </td>
+              <td className="money-column text-nowrap">
+                <OverdueAmount client={client} />
+              </td>
+              <td className="text-nowrap">{dayOrNever(client.lastPaymentOn)}</td>
+              <td className="text-nowrap">{dayOrNever(client.lastRemindedOn)}</td>
+              <td className="text-end text-nowrap">
+                {rowAction ? <span className="me-2">{rowAction(client)}</span> : null}
+                <Link
+                  to={paths.clientDetails(client.id)}
+                  className="btn btn-secondary btn-sm"
+                  aria-label={t('clients.table.details', {
                     name: `${client.fname} ${client.lname}`,
                   })}
-                  checked={selection.isSelected(client.id)}
-                  onChange={() => selection.toggle(client.id)}
-                />
+                >
+                  {t('clients.column.details')}
+                </Link>
               </td>
-            ) : null}
-            <td>
-              <Link to={paths.clientDetails(client.id)} className="link-body-emphasis">
-                {client.fname}
-              </Link>
-              <ClaimsBadge client={client} />
-            </td>
-            <td>{client.lname}</td>
-            <td className="text-nowrap">
-              <ClientPhone client={client} />
-            </td>
-            <td className="text-break">{client.email}</td>
-            <td className="money-column">
-              <Balance amount={client.balance} />
-            </td>
-            <td className="money-column text-nowrap">
-              <OverdueAmount client={client} />
-            </td>
-            <td className="text-nowrap">{dayOrNever(client.lastPaymentOn)}</td>
-            <td className="text-nowrap">{dayOrNever(client.lastRemindedOn)}</td>
-            <td className="text-end text-nowrap">
-              {rowAction ? <span className="me-2">{rowAction(client)}</span> : null}
-              <Link
-                to={paths.clientDetails(client.id)}
-                className="btn btn-secondary btn-sm"
-                aria-label={t('clients.table.details', {
-                  name: `${client.fname} ${client.lname}`,
-                })}
-              >
-                {t('clients.column.details')}
-              </Link>
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
 }
 

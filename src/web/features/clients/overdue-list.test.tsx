@@ -89,6 +89,25 @@ describe('what is overdue, on the client list', () => {
     await waitFor(() => expect(asked.at(-1)?.get('dir')).toBe('desc'));
   });
 
+  test('on a phone, which has no table headers, "Sort by" and its order sort the list, in the URL and the request', async () => {
+    const { asked } = listApi();
+    const { router } = renderApp('/clients');
+    await screen.findByRole('table', { name: 'Clients' });
+    const sortBy = screen.getByLabelText('Sort by');
+    expect(sortBy).toHaveValue('lname');
+    await userEvent.selectOptions(sortBy, 'Overdue');
+    await waitFor(() => expect(asked.at(-1)?.get('sort')).toBe('overdue'));
+    await userEvent.selectOptions(screen.getByLabelText('Order'), 'Z to A, highest, latest first');
+    await waitFor(() => expect(asked.at(-1)?.get('dir')).toBe('desc'));
+    const search = new URLSearchParams(router.state.location.search);
+    expect([search.get('sort'), search.get('dir')]).toEqual(['overdue', 'desc']);
+    // The table's header says the same.
+    expect(screen.getByRole('columnheader', { name: /^Overdue/ })).toHaveAttribute(
+      'aria-sort',
+      'descending',
+    );
+  });
+
   test('the overdue and promise filters are read from the URL and sent to the server', async () => {
     const { asked } = listApi();
     renderApp('/clients?overdue=31-60&promise=broken');
