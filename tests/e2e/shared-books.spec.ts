@@ -108,9 +108,10 @@ test('the owner invites staff, who record a payment the owner sees live, find no
   // The role's name is readable and Remove is on screen, not cut off by the table's edge.
   const role = members.getByRole('combobox', { name: `Role of ${staff.email}` });
   expect((await role.boundingBox())?.width ?? 0).toBeGreaterThanOrEqual(96);
-  await expect(members.getByRole('button', { name: `Remove ${staff.email}` })).toBeInViewport({
-    ratio: 1,
-  });
+  const overflow = await members.evaluate(
+    (table) => (table.parentElement?.scrollWidth ?? 0) - (table.parentElement?.clientWidth ?? 0),
+  );
+  expect(overflow, 'the members table is wider than the page').toBeLessThanOrEqual(0);
   await members.getByRole('button', { name: `Remove ${staff.email}` }).click();
   const confirm = owner.page.getByRole('dialog', { name: 'Remove this member?' });
   await confirm.getByRole('button', { name: 'Remove' }).click();
