@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { apiAmountSchema, clientSchema, wholeNumberParam } from './client-schema.ts';
-import { formatAmount, parseAmount } from './money.ts';
+import { AMOUNT_RANGE_MESSAGE, formatAmount, parseAmount } from './money.ts';
 import { storableText } from './text.ts';
 import { validationMessage } from './validation-messages.ts';
 
@@ -62,7 +62,10 @@ export const positiveAmountSchema = z.pipe(
     }
     const parsed = parseAmount(value);
     if (!parsed.ok) {
-      ctx.issues.push({ code: 'custom', message: parsed.error, input: value });
+      // A payment, a charge or a claim is never negative: its limit is said without one.
+      const message =
+        parsed.error === AMOUNT_RANGE_MESSAGE ? validationMessage('amount.too-large') : parsed.error;
+      ctx.issues.push({ code: 'custom', message, input: value });
       return z.NEVER;
     }
     if (parsed.paise <= 0n) {

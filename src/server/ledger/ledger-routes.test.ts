@@ -95,6 +95,7 @@ describe('payments and charges', () => {
   test.each([
     [{ kind: 'payment', amount: '0' }, 'amount', 'Amount must be more than 0'],
     [{ kind: 'payment', amount: '-5' }, 'amount', 'Amount must be more than 0'],
+    [{ kind: 'payment', amount: '10000000000' }, 'amount', 'Must be at most 9,999,999,999.99'],
     [{ kind: 'charge', amount: '1.005' }, 'amount', 'Enter a number with at most 2 decimal places'],
     [{ kind: 'charge', amount: '' }, 'amount', 'Amount is required'],
     [{ kind: 'refund', amount: '5' }, 'kind', 'kind must be charge or payment'],
