@@ -45,6 +45,9 @@ describe('phone numbers', () => {
   test('numbers are shown as people read them', () => {
     expect(formatPhone('+919876543210')).toBe('98765 43210');
     expect(formatPhone('+442079460958')).toBe('+44 20 7946 0958');
+    // A landline keeps the trunk 0 it is dialled with.
+    expect(formatPhone('+912223456789')).toBe('022 2345 6789');
+    expect(formatPhone('+918026123456')).toBe('080 2612 3456');
   });
 
   test('a phone-like search becomes the digits to look for', () => {

@@ -43,9 +43,11 @@ export function parsePhone(input: string): ParsePhoneResult {
 export function formatPhone(stored: string): string {
   const parsed = parsePhoneNumberFromString(stored, DEFAULT_PHONE_COUNTRY);
   if (!parsed) return stored;
-  return parsed.country === DEFAULT_PHONE_COUNTRY
-    ? parsed.formatNational().replace(/^0/, '')
-    : parsed.formatInternational();
+  if (parsed.country !== DEFAULT_PHONE_COUNTRY) return parsed.formatInternational();
+  // A mobile number is read without the trunk 0 ("98765 43210"); a landline is dialled with
+  // it ("022 2345 6789"): without it, it is not a number anyone can call as written.
+  const national = parsed.formatNational();
+  return parsed.getType() === 'FIXED_LINE' ? national : national.replace(/^0/, '');
 }
 
 /**
