@@ -3,6 +3,7 @@ import Button from 'react-bootstrap/Button';
 import ListGroup from 'react-bootstrap/ListGroup';
 import type { Claim } from '../../../shared/claim-schema.ts';
 import type { Client } from '../../../shared/client-schema.ts';
+import { formatInr, paiseFromAmount } from '../../../shared/money.ts';
 import { useFlash } from '../../components/flash-messages.tsx';
 import { LoadFailed } from '../../components/loading.tsx';
 import { Money } from '../../components/money.tsx';
@@ -19,8 +20,27 @@ const STATUS_TEXT: Record<Claim['status'], MessageId> = {
   dismissed: 'collect.claims.status.dismissed',
 };
 
-function ClaimItem({ claim, clientId }: { claim: Claim; clientId: string }) {
+/**
+ * What confirming would leave in credit, when the claim is more than the client owes: a claim
+ * is typed by the customer, and one extra zero books ten times the payment.
+ */
+function creditAfter(claim: Claim, balance: string): bigint | null {
+  const after = paiseFromAmount(balance) - paiseFromAmount(claim.amount);
+  return claim.status === 'pending' && after < 0n ? -after : null;
+}
+
+function ClaimItem({
+  claim,
+  clientId,
+  balance,
+}: {
+  claim: Claim;
+  clientId: string;
+  /** The client's balance now. */
+  balance: string;
+}) {
   const t = useT();
+  const credit = creditAfter(claim, balance);
   const decide = useDecideClaim(clientId);
   const mayDecide = useMay('claims.decide');
   const flash = useFlash();
@@ -51,6 +71,14 @@ function ClaimItem({ claim, clientId }: { claim: Claim; clientId: string }) {
           <span className="font-monospace">{claim.reference}</span>
         </div>
         {claim.note ? <div className="small">{claim.note}</div> : null}
+        {credit !== null ? (
+          <div className="small text-warning-emphasis">
+            {t('collect.claims.overpays', {
+              owed: formatInr(paiseFromAmount(balance) > 0n ? paiseFromAmount(balance) : 0n),
+              credit: formatInr(credit),
+            })}
+          </div>
+        ) : null}
         <div className="small text-body-secondary">
           {t('collect.claims.reported', { time: formatTime(claim.createdAt) })} ·{' '}
           {t(STATUS_TEXT[claim.status])}
@@ -82,7 +110,7 @@ function ClaimItem({ claim, clientId }: { claim: Claim; clientId: string }) {
   );
 }
 
-function ClaimList({ clientId }: { clientId: string }) {
+function ClaimList({ clientId, balance }: { clientId: string; balance: string }) {
   const t = useT();
   const claims = useClaims(clientId);
   if (claims.isError) {
@@ -101,7 +129,7 @@ function ClaimList({ clientId }: { clientId: string }) {
   return (
     <ListGroup as="ul" aria-label={t('collect.claims.title')}>
       {claims.data.items.map((claim) => (
-        <ClaimItem key={claim.id} claim={claim} clientId={clientId} />
+        <ClaimItem key={claim.id} claim={claim} clientId={clientId} balance={balance} />
       ))}
     </ListGroup>
   );
@@ -130,7 +158,7 @@ export function ClaimsPanel({ client }: { client: Client }) {
         ) : null}
       </h2>
       {shown ? (
-        <ClaimList clientId={client.id} />
+        <ClaimList clientId={client.id} balance={client.balance} />
       ) : (
         <Button variant="link" className="ps-0" onClick={() => setShown(true)}>
           {t('collect.claims.show')}

@@ -227,6 +227,24 @@ describe('payments the client reported', () => {
     expect(screen.queryByText(/Nothing was changed/)).toBeNull();
   });
 
+  test('a claim for more than the client owes says what confirming it would leave in credit; one within it says nothing', async () => {
+    const start = apiClient('a1', 'Asha', 'Verma', '300.00');
+    clientApi({
+      client: { ...start, pendingClaims: 2 },
+      claims: [
+        { ...claim('k1', 'pending', 'UPI-TOO-MUCH'), amount: '5000.00' },
+        { ...claim('k2', 'pending', 'UPI-FINE'), amount: '300.00' },
+      ],
+    });
+    renderApp('/client/a1');
+    const list = await screen.findByRole('list', { name: 'Reported payments' });
+    const items = await within(list).findAllByRole('listitem');
+    expect(items[0]).toHaveTextContent(
+      'More than the ₹300.00 owed: confirming it leaves ₹4,700.00 in credit',
+    );
+    expect(items[1]).not.toHaveTextContent('in credit');
+  });
+
   test('Dismiss leaves the balance as it was', async () => {
     const { sent, list } = await pendingClaimPage();
     await userEvent.click(
