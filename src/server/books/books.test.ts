@@ -1,4 +1,3 @@
-import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { BOOK_HEADER } from '../../shared/book-roles.ts';
 import {
@@ -8,6 +7,7 @@ import {
 import { apiPaths } from '../../shared/paths.ts';
 import {
   addClient,
+  capturedLog,
   clientFields,
   closeCode,
   GOOD_PASSWORD,
@@ -32,14 +32,8 @@ import { inviteDigest } from './books-repository.ts';
  */
 
 let t: ListeningTestApp;
-const logLines: string[] = [];
+const { lines: logLines, stream: logStream } = capturedLog();
 beforeAll(async () => {
-  const logStream = new Writable({
-    write(chunk, _encoding, callback) {
-      logLines.push(String(chunk));
-      callback();
-    },
-  });
   t = await startListeningTestApp({ logLevel: 'info' }, { logStream });
 }, 60_000);
 afterAll(async () => {

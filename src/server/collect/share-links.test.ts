@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { Writable } from 'node:stream';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Client } from '../../shared/client-schema.ts';
@@ -15,6 +14,7 @@ import { CROSS_ORIGIN_MESSAGE } from '../http/security.ts';
 import { dateIn } from '../ledger/panel-date.ts';
 import {
   addClient,
+  capturedLog,
   keepingBus,
   type SignedUp,
   setPanelSettings,
@@ -28,17 +28,11 @@ import { STATEMENT_CSS_PATH } from './statement-page.ts';
 
 let t: TestApp;
 const bus = keepingBus();
-const logLines: string[] = [];
+const { lines: logLines, stream: logStream } = capturedLog();
 let owner: SignedUp;
 let other: SignedUp;
 
 beforeAll(async () => {
-  const logStream = new Writable({
-    write(chunk, _encoding, callback) {
-      logLines.push(String(chunk));
-      callback();
-    },
-  });
   t = await startTestApp({ logLevel: 'info' }, { bus, logStream });
   await setPanelSettings(t, { disableBalanceOnAdd: false, disableBalanceOnEdit: false });
   owner = await signUp(t.app);

@@ -3,7 +3,6 @@ import { useLocation } from 'react-router';
 import {
   type BalanceFilter,
   type Client,
-  type ClientSortField,
   NOT_REMINDED_DAYS,
   type OverdueFilter,
   type PromiseFilter,
@@ -117,6 +116,41 @@ function FilterSelect<Value extends string>({
         {(Object.entries(labels) as [string, MessageId][]).map(([option, text]) => (
           <option key={option} value={option}>
             {t(text)}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
+/** A select of a few choices, each a value and its words; the label is for screen readers. */
+function ChoiceSelect<Value extends string>({
+  id,
+  label,
+  value,
+  choices,
+  onChange,
+}: {
+  id: string;
+  label: string;
+  value: Value;
+  choices: readonly (readonly [Value, string])[];
+  onChange(value: Value): void;
+}) {
+  return (
+    <div>
+      <label className="visually-hidden" htmlFor={id}>
+        {label}
+      </label>
+      <select
+        id={id}
+        className="form-select"
+        value={value}
+        onChange={(event) => onChange(event.target.value as Value)}
+      >
+        {choices.map(([choice, words]) => (
+          <option key={choice} value={choice}>
+            {words}
           </option>
         ))}
       </select>
@@ -255,55 +289,33 @@ export function ClientsList({
         ) : null}
         {/* A phone has no table headers to click: the sort is chosen here instead. */}
         <div className="d-flex gap-2 d-md-none">
-          <div>
-            <label className="visually-hidden" htmlFor="client-sort">
-              {t('clients.sort.by')}
-            </label>
-            <select
-              id="client-sort"
-              className="form-select"
-              value={view.sort}
-              onChange={(event) => change({ sort: event.target.value as ClientSortField })}
-            >
-              {COLUMNS.map((column) => (
-                <option key={column.field} value={column.field}>
-                  {t(column.label)}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div>
-            <label className="visually-hidden" htmlFor="client-sort-order">
-              {t('clients.sort.order')}
-            </label>
-            <select
-              id="client-sort-order"
-              className="form-select"
-              value={view.dir}
-              onChange={(event) => change({ dir: event.target.value as 'asc' | 'desc' })}
-            >
-              <option value="asc">{t('clients.sort.asc')}</option>
-              <option value="desc">{t('clients.sort.desc')}</option>
-            </select>
-          </div>
+          <ChoiceSelect
+            id="client-sort"
+            label={t('clients.sort.by')}
+            value={view.sort}
+            choices={COLUMNS.map((column) => [column.field, t(column.label)] as const)}
+            onChange={(sort) => change({ sort })}
+          />
+          <ChoiceSelect
+            id="client-sort-order"
+            label={t('clients.sort.order')}
+            value={view.dir}
+            choices={[
+              ['asc', t('clients.sort.asc')],
+              ['desc', t('clients.sort.desc')],
+            ]}
+            onChange={(dir) => change({ dir })}
+          />
         </div>
-        <div>
-          <label className="visually-hidden" htmlFor="client-page-size">
-            {t('clients.list.perPage')}
-          </label>
-          <select
-            id="client-page-size"
-            className="form-select"
-            value={view.size}
-            onChange={(event) => change({ size: Number(event.target.value) as PageSize })}
-          >
-            {PAGE_SIZES.map((size) => (
-              <option key={size} value={size}>
-                {t('clients.list.perPageOption', { size })}
-              </option>
-            ))}
-          </select>
-        </div>
+        <ChoiceSelect
+          id="client-page-size"
+          label={t('clients.list.perPage')}
+          value={String(view.size)}
+          choices={PAGE_SIZES.map(
+            (size) => [String(size), t('clients.list.perPageOption', { size })] as const,
+          )}
+          onChange={(size) => change({ size: Number(size) as PageSize })}
+        />
       </search>
 
       {list.isPending ? <Loading /> : null}
