@@ -100,26 +100,15 @@ function FilterSelect<Value extends string>({
 }) {
   const t = useT();
   return (
-    <div>
-      <label className="visually-hidden" htmlFor={id}>
-        {label}
-      </label>
-      <select
-        id={id}
-        className="form-select"
-        value={value ?? 'all'}
-        onChange={(event) => {
-          const chosen = event.target.value;
-          onChange(chosen === 'all' ? undefined : (chosen as Value));
-        }}
-      >
-        {(Object.entries(labels) as [string, MessageId][]).map(([option, text]) => (
-          <option key={option} value={option}>
-            {t(text)}
-          </option>
-        ))}
-      </select>
-    </div>
+    <ChoiceSelect<Value | 'all'>
+      id={id}
+      label={label}
+      value={value ?? 'all'}
+      choices={(Object.entries(labels) as [Value | 'all', MessageId][]).map(
+        ([option, text]) => [option, t(text)] as const,
+      )}
+      onChange={(chosen) => onChange(chosen === 'all' ? undefined : (chosen as Value))}
+    />
   );
 }
 
