@@ -64,7 +64,9 @@ export const positiveAmountSchema = z.pipe(
     if (!parsed.ok) {
       // A payment, a charge or a claim is never negative: its limit is said without one.
       const message =
-        parsed.error === AMOUNT_RANGE_MESSAGE ? validationMessage('amount.too-large') : parsed.error;
+        parsed.error === AMOUNT_RANGE_MESSAGE
+          ? validationMessage('amount.too-large')
+          : parsed.error;
       ctx.issues.push({ code: 'custom', message, input: value });
       return z.NEVER;
     }
