@@ -16,7 +16,13 @@ import { apiPaths } from '../../shared/paths.ts';
 import { secondFactorRequiredSchema, secondFactorSchema } from '../../shared/two-factor-schema.ts';
 import type { ValidationCode } from '../../shared/validation-messages.ts';
 import { joinByInvite } from '../books/book-joining.ts';
-import { holdInvite, inviteIsOpen, makeOwnBook, releaseInvite } from '../books/books-repository.ts';
+import {
+  holdInvite,
+  inviteIsOpen,
+  makeOwnBook,
+  releaseInvite,
+  startInLastUsedBook,
+} from '../books/books-repository.ts';
 import type { Config, RateLimitRule } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import { fieldRefusal, HttpError, validationRefusal } from '../http/errors.ts';
@@ -123,6 +129,16 @@ export async function registerAuthRoutes(
    * was valid, ends with it, sockets and all (ASVS 7.2.4), so that a token someone planted
    * or saw before the sign-in is worth nothing after it. Its cookie is already replaced.
    */
+  /**
+   * The session a sign-in just made starts in the book its account worked in last (for a
+   * shop's staff, the shop's), while still a member; better-auth answers its token.
+   */
+  async function startWhereLastWorked(answerBody: unknown): Promise<void> {
+    const token = (answerBody as { token?: unknown } | null)?.token;
+    if (typeof token !== 'string') return;
+    await writeWithEvents(database, bus, (trx) => startInLastUsedBook(trx, token));
+  }
+
   async function endReplacedSession(request: FastifyRequest): Promise<void> {
     if (!request.headers.cookie) return;
     const previous = await readSession(request.headers);
@@ -263,6 +279,7 @@ export async function registerAuthRoutes(
       if (!session) return refusal(answer);
       await attempt.succeeded();
       await endReplacedSession(request);
+      await startWhereLastWorked(answer.body);
       return withTwoFactorSetupFlag(database, await withLanguage(session));
     },
   );
@@ -293,6 +310,7 @@ export async function registerAuthRoutes(
       const session = toSessionAnswer(answer.body);
       if (!session) return refusal(answer);
       await endReplacedSession(request);
+      await startWhereLastWorked(answer.body);
       return withLanguage(session);
     },
   );

@@ -1,7 +1,7 @@
 import type { WriteTransaction } from '../db/database.ts';
 import type { BusMessage } from '../live/event-bus.ts';
 import { recordActivity } from './activity-repository.ts';
-import { type Acceptance, acceptInvite } from './books-repository.ts';
+import { type Acceptance, acceptInvite, markBookUsed } from './books-repository.ts';
 
 type Publish = (message: BusMessage) => Promise<void>;
 
@@ -27,6 +27,7 @@ export async function joinByInvite(
       ? sessions.where('id', '=', where.sessionId)
       : sessions.where('userId', '=', user.id);
   await sessions.execute();
+  await markBookUsed(trx, user.id, outcome.book.id);
   if (outcome.joined) {
     await recordActivity(
       trx,

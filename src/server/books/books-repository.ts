@@ -1,4 +1,5 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
 import type { BookRole } from '../../shared/book-roles.ts';
 import { type Book, bookRoleSchema, type Member } from '../../shared/book-schema.ts';
 import { isLookupId } from '../../shared/text.ts';
@@ -81,7 +82,7 @@ export async function createBook(
   return { id, name, role: 'owner' };
 }
 
-/** Where this session works from now on. */
+/** Where this session works from now on, and where its account's next sign-in starts. */
 export async function setCurrentBook(
   trx: WriteTransaction,
   sessionId: string,
@@ -91,6 +92,47 @@ export async function setCurrentBook(
     .updateTable('session')
     .set({ current_book_id: bookId })
     .where('id', '=', sessionId)
+    .execute();
+  await trx
+    .updateTable('book_members')
+    .set({ last_used_at: new Date().toISOString() })
+    .where('book_id', '=', bookId)
+    .where('user_id', '=', sql<string>`(SELECT "userId" FROM session WHERE id = ${sessionId})`)
+    .execute();
+}
+
+/** An account's membership of a book is the one it worked in last (it just joined, say). */
+export async function markBookUsed(
+  trx: WriteTransaction,
+  userId: string,
+  bookId: string,
+): Promise<void> {
+  await trx
+    .updateTable('book_members')
+    .set({ last_used_at: new Date().toISOString() })
+    .where('book_id', '=', bookId)
+    .where('user_id', '=', userId)
+    .execute();
+}
+
+/**
+ * A session just signed in starts in the book its account worked in last (switched to or
+ * joined), while it is still a member of it; else in its own, as a session whose book is null
+ * does. A staff member signing in again is back in the shop's book, not in an empty one.
+ */
+export async function startInLastUsedBook(
+  trx: WriteTransaction,
+  sessionToken: string,
+): Promise<void> {
+  await trx
+    .updateTable('session')
+    .set({
+      current_book_id: sql<string | null>`(SELECT m.book_id FROM book_members m
+        WHERE m.user_id = session."userId" AND m.last_used_at IS NOT NULL
+        ORDER BY m.last_used_at DESC, m.book_id LIMIT 1)`,
+    })
+    .where('token', '=', sessionToken)
+    .where('current_book_id', 'is', null)
     .execute();
 }
 

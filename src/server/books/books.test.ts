@@ -264,8 +264,38 @@ describe('switching books', () => {
     expect(switched.statusCode).toBe(200);
     expect(switched.json()).toMatchObject({ id: staff.userId, role: 'owner', current: true });
     expect(names(await get(apiPaths.clients, staff.cookie))).toEqual([]);
-    // A new sign-in starts in the account's own book; this one was not switched.
-    expect(names(await get(apiPaths.clients, laptop))).toEqual([]);
+    // The laptop signed in while the boss's book was the one used last: it stays there.
+    expect(names(await get(apiPaths.clients, laptop))).toContain(ownClient.lname);
+  });
+
+  test('a new sign-in starts in the book used last (joined or switched to) while still a member; else in its own', async () => {
+    const boss = await owner();
+    const staff = await joinBookAs(t.app, boss.cookie, 'staff');
+    // Joined last: a sign-in the next morning is in the shop's book, not an empty one.
+    const morning = await signIn(t.app, staff.email);
+    expect(names(await get(apiPaths.clients, morning))).toEqual([boss.client.lname]);
+    // Switched to their own book last: the next sign-in is there.
+    await injectCall(t.app, 'PUT', apiPaths.currentBook, morning, { id: staff.userId });
+    expect(names(await get(apiPaths.clients, await signIn(t.app, staff.email)))).toEqual([]);
+    // Back in the shop's book, then removed from it: the next sign-in is in their own.
+    await injectCall(t.app, 'PUT', apiPaths.currentBook, morning, { id: boss.userId });
+    expect(names(await get(apiPaths.clients, await signIn(t.app, staff.email)))).toEqual([
+      boss.client.lname,
+    ]);
+    const removed = await injectCall(
+      t.app,
+      'DELETE',
+      apiPaths.bookMember(staff.userId),
+      boss.cookie,
+    );
+    expect(removed.statusCode).toBe(204);
+    const after = await signIn(t.app, staff.email);
+    expect(names(await get(apiPaths.clients, after))).toEqual([]);
+    expect((await get(apiPaths.clients, after)).statusCode).toBe(200);
+    // The boss, who never switched, starts in their own book as before.
+    expect(names(await get(apiPaths.clients, await signIn(t.app, boss.email)))).toEqual([
+      boss.client.lname,
+    ]);
   });
 
   test('a book one is not in cannot be switched to', async () => {

@@ -20,6 +20,7 @@ import { ageingVersionAndKeyedDuesMigration } from './migrations/0017-ageing-ver
 import { listVersionsMigration } from './migrations/0018-list-versions.ts';
 import { languagesMigration } from './migrations/0019-languages.ts';
 import { sharedBooksMigration } from './migrations/0020-shared-books.ts';
+import { lastUsedBookMigration } from './migrations/0021-last-used-book.ts';
 
 export interface MigrationOptions {
   /** The panel's time zone: existing clients' opening entries are dated in it. */
@@ -65,6 +66,7 @@ function appMigrations(
         ? { rewriteTableDefinitions: database.rewriteTableDefinitions }
         : {}),
     }),
+    '0021_last_used_book': lastUsedBookMigration,
   };
 }
 

@@ -311,6 +311,8 @@ interface BookMembersTable {
   user_id: string;
   role: string;
   joined_at: string;
+  /** When its account last switched to the book or joined it: where a new sign-in starts. */
+  last_used_at: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** An invitation to a book: its token is stored only as a digest. */
