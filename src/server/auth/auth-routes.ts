@@ -125,11 +125,6 @@ export async function registerAuthRoutes(
   }
 
   /**
-   * Signing in (or up) gives a new session token; the one the request still carried, if it
-   * was valid, ends with it, sockets and all (ASVS 7.2.4), so that a token someone planted
-   * or saw before the sign-in is worth nothing after it. Its cookie is already replaced.
-   */
-  /**
    * The session a sign-in just made starts in the book its account worked in last (for a
    * shop's staff, the shop's), while still a member; better-auth answers its token.
    */
@@ -139,6 +134,11 @@ export async function registerAuthRoutes(
     await writeWithEvents(database, bus, (trx) => startInLastUsedBook(trx, token));
   }
 
+  /**
+   * Signing in (or up) gives a new session token; the one the request still carried, if it
+   * was valid, ends with it, sockets and all (ASVS 7.2.4), so that a token someone planted
+   * or saw before the sign-in is worth nothing after it. Its cookie is already replaced.
+   */
   async function endReplacedSession(request: FastifyRequest): Promise<void> {
     if (!request.headers.cookie) return;
     const previous = await readSession(request.headers);

@@ -23,19 +23,24 @@ interface ActivityRow {
   summary: string;
 }
 
+/** A line's columns (from placeholders, when the compiled insert is built). */
+function activityColumns(row: ActivityRow) {
+  return {
+    book_id: row.bookId,
+    at: row.at,
+    actor_id: row.actorId,
+    action: row.action,
+    client_id: row.clientId,
+    summary: row.summary,
+  };
+}
+
 /**
  * One line, compiled once: nearly every write records exactly one (a payment among them), and
  * built afresh each time the insert cost a payment more than the statement itself.
  */
 const insertActivityQuery = compiledQuery('insert-activity', (db, p: ActivityRow) =>
-  db.insertInto('activity').values({
-    book_id: p.bookId,
-    at: p.at,
-    actor_id: p.actorId,
-    action: p.action,
-    client_id: p.clientId,
-    summary: p.summary,
-  }),
+  db.insertInto('activity').values(activityColumns(p)),
 );
 
 /**
@@ -64,19 +69,7 @@ export async function recordActivity(
     return;
   }
   if (rows.length === 0) return;
-  await trx
-    .insertInto('activity')
-    .values(
-      rows.map((row) => ({
-        book_id: row.bookId,
-        at: row.at,
-        actor_id: row.actorId,
-        action: row.action,
-        client_id: row.clientId,
-        summary: row.summary,
-      })),
-    )
-    .execute();
+  await trx.insertInto('activity').values(rows.map(activityColumns)).execute();
 }
 
 export const ACTIVITY_PAGE_SIZE = 50;

@@ -85,20 +85,15 @@ export async function createBook(
 /** Where this session works from now on, and where its account's next sign-in starts. */
 export async function setCurrentBook(
   trx: WriteTransaction,
-  sessionId: string,
+  session: { sessionId: string; userId: string },
   bookId: string,
 ): Promise<void> {
   await trx
     .updateTable('session')
     .set({ current_book_id: bookId })
-    .where('id', '=', sessionId)
+    .where('id', '=', session.sessionId)
     .execute();
-  await trx
-    .updateTable('book_members')
-    .set({ last_used_at: new Date().toISOString() })
-    .where('book_id', '=', bookId)
-    .where('user_id', '=', sql<string>`(SELECT "userId" FROM session WHERE id = ${sessionId})`)
-    .execute();
+  await markBookUsed(trx, session.userId, bookId);
 }
 
 /** An account's membership of a book is the one it worked in last (it just joined, say). */

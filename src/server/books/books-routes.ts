@@ -98,7 +98,11 @@ export async function registerBooksRoutes(
         return writeWithEvents(database, bus, async (trx, publish) => {
           const book = await bookOfMember(trx, operator.id, request.body.id);
           if (!book) throw new HttpError(404, 'book-not-found');
-          await setCurrentBook(trx, operator.sessionId, book.id);
+          await setCurrentBook(
+            trx,
+            { sessionId: operator.sessionId, userId: operator.id },
+            book.id,
+          );
           await publish({ kind: 'book-switched', sessionId: operator.sessionId });
           return { ...book, current: true };
         });

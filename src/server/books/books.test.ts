@@ -53,6 +53,10 @@ async function owner() {
   return { ...account, client };
 }
 
+/** The owner takes a member out of the book. */
+const removeMember = (ownerCookie: string, userId: string) =>
+  injectCall(t.app, 'DELETE', apiPaths.bookMember(userId), ownerCookie);
+
 /** Waits until the tab has received an event of this type, or fails after `ms`. */
 async function received(tab: { events: { type: string }[] }, type: string, ms = 3000) {
   const until = Date.now() + ms;
@@ -282,12 +286,7 @@ describe('switching books', () => {
     expect(names(await get(apiPaths.clients, await signIn(t.app, staff.email)))).toEqual([
       boss.client.lname,
     ]);
-    const removed = await injectCall(
-      t.app,
-      'DELETE',
-      apiPaths.bookMember(staff.userId),
-      boss.cookie,
-    );
+    const removed = await removeMember(boss.cookie, staff.userId);
     expect(removed.statusCode).toBe(204);
     const after = await signIn(t.app, staff.email);
     expect(names(await get(apiPaths.clients, after))).toEqual([]);
@@ -362,7 +361,7 @@ describe('a page of another book', () => {
     // The page of the boss's book works while the session is there.
     expect((await asPageOf(boss.userId, apiPaths.clients)).statusCode).toBe(200);
     // Removed: that page's next request, an add, is refused rather than made in their own book.
-    await injectCall(t.app, 'DELETE', apiPaths.bookMember(staff.userId), boss.cookie);
+    await removeMember(boss.cookie, staff.userId);
     const added = await asPageOf(boss.userId, apiPaths.clients, clientFields({ lname: 'Stray' }));
     expect(added.statusCode).toBe(409);
     expect(added.json().code).toBe('book-changed');
@@ -426,12 +425,7 @@ describe('members and roles', () => {
     const staff = await joinBookAs(t.app, boss.cookie, 'staff');
     const tab = await openLiveTab(t.liveUrl, staff.cookie);
     const bossTab = await openLiveTab(t.liveUrl, boss.cookie);
-    const removed = await injectCall(
-      t.app,
-      'DELETE',
-      apiPaths.bookMember(staff.userId),
-      boss.cookie,
-    );
+    const removed = await removeMember(boss.cookie, staff.userId);
     expect(removed.statusCode).toBe(204);
     expect(await closeCode(tab)).toBe(BOOK_ACCESS_CHANGED_CLOSE_CODE);
     await received(bossTab, 'members.updated');

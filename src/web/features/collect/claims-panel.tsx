@@ -24,9 +24,11 @@ const STATUS_TEXT: Record<Claim['status'], MessageId> = {
  * What confirming would leave in credit, when the claim is more than the client owes: a claim
  * is typed by the customer, and one extra zero books ten times the payment.
  */
-function creditAfter(claim: Claim, balance: string): bigint | null {
-  const after = paiseFromAmount(balance) - paiseFromAmount(claim.amount);
-  return claim.status === 'pending' && after < 0n ? -after : null;
+function overpayment(claim: Claim, balance: string): { owed: bigint; credit: bigint } | null {
+  const owing = paiseFromAmount(balance);
+  const paid = paiseFromAmount(claim.amount);
+  if (claim.status !== 'pending' || paid <= owing) return null;
+  return { owed: owing > 0n ? owing : 0n, credit: paid - owing };
 }
 
 function ClaimItem({
@@ -40,7 +42,7 @@ function ClaimItem({
   balance: string;
 }) {
   const t = useT();
-  const credit = creditAfter(claim, balance);
+  const over = overpayment(claim, balance);
   const decide = useDecideClaim(clientId);
   const mayDecide = useMay('claims.decide');
   const flash = useFlash();
@@ -71,11 +73,11 @@ function ClaimItem({
           <span className="font-monospace">{claim.reference}</span>
         </div>
         {claim.note ? <div className="small">{claim.note}</div> : null}
-        {credit !== null ? (
+        {over ? (
           <div className="small text-warning-emphasis">
             {t('collect.claims.overpays', {
-              owed: formatInr(paiseFromAmount(balance) > 0n ? paiseFromAmount(balance) : 0n),
-              credit: formatInr(credit),
+              owed: formatInr(over.owed),
+              credit: formatInr(over.credit),
             })}
           </div>
         ) : null}
