@@ -196,15 +196,20 @@ export async function lockOwnedClient(
   id: string,
 ): Promise<ClientRow | undefined> {
   if (!isClientId(id)) return undefined;
-  const locked = await trx
-    .updateTable('clients')
-    .set({ version: sql`version` })
-    .where('id', '=', id)
-    .where('owner_id', '=', ownerId)
-    .returning(CLIENT_COLUMNS)
-    .executeTakeFirst();
+  const [locked] = await lockClientQuery(trx, { ownerId, id });
   return locked as ClientRow | undefined;
 }
+
+const lockClientQuery = compiledQuery(
+  'lock-owned-client',
+  (db, p: { ownerId: string; id: string }) =>
+    db
+      .updateTable('clients')
+      .set({ version: sql`version` })
+      .where('id', '=', p.id)
+      .where('owner_id', '=', p.ownerId)
+      .returning(CLIENT_COLUMNS),
+);
 
 export async function selectOwnedClient(
   source: ReadSource,

@@ -25,6 +25,7 @@ import type { Database } from '../db/database.ts';
 import { streamCompression } from '../http/compression.ts';
 import { fieldRefusal, HttpError } from '../http/errors.ts';
 import { allowLongSilence } from '../http/long-work.ts';
+import { writtenAsIs } from '../http/written-as-is.ts';
 import { dateIn } from '../ledger/panel-date.ts';
 import type { EventBus } from '../live/event-bus.ts';
 import { writeWithEvents } from '../live/write-with-events.ts';
@@ -43,15 +44,6 @@ interface ClientsRoutesOptions {
 
 const idParams = z.object({ id: z.string() });
 
-/**
- * The list's answers are written as they are, not parsed again by their schema on the way
- * out: zod's serializer took about a fifth of the server's time on the list, the most-used
- * route (docs/decisions/0034-list-as-fast-as-the-floor.md). Their shape is the schema's by
- * construction (listClients returns a ClientList, which TypeScript checks against it) and by
- * test (clients-list-answers.test.ts checks every kind of list answer against the schema). The
- * schema stays on the route for the API description and for that test.
- */
-const writtenAsIs = () => (data: unknown) => JSON.stringify(data);
 const errors = { '4xx': apiRefusalSchema };
 
 export async function registerClientsRoutes(
@@ -119,6 +111,7 @@ export async function registerClientsRoutes(
           querystring: clientListQuerySchema,
           response: { 200: clientListSchema, ...errors },
         },
+        // Checked by clients-list-answers.test.ts.
         serializerCompiler: writtenAsIs,
       },
       (request) =>

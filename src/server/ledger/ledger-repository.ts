@@ -107,6 +107,47 @@ const insertEntryQuery = compiledQuery(
     }),
 );
 
+interface BalanceChange {
+  id: string;
+  ownerId: string;
+  delta: bigint;
+  /** The entry's date: a payment's is the client's last payment when no later one is. */
+  on: string;
+  updatedAt: string;
+}
+
+/**
+ * The client row's part of an entry, compiled once per kind (a payment also moves the last
+ * payment's date): it answers nothing when the balance would leave the range, or when the
+ * client is not the book's.
+ */
+function balanceChangeQuery(key: string, payment: boolean) {
+  return compiledQuery(key, (db, p: BalanceChange) =>
+    db
+      .updateTable('clients')
+      .set({
+        balance_paise: sql`balance_paise + ${p.delta}`,
+        version: sql`version + 1`,
+        updated_at: p.updatedAt,
+        ...(payment
+          ? {
+              last_payment_on: sql`CASE WHEN last_payment_on IS NULL OR last_payment_on < ${p.on}
+                THEN ${p.on} ELSE last_payment_on END`,
+            }
+          : {}),
+      })
+      .where('id', '=', p.id)
+      .where('owner_id', '=', p.ownerId)
+      .where(
+        sql<boolean>`balance_paise + ${p.delta} BETWEEN ${-MAX_BALANCE_PAISE} AND ${MAX_BALANCE_PAISE}`,
+      )
+      .returning(CLIENT_COLUMNS),
+  );
+}
+
+const paymentOnClientQuery = balanceChangeQuery('record-payment-on-client', true);
+const chargeOnClientQuery = balanceChangeQuery('record-charge-on-client', false);
+
 /**
  * Appends an entry to a client's ledger, in the caller's transaction (the one that changes
  * the balance). Entries are never updated or deleted one by one.
@@ -189,26 +230,13 @@ export async function recordEntry(
   const amount = paiseFromAmount(input.amount);
   const payment = input.kind === 'payment';
   const delta = payment ? -amount : amount;
-  const updated = await trx
-    .updateTable('clients')
-    .set({
-      balance_paise: sql`balance_paise + ${delta}`,
-      version: sql`version + 1`,
-      updated_at: new Date().toISOString(),
-      ...(payment
-        ? {
-            last_payment_on: sql`CASE WHEN last_payment_on IS NULL OR last_payment_on < ${input.on}
-              THEN ${input.on} ELSE last_payment_on END`,
-          }
-        : {}),
-    })
-    .where('id', '=', clientId)
-    .where('owner_id', '=', operator.bookId)
-    .where(
-      sql<boolean>`balance_paise + ${delta} BETWEEN ${-MAX_BALANCE_PAISE} AND ${MAX_BALANCE_PAISE}`,
-    )
-    .returning(CLIENT_COLUMNS)
-    .executeTakeFirst();
+  const [updated] = await (payment ? paymentOnClientQuery : chargeOnClientQuery)(trx, {
+    id: clientId,
+    ownerId: operator.bookId,
+    delta,
+    on: input.on,
+    updatedAt: new Date().toISOString(),
+  });
   if (!updated) {
     const exists = await selectOwnedClient(trx, operator.bookId, clientId);
     return exists ? { kind: 'out-of-range' } : { kind: 'not-found' };

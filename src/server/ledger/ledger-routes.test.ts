@@ -2,11 +2,18 @@ import { brotliDecompressSync } from 'node:zlib';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Client } from '../../shared/client-schema.ts';
-import { addDays, type Entry, statementSchema } from '../../shared/ledger-schema.ts';
+import {
+  addDays,
+  type Entry,
+  entryRecordedSchema,
+  statementSchema,
+} from '../../shared/ledger-schema.ts';
 import { formatAmount, MAX_BALANCE_PAISE, paiseFromAmount } from '../../shared/money.ts';
+import { apiPaths } from '../../shared/paths.ts';
 import { exactInteger } from '../db/integers.ts';
 import {
   addClient,
+  post,
   setPanelSettings,
   signUp,
   startTestApp,
@@ -166,6 +173,47 @@ describe('payments and charges', () => {
       ).toBe(404);
     }
     expect((await history(alice.cookie, client.id)).items).toHaveLength(1);
+  });
+});
+
+describe('the answer to a recorded entry', () => {
+  // The route writes its answer without parsing it again (decision 0034): every kind of it
+  // must be exactly what its schema says, nothing more and nothing less.
+  test('every kind of recorded answer is exactly entryRecordedSchema', async () => {
+    const { cookie } = await signUp(t.app);
+    const owing = await addClient(t.app, cookie, { balance: '1000', phone: '+44 20 7946 0958' });
+    const promised = await post(t.app, apiPaths.promises(owing.id), cookie, {
+      amount: '300',
+      by: addDays(today(), 3),
+    });
+    expect(promised.statusCode, promised.body).toBe(201);
+    const inCredit = await addClient(t.app, cookie, { balance: '-20', language: 'hi' });
+    const answers = [
+      // Back-dated and due already: overdue, partly paid next.
+      { kind: 'charge', amount: '250.50', on: addDays(today(), -40), dueOn: addDays(today(), -30) },
+      { kind: 'charge', amount: '99', dueOn: addDays(today(), 10), note: 'दूध, दो लीटर' },
+      { kind: 'payment', amount: '100' },
+      // Reaches the promise: kept, and gone from the client.
+      { kind: 'payment', amount: '200', on: addDays(today(), -1) },
+      { kind: 'payment', amount: '5000' },
+    ].map((payload) => ({ id: owing.id, payload }));
+    answers.push({ id: inCredit.id, payload: { kind: 'charge', amount: '5' } });
+    const seen = new Set<string>();
+    for (const { id, payload } of answers) {
+      const response = await record(cookie, id, payload);
+      expect(response.statusCode, response.body).toBe(201);
+      const body = response.json();
+      expect(entryRecordedSchema.parse(body)).toStrictEqual(body);
+      seen.add(`promise ${body.client.promise?.status}, overdue ${body.client.overdue}`);
+    }
+    // With an open promise and something overdue; with neither (kept, or paid off).
+    expect(seen).toEqual(
+      new Set([
+        'promise open, overdue 250.50',
+        'promise open, overdue 150.50',
+        'promise undefined, overdue 0.00',
+      ]),
+    );
   });
 });
 

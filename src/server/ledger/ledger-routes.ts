@@ -24,6 +24,7 @@ import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import { largeAnswerCompression } from '../http/compression.ts';
 import { fieldRefusal, HttpError } from '../http/errors.ts';
+import { writtenAsIs } from '../http/written-as-is.ts';
 import type { EventBus } from '../live/event-bus.ts';
 import { writeWithEvents } from '../live/write-with-events.ts';
 import {
@@ -90,6 +91,8 @@ export async function registerLedgerRoutes(
           body: newEntrySchema,
           response: { 201: entryRecordedSchema, ...errors },
         },
+        // The hottest write: checked by ledger-routes.test.ts's "every kind of recorded answer".
+        serializerCompiler: writtenAsIs,
       },
       async (request, reply) => {
         const today = dateIn(config.timeZone);
