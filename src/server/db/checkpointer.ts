@@ -19,16 +19,27 @@ const Database = require(workerData.driver);
 const db = new Database(workerData.file);
 db.pragma('busy_timeout = 5000');
 let failing = false;
-const timer = setInterval(() => {
+/** One PASSIVE checkpoint: the WAL's frames and how many of them are in the database now. */
+function checkpoint() {
   try {
-    db.pragma('wal_checkpoint(PASSIVE)');
+    const [result] = db.pragma('wal_checkpoint(PASSIVE)');
     if (failing) { failing = false; parentPort.postMessage({ kind: 'recovered' }); }
+    return { frames: result.log, copied: result.checkpointed };
   } catch (error) {
     if (!failing) { failing = true; parentPort.postMessage({ kind: 'failed', message: String(error) }); }
+    return undefined;
   }
+}
+const timer = setInterval(() => {
+  const done = checkpoint();
+  if (done && done.frames >= workerData.restartFrames) parentPort.postMessage({ kind: 'long' });
 }, workerData.intervalMs);
 parentPort.on('message', (message) => {
   if (message === 'stop') { clearInterval(timer); db.close(); process.exit(0); }
+  if (message === 'catch-up') {
+    const done = checkpoint();
+    parentPort.postMessage({ kind: 'caught-up', complete: !!done && done.copied === done.frames });
+  }
 });
 `;
 
@@ -41,26 +52,53 @@ interface CheckpointerEvents {
 }
 
 interface Checkpointer {
+  /**
+   * Before a write transaction: while the WAL has grown past `restartFrames`, a checkpoint
+   * of all of it, which the caller waits for (undefined: nothing to wait for). See below.
+   */
+  restartPoint(): Promise<void> | undefined;
   stop(): Promise<void>;
 }
 
-type WorkerMessage = { kind: 'failed'; message: string } | { kind: 'recovered' };
+type WorkerMessage =
+  | { kind: 'failed'; message: string }
+  | { kind: 'recovered' }
+  | { kind: 'long' }
+  | { kind: 'caught-up'; complete: boolean };
+
+/**
+ * SQLite writes the WAL from its start again only when a write transaction begins with every
+ * frame of it already in the database. Under a steady stream of writes that never happens:
+ * each checkpoint beside them ends after the next commit, so the WAL grew by every write for
+ * as long as they came (2.5 GB in a minute of the ledger bench), and every write got slower
+ * as it grew (twice the CPU a payment by then). So once a checkpoint finds it longer than
+ * this many frames (32 MiB of 4 KiB pages), the next write transaction waits for one
+ * checkpoint of all of it, and the WAL starts again under it (decision 0007).
+ */
+export const RESTART_FRAMES = 8192;
+
+/** The longest a write waits for that checkpoint: a stuck worker holds no write up for good. */
+const RESTART_WAIT_MS = 250;
 
 export function startCheckpointer(
   file: string,
   events: CheckpointerEvents,
-  intervalMs = 250,
+  { intervalMs = 250, restartFrames = RESTART_FRAMES } = {},
 ): Checkpointer {
   const worker = new Worker(WORKER_SOURCE, {
     eval: true,
-    workerData: { file, intervalMs, driver: require.resolve('better-sqlite3') },
+    workerData: { file, intervalMs, restartFrames, driver: require.resolve('better-sqlite3') },
   });
   let stopping = false;
   let exited = false;
   let failure: string | undefined;
+  let long = false;
+  let caughtUp: (() => void) | undefined;
   worker.on('message', (message: WorkerMessage) => {
     if (message.kind === 'failed') events.onFailure(message.message);
-    else events.onRecovery();
+    else if (message.kind === 'recovered') events.onRecovery();
+    else if (message.kind === 'long') long = true;
+    else caughtUp?.();
   });
   // An error is followed by an exit: the first one says why.
   worker.on('error', (error) => {
@@ -72,6 +110,20 @@ export function startCheckpointer(
   });
   worker.unref();
   return {
+    restartPoint() {
+      if (!long || exited || stopping) return undefined;
+      long = false;
+      return new Promise<void>((resolve) => {
+        const done = () => {
+          clearTimeout(timeout);
+          caughtUp = undefined;
+          resolve();
+        };
+        const timeout = setTimeout(done, RESTART_WAIT_MS);
+        caughtUp = done;
+        worker.postMessage('catch-up');
+      });
+    },
     stop: () =>
       new Promise<void>((resolve) => {
         stopping = true;

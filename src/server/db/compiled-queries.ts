@@ -104,7 +104,12 @@ export function compiledQuery<Params extends object, Row>(
   };
 }
 
-/** A statement without parameters, run as is. */
-export function runStatement(db: QueryRunner, text: string): Promise<QueryResult<unknown>> {
+/**
+ * A statement without parameters, run as is: at once on a write's transaction where it can
+ * (the savepoints around each write of a batch, two a write), else through Kysely.
+ */
+export async function runStatement(db: QueryRunner, text: string): Promise<QueryResult<unknown>> {
+  const rows = directReads.get(db)?.(text, []);
+  if (rows) return { rows };
   return db.executeQuery(Query.raw(text));
 }

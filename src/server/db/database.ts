@@ -139,7 +139,7 @@ function markedWrite(write: Database['write']): Database['write'] {
 /** Two read workers: this machine's cores, and enough to keep searches off the event loop. */
 const READ_WORKERS = 2;
 
-function openSqlite(file: string): Database {
+function openSqlite(file: string, tuning: SqliteTuning): Database {
   if (file !== ':memory:') mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
   const sqlite = new SqliteDatabase(file);
   sqlite.pragma('journal_mode = WAL');
@@ -171,28 +171,40 @@ function openSqlite(file: string): Database {
   if (file !== ':memory:') {
     readWorkers = startReadWorkers(path.resolve(file), READ_WORKERS);
     sqlite.pragma('wal_autocheckpoint = 0');
-    checkpointer = startCheckpointer(path.resolve(file), {
-      onFailure: (message) =>
-        console.warn(`SQLite checkpoint failed, retrying (the WAL keeps every commit): ${message}`),
-      onRecovery: () => console.warn('SQLite checkpoints work again'),
-      onStopped(message) {
-        console.error(`SQLite checkpoint worker stopped; SQLite checkpoints by itself: ${message}`);
-        // Without the worker, SQLite checkpoints by itself again: slower, never unbounded.
-        if (sqlite.open) sqlite.pragma('wal_autocheckpoint = 1000');
+    checkpointer = startCheckpointer(
+      path.resolve(file),
+      {
+        onFailure: (message) =>
+          console.warn(
+            `SQLite checkpoint failed, retrying (the WAL keeps every commit): ${message}`,
+          ),
+        onRecovery: () => console.warn('SQLite checkpoints work again'),
+        onStopped(message) {
+          console.error(
+            `SQLite checkpoint worker stopped; SQLite checkpoints by itself: ${message}`,
+          );
+          // Without the worker, SQLite checkpoints by itself again: slower, never unbounded.
+          if (sqlite.open) sqlite.pragma('wal_autocheckpoint = 1000');
+        },
       },
-    });
+      tuning,
+    );
   }
   return {
     db,
     dialect: 'sqlite',
     write: markedWrite(
-      createWriteQueue(db, inTransaction, (trx) => {
-        // The batch's transaction holds the one connection: its compiled statements run on it
-        // at once while it is the one open (a later batch's is another object).
-        openBatch = trx;
-        allowDirectStatements(trx, (text, parameters) =>
-          openBatch === trx && inTransaction() ? connection.runRows(text, parameters) : undefined,
-        );
+      createWriteQueue(db, {
+        inTransaction,
+        opened(trx) {
+          // The batch's transaction holds the one connection: its compiled statements run on
+          // it at once while it is the one open (a later batch's is another object).
+          openBatch = trx;
+          allowDirectStatements(trx, (text, parameters) =>
+            openBatch === trx && inTransaction() ? connection.runRows(text, parameters) : undefined,
+          );
+        },
+        beforeBatch: () => checkpointer?.restartPoint(),
       }),
     ),
     commits: () => connection.commits,
@@ -293,10 +305,16 @@ function openPostgres(url: string, poolSize: number): Database {
   };
 }
 
-export function openDatabase(config: DatabaseConfig): Database {
+/** What tests may change of how SQLite runs: its checkpoints' pace, the WAL's restart length. */
+interface SqliteTuning {
+  intervalMs?: number;
+  restartFrames?: number;
+}
+
+export function openDatabase(config: DatabaseConfig, tuning: SqliteTuning = {}): Database {
   return config.kind === 'postgres'
     ? openPostgres(config.url, config.poolSize)
-    : openSqlite(config.path);
+    : openSqlite(config.path, tuning);
 }
 
 /** The SQL a handle or a transaction speaks (a write's work is given no Database to ask). */

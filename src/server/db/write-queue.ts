@@ -20,12 +20,25 @@ export const MAX_BATCH = 64;
  * write that fails is undone alone, and every caller is answered only after the COMMIT
  * that made its write durable; so do the write's after-commit actions (its live events).
  */
+interface WriteQueueHooks {
+  /** Whether the connection is still inside the batch's transaction. */
+  inTransaction?: () => boolean;
+  /** Called with each batch's transaction as it opens (to run statements on it directly). */
+  opened?: (trx: Transaction<DatabaseSchema>) => void;
+  /**
+   * What a batch waits for before its transaction opens (the WAL's restart point), if
+   * anything; writes that arrive meanwhile join the batch.
+   */
+  beforeBatch?: () => Promise<void> | undefined;
+}
+
 export function createWriteQueue(
   db: Kysely<DatabaseSchema>,
-  /** Whether the connection is still inside the batch's transaction. */
-  inTransaction: () => boolean = () => true,
-  /** Called with each batch's transaction as it opens (to run statements on it directly). */
-  opened: (trx: Transaction<DatabaseSchema>) => void = () => {},
+  {
+    inTransaction = () => true,
+    opened = () => {},
+    beforeBatch = () => undefined,
+  }: WriteQueueHooks = {},
 ) {
   let queue: Queued[] = [];
   let flushing = false;
@@ -33,6 +46,8 @@ export function createWriteQueue(
   async function flush(): Promise<void> {
     flushing = true;
     while (queue.length > 0) {
+      const wait = beforeBatch();
+      if (wait) await wait;
       const batch = queue.slice(0, MAX_BATCH);
       queue = queue.slice(batch.length);
       const outcomes: { ok: boolean; value: unknown; committed?: () => void }[] = [];
