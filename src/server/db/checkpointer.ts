@@ -72,10 +72,10 @@ type WorkerMessage =
  * each checkpoint beside them ends after the next commit, so the WAL grew by every write for
  * as long as they came (2.5 GB in a minute of the ledger bench), and every write got slower
  * as it grew (twice the CPU a payment by then). So once a checkpoint finds it longer than
- * this many frames (32 MiB of 4 KiB pages), the next write transaction waits for one
+ * this many frames (128 MiB of 4 KiB pages), the next write transaction waits for one
  * checkpoint of all of it, and the WAL starts again under it (decision 0007).
  */
-export const RESTART_FRAMES = 8192;
+export const RESTART_FRAMES = 32_768;
 
 /** The longest a write waits for that checkpoint: a stuck worker holds no write up for good. */
 const RESTART_WAIT_MS = 250;
