@@ -14,12 +14,6 @@ interface Queued {
 /** At most this many writes share one commit. */
 export const MAX_BATCH = 64;
 
-/**
- * Group commit for SQLite: writes that arrive together share one transaction, so one
- * fsync (synchronous=FULL) serves them all. Each write runs in its own savepoint, so a
- * write that fails is undone alone, and every caller is answered only after the COMMIT
- * that made its write durable; so do the write's after-commit actions (its live events).
- */
 interface WriteQueueHooks {
   /** Whether the connection is still inside the batch's transaction. */
   inTransaction?: () => boolean;
@@ -32,6 +26,12 @@ interface WriteQueueHooks {
   beforeBatch?: () => Promise<void> | undefined;
 }
 
+/**
+ * Group commit for SQLite: writes that arrive together share one transaction, so one
+ * fsync (synchronous=FULL) serves them all. Each write runs in its own savepoint, so a
+ * write that fails is undone alone, and every caller is answered only after the COMMIT
+ * that made its write durable; so do the write's after-commit actions (its live events).
+ */
 export function createWriteQueue(
   db: Kysely<DatabaseSchema>,
   {
