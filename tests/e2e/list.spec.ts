@@ -1,4 +1,4 @@
-import type { Page } from '@playwright/test';
+import type { Page, Route } from '@playwright/test';
 import { expect, login, PASSWORD, register, registerThroughForm, test } from './fixtures.ts';
 
 const surnames = ['Kumar', 'Sharma', 'Verma', 'Iyer', 'Nair', 'Bose'];
@@ -230,6 +230,33 @@ test.describe('the list an operator works in', () => {
     await expect(table(page).getByRole('row').last()).toContainText('Zulu');
   });
 });
+
+for (const width of [1280, 390]) {
+  test(`the rows stay where they are while the totals above them load, ${width} px`, async ({
+    browser,
+  }) => {
+    const context = await browser.newContext({ viewport: { width, height: 844 } });
+    const page = await context.newPage();
+    await register(page);
+    await seedClients(page, 2);
+    // The totals, their chart, the ageing and the summary's code all come after the rows.
+    const late = async (route: Route) => {
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      await route.continue();
+    };
+    await page.route(/\/api\/(totals|ageing)/, late);
+    await page.route(/\/assets\/ledger-summary-[^/]*\.js$/, late);
+    await page.reload();
+    const row = page.getByRole('link', { name: /^Details of Person000|^Person000 / });
+    await expect(row).toBeVisible();
+    const before = await row.boundingBox();
+    await expect(page.getByRole('region', { name: 'Owed to you' })).toContainText('by 1 client');
+    await expect(page.getByRole('link', { name: 'Over 90 days' })).toBeVisible();
+    await expect(page.getByText(/^From ₹0\.00 on /)).toBeVisible();
+    expect(await row.boundingBox()).toEqual(before);
+    await context.close();
+  });
+}
 
 test('at 390 px the list is cards with no sideways scroll, and the menu collapses', async ({
   browser,
