@@ -19,7 +19,7 @@ export const emailSchema = z.pipe(
 );
 
 /** Sign-in only needs something to check: the rules apply when the password is chosen. */
-export const signInSchema = z.object({
+export const signInSchema = z.strictObject({
   email: emailSchema,
   password: wellFormedText('password', z.minLength(1, validationMessage('password.required'))),
 });
@@ -32,7 +32,7 @@ export const newPasswordSchema = wellFormedText(
   z.maxLength(PASSWORD_MAX_LENGTH, validationMessage('password.too-long')),
 );
 
-export const signUpSchema = z.object({
+export const signUpSchema = z.strictObject({
   email: emailSchema,
   password: newPasswordSchema,
   name: z.optional(

@@ -43,9 +43,17 @@ export type OverdueFilter = (typeof OVERDUE_FILTERS)[number];
 export const PROMISE_FILTERS = ['due', 'broken'] as const;
 export type PromiseFilter = (typeof PROMISE_FILTERS)[number];
 
+/**
+ * Digits, with a sign and decimals (refused later, by name): `Number()` alone would also read
+ * "0x10" as 16, "1e2" as 100, " 5" as 5 and an empty value as 0.
+ */
+const DECIMAL_TEXT = /^-?\d+(\.\d+)?$/;
+
 /** A whole number from a query string, within limits; its messages name the parameter. */
 export function wholeNumberParam(name: string, min: number, max: number) {
-  return z.coerce
+  const notDecimal = (value: unknown) =>
+    typeof value === 'string' && !DECIMAL_TEXT.test(value) ? Number.NaN : value;
+  const number = z.coerce
     .number({ error: validationMessage('param.not-number', { name }) })
     .check(
       z.refine(Number.isInteger, validationMessage('param.not-whole', { name })),
@@ -57,6 +65,7 @@ export function wholeNumberParam(name: string, min: number, max: number) {
       ),
       z.maximum(max, validationMessage('param.too-large', { name, max })),
     );
+  return z.pipe(z.transform(notDecimal), number);
 }
 
 /** A query parameter that takes one of a few words. */

@@ -141,6 +141,22 @@ describe('sign-up', () => {
     expect(response.json().fieldErrors.email).toBe('Enter a valid email address');
   });
 
+  test('a sign-up with a field the contract does not have is refused, as every other body is, and no account is made', async () => {
+    const email = uniqueEmail();
+    const response = await post(t.app, '/api/auth/sign-up/email', undefined, {
+      email,
+      password: GOOD_PASSWORD,
+      role: 'admin',
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().fieldErrors).toEqual({ _: 'Unrecognized key: "role"' });
+    const signIn = await post(t.app, '/api/auth/sign-in/email', undefined, {
+      email,
+      password: GOOD_PASSWORD,
+    });
+    expect(signIn.statusCode).toBe(401);
+  });
+
   test('sign-up is refused with 403 while registrations are closed, and nobody is created', async () => {
     const balancesLocked = { disableBalanceOnAdd: true, disableBalanceOnEdit: true };
     await setPanelSettings(t, { allowRegistrations: false, ...balancesLocked });
@@ -304,6 +320,18 @@ describe('sign-in and sign-out', () => {
       tokens.add(token);
     }
     expect(tokens.size).toBe(8);
+  });
+
+  test('a sign-in with a field the contract does not have is refused', async () => {
+    const { email } = await signUp(t.app);
+    const response = await post(t.app, '/api/auth/sign-in/email', undefined, {
+      email,
+      password: GOOD_PASSWORD,
+      rememberMe: false,
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().fieldErrors).toEqual({ _: 'Unrecognized key: "rememberMe"' });
+    expect(response.headers['set-cookie']).toBeUndefined();
   });
 
   test('get-session answers null when signed out', async () => {

@@ -224,6 +224,12 @@ describe('validation', () => {
       '?sort=password',
       '?dir=up',
       '?limit=abc',
+      // Read as numbers by JavaScript's Number(), but not how anyone writes a page size.
+      '?limit=0x10',
+      '?limit=1e2',
+      '?limit=%2010',
+      '?limit=',
+      '?offset=0b11',
     ]) {
       const response = await list(cookie, query);
       expect(response.statusCode, query).toBe(400);
