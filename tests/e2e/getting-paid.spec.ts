@@ -44,7 +44,7 @@ async function setUpGettingPaid(page: Page): Promise<void> {
   await form.getByLabel('Other ways to pay').fill('Cash at the shop, Monday to Saturday');
   // The preview fills the reminder in for the client, as it will be sent.
   await expect(form.getByTestId('preview-message')).toContainText(
-    'Namaste Meera Pillai, a reminder from Kumar Stores: ₹1,500.00 is due.',
+    'Namaste Meera Pillai, a reminder from Kumar Stores: ₹1,500.00 is outstanding.',
   );
   await form.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Saved' })).toBeVisible();
@@ -104,7 +104,7 @@ test.describe('getting paid: statement links, UPI, reminders and "I have paid"',
     await page.getByRole('button', { name: 'Remind Meera Pillai' }).click();
     const remind = page.getByRole('dialog', { name: 'Remind Meera Pillai' });
     await expect(remind.getByLabel('Message')).toHaveValue(
-      /^Namaste Meera Pillai, a reminder from Kumar Stores: ₹1,500\.00 is due\./,
+      /^Namaste Meera Pillai, a reminder from Kumar Stores: ₹1,500\.00 is outstanding\./,
     );
     await remind.getByRole('button', { name: 'WhatsApp' }).click();
     // The link is checked, not followed: WhatsApp is the phone's business.
@@ -116,7 +116,7 @@ test.describe('getting paid: statement links, UPI, reminders and "I have paid"',
     const origin = new URL(page.url()).origin;
     const linkInText = new RegExp(`${origin}/s/[A-Za-z0-9_-]{22,}$`);
     expect(text).toMatch(
-      /^Namaste Meera Pillai, a reminder from Kumar Stores: ₹1,500\.00 is due\. Your statement, and a way to pay by UPI: /,
+      /^Namaste Meera Pillai, a reminder from Kumar Stores: ₹1,500\.00 is outstanding\. Your statement, and a way to pay by UPI: /,
     );
     expect(text).toMatch(linkInText);
     const reminderLink = text.match(linkInText)?.[0] ?? '';

@@ -153,14 +153,19 @@ test.describe('the ledger behind every balance', () => {
     await page.getByRole('link', { name: 'Statement' }).click();
     await expect(page.getByRole('heading', { name: 'Statement of account' })).toBeVisible();
     const summary = page.getByRole('table', { name: 'Summary' });
-    await expect(summary.getByRole('row', { name: /Opening balance/ })).toContainText('₹0.00');
+    await expect(summary.getByRole('row', { name: /Balance brought forward/ })).toContainText(
+      '₹0.00',
+    );
     // Charges: the opening 1,000, the charge 150.50 and the edit's 49.50; payments 300 + 100.
     await expect(summary.getByRole('row', { name: /Charges/ })).toContainText('₹1,200.00');
     await expect(summary.getByRole('row', { name: /Payments/ })).toContainText('₹400.00');
     await expect(summary.getByRole('row', { name: /Closing balance/ })).toContainText('₹800.00');
     const entries = page.getByRole('table', { name: 'Entries' });
-    // Opening line, five entries, then the closing line.
+    // The line brought forward, five entries, then the closing line. The client's own opening
+    // balance (an entry) is the only line called that.
     await expect(entries.getByRole('row')).toHaveCount(8);
+    await expect(entries.getByRole('row', { name: /Balance brought forward/ })).toHaveCount(1);
+    await expect(entries.getByRole('row', { name: /Opening balance/ })).toHaveCount(1);
     await expect(page.getByRole('button', { name: 'Print' })).toBeEnabled();
 
     const printed = await pdfText(await page.pdf({ format: 'A4' }));

@@ -72,7 +72,7 @@ describe('Settings, getting paid', () => {
     const form = await gettingPaid();
     const preview = await within(form).findByTestId('preview-message');
     expect(preview).toHaveTextContent(
-      'Namaste Asha Verma, a reminder from Verma Stores: ₹1,50,000.00 is due. Your statement, and a way to pay by UPI: (statement link)',
+      'Namaste Asha Verma, a reminder from Verma Stores: ₹1,50,000.00 is outstanding. Your statement, and a way to pay by UPI: (statement link)',
     );
     const message = within(form).getByLabelText('Reminder message');
     await userEvent.clear(message);

@@ -491,6 +491,9 @@ describe('the ledger in Hindi', () => {
     expect(await screen.findByRole('heading', { name: 'खाता विवरण' })).toBeVisible();
     expect(screen.getByText('1 जनवरी 2026 से 31 मार्च 2026 तक')).toBeVisible();
     const entries = screen.getByRole('table', { name: 'प्रविष्टियाँ' });
+    expect(within(entries).getAllByRole('row')[1]).toHaveTextContent(
+      '1 जनवरी 2026पिछला बकाया₹1,000.00',
+    );
     expect(within(entries).getAllByRole('row')[2]).toHaveTextContent(
       '10 फ़रवरी 2026भुगतान · नकद₹300.00₹700.00',
     );

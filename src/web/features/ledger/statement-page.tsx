@@ -114,7 +114,7 @@ function StatementSheet({ statement }: { statement: Statement }) {
       >
         <tbody>
           <tr>
-            <th scope="row">{t('ledger.kind.opening')}</th>
+            <th scope="row">{t('ledger.statement.broughtForward')}</th>
             <td className="money-column">
               <Balance amount={statement.opening} />
             </td>
@@ -167,7 +167,8 @@ function StatementSheet({ statement }: { statement: Statement }) {
           <tbody>
             <tr>
               <td className="text-nowrap">{formatDay(statement.from)}</td>
-              <td>{t('ledger.kind.opening')}</td>
+              {/* Not "Opening balance": that is the entry a client added with a balance has. */}
+              <td>{t('ledger.statement.broughtForward')}</td>
               <td />
               <td />
               <td className="money-column" data-label={t('ledger.statement.balance')}>
