@@ -288,6 +288,46 @@ test('at 390 px the list is cards with no sideways scroll, and the menu collapse
   await context.close();
 });
 
+test('at 1280 px a long e-mail address wraps between its parts only, and the table fits its column', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await register(page);
+  const origin = new URL(page.url()).origin;
+  const people = [
+    ['Suresh', 'Krishnamurthy', 'suresh.krishnamurthy1987@gmail.com'],
+    ['Rahul', 'Sharma', 'rahul.sharma.accounts@kumarstores.co.in'],
+    ['Meera', 'Pillai', 'meera.pillai@example.com'],
+  ];
+  for (const [fname, lname, email] of people) {
+    const response = await page.request.post('/api/clients', {
+      headers: { origin },
+      data: { fname, lname, email, phone: '98765 43210', balance: '1500' },
+    });
+    expect(response.status()).toBe(201);
+  }
+  await page.goto('/dashboard');
+  for (const [, , email = ''] of people) {
+    const cell = table(page).getByRole('cell', { name: email, exact: true });
+    // Each of its pieces (up to the @, a dot, digits after letters) sits on one line.
+    const linesEachPiece = await cell.evaluate((element) =>
+      [...element.childNodes]
+        .filter((node) => node.nodeType === Node.TEXT_NODE)
+        .map((node) => {
+          const range = document.createRange();
+          range.selectNodeContents(node);
+          return [node.textContent, range.getClientRects().length] as const;
+        }),
+    );
+    expect(linesEachPiece.length, email).toBeGreaterThan(1);
+    for (const [piece, lines] of linesEachPiece) expect(lines, `${email}: ${piece}`).toBe(1);
+  }
+  // Nothing to scroll sideways to: every row's Details button is in the column.
+  const scroller = page.locator('.table-responsive', { has: table(page) });
+  const widths = await scroller.evaluate((element) => [element.scrollWidth, element.clientWidth]);
+  expect(widths[0]).toBeLessThanOrEqual(widths[1] ?? 0);
+});
+
 test('pages have titles, a skip link, and the heading takes the focus after navigation', async ({
   page,
 }) => {

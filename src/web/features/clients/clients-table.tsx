@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router';
 import type { Client, ClientSortField } from '../../../shared/client-schema.ts';
 import { paths } from '../../../shared/paths.ts';
+import { EmailAddress } from '../../components/email-address.tsx';
 import { Balance } from '../../components/money.tsx';
 import { OverdueAmount } from '../../components/overdue.tsx';
 import type { MessageId } from '../../i18n/catalogues.ts';
@@ -167,7 +168,9 @@ export function ClientsTable({
               <td className="text-nowrap">
                 <ClientPhone client={client} />
               </td>
-              <td className="text-break">{client.email}</td>
+              <td>
+                <EmailAddress email={client.email} />
+              </td>
               <td className="money-column">
                 <Balance amount={client.balance} />
               </td>
@@ -176,17 +179,21 @@ export function ClientsTable({
               </td>
               <td className="text-nowrap">{dayOrNever(client.lastPaymentOn)}</td>
               <td className="text-nowrap">{dayOrNever(client.lastRemindedOn)}</td>
-              <td className="text-end text-nowrap">
-                {rowAction ? <span className="me-2">{rowAction(client)}</span> : null}
-                <Link
-                  to={paths.clientDetails(client.id)}
-                  className="btn btn-secondary btn-sm"
-                  aria-label={t('clients.table.details', {
-                    name: `${client.fname} ${client.lname}`,
-                  })}
-                >
-                  {t('clients.column.details')}
-                </Link>
+              <td className="text-end">
+                {/* Side by side where the table has room; one above the other where it has
+                    not, rather than pushing the table past its column (1280 px, long e-mails). */}
+                <div className="d-inline-flex flex-wrap justify-content-end gap-2">
+                  {rowAction ? rowAction(client) : null}
+                  <Link
+                    to={paths.clientDetails(client.id)}
+                    className="btn btn-secondary btn-sm"
+                    aria-label={t('clients.table.details', {
+                      name: `${client.fname} ${client.lname}`,
+                    })}
+                  >
+                    {t('clients.column.details')}
+                  </Link>
+                </div>
               </td>
             </tr>
           ))}

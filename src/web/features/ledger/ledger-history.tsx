@@ -2,6 +2,7 @@ import Button from 'react-bootstrap/Button';
 import Table from 'react-bootstrap/Table';
 import type { Entry, EntryKind } from '../../../shared/ledger-schema.ts';
 import { formatAmount, formatInr, paiseFromAmount } from '../../../shared/money.ts';
+import { EmailAddress } from '../../components/email-address.tsx';
 import { LoadFailed, Loading } from '../../components/loading.tsx';
 import { Balance, balanceText } from '../../components/money.tsx';
 import type { MessageId } from '../../i18n/catalogues.ts';
@@ -105,7 +106,9 @@ export function LedgerHistory({ clientId }: { clientId: string }) {
                 <Balance amount={entry.balanceAfter} />
               </td>
               <td className="text-break">{entry.note}</td>
-              <td className="text-break small">{entry.createdBy.email}</td>
+              <td className="small">
+                <EmailAddress email={entry.createdBy.email} />
+              </td>
             </tr>
           ))}
         </tbody>
