@@ -239,13 +239,14 @@ for (const width of [1280, 390]) {
     const page = await context.newPage();
     await register(page);
     await seedClients(page, 2);
-    // The totals, their chart, the ageing and the summary's code all come after the rows.
+    // The totals, their chart, the ageing and the summary's code all come after the rows, and
+    // so does the navbar's book menu (its code), beside the operator's long e-mail address.
     const late = async (route: Route) => {
       await new Promise((resolve) => setTimeout(resolve, 1_000));
       await route.continue();
     };
     await page.route(/\/api\/(totals|ageing)/, late);
-    await page.route(/\/assets\/ledger-summary-[^/]*\.js$/, late);
+    await page.route(/\/assets\/(ledger-summary|book-menu)-[^/]*\.js$/, late);
     await page.reload();
     const row = page.getByRole('link', { name: /^Details of Person000|^Person000 / });
     await expect(row).toBeVisible();
@@ -253,6 +254,7 @@ for (const width of [1280, 390]) {
     await expect(page.getByRole('region', { name: 'Owed to you' })).toContainText('by 1 client');
     await expect(page.getByRole('link', { name: 'Over 90 days' })).toBeVisible();
     await expect(page.getByText(/^From ₹0\.00 on /)).toBeVisible();
+    await expect(page.getByTestId('current-book')).toBeVisible();
     expect(await row.boundingBox()).toEqual(before);
     await context.close();
   });

@@ -129,8 +129,15 @@ export function Navbar({
                 )}
               </div>
               <div className="navbar-nav">
-                <span className="navbar-text me-3" data-testid="navbar-email">
-                  {email}
+                <span
+                  className="navbar-text me-3 d-inline-flex align-items-center"
+                  data-testid="navbar-email"
+                >
+                  {/* One line, cut short if long: wrapped, it made the navbar a line taller
+                      once the book menu beside it loaded, and moved the whole page down. */}
+                  <span className="text-truncate navbar-email" title={email}>
+                    {email}
+                  </span>
                   {role === 'admin' ? (
                     <span className="badge bg-light text-dark ms-2">
                       {t('shell.nav.administrator')}

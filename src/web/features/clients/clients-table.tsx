@@ -116,7 +116,7 @@ export function ClientsTable({
     <div className="table-responsive d-none d-md-block">
       <table
         aria-label={t('clients.title')}
-        className="table table-striped table-hover align-middle"
+        className="table table-striped table-hover align-middle clients-table"
       >
         <thead className="table-dark">
           <tr>
@@ -165,7 +165,7 @@ export function ClientsTable({
                 <ClaimsBadge client={client} />
               </td>
               <td>{client.lname}</td>
-              <td className="text-nowrap">
+              <td>
                 <ClientPhone client={client} />
               </td>
               <td>
@@ -179,21 +179,17 @@ export function ClientsTable({
               </td>
               <td className="text-nowrap">{dayOrNever(client.lastPaymentOn)}</td>
               <td className="text-nowrap">{dayOrNever(client.lastRemindedOn)}</td>
-              <td className="text-end">
-                {/* Side by side where the table has room; one above the other where it has
-                    not, rather than pushing the table past its column (1280 px, long e-mails). */}
-                <div className="d-inline-flex flex-wrap justify-content-end gap-2">
-                  {rowAction ? rowAction(client) : null}
-                  <Link
-                    to={paths.clientDetails(client.id)}
-                    className="btn btn-secondary btn-sm"
-                    aria-label={t('clients.table.details', {
-                      name: `${client.fname} ${client.lname}`,
-                    })}
-                  >
-                    {t('clients.column.details')}
-                  </Link>
-                </div>
+              <td className="text-end text-nowrap">
+                {rowAction ? <span className="me-2">{rowAction(client)}</span> : null}
+                <Link
+                  to={paths.clientDetails(client.id)}
+                  className="btn btn-secondary btn-sm"
+                  aria-label={t('clients.table.details', {
+                    name: `${client.fname} ${client.lname}`,
+                  })}
+                >
+                  {t('clients.column.details')}
+                </Link>
               </td>
             </tr>
           ))}
