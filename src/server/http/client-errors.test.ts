@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { apiRefusalSchema } from '../../shared/api-error.ts';
-import { startTestApp, type TestApp } from '../test-support.ts';
+import { capturedLog, startTestApp, type TestApp } from '../test-support.ts';
 import { HEADERS_TOO_LARGE_MESSAGE, MALFORMED_REQUEST_MESSAGE } from './client-errors.ts';
 
 // Requests Node's parser refuses never reach Fastify (nor app.inject): these go over a socket.
@@ -21,9 +21,9 @@ afterAll(async () => {
 });
 
 /** Writes raw bytes and reads everything until the server closes the connection. */
-function exchange(bytes: string): Promise<string> {
+function exchange(bytes: string, to = port): Promise<string> {
   return new Promise((resolve, reject) => {
-    const socket = net.connect(port, '127.0.0.1');
+    const socket = net.connect(to, '127.0.0.1');
     const chunks: Buffer[] = [];
     socket.on('data', (chunk) => chunks.push(chunk));
     socket.on('error', reject);
@@ -87,6 +87,28 @@ describe('requests the HTTP parser refuses', () => {
       expect(await get({})).toBe(200);
     } finally {
       agent.destroy();
+    }
+  });
+});
+
+describe('a client that stops sending its body', () => {
+  test('is logged as a request cut short, not as the database being unavailable', async () => {
+    const { lines, stream } = capturedLog();
+    const logged = await startTestApp({ logLevel: 'info' }, { logStream: stream });
+    try {
+      await logged.app.listen({ port: 0, host: '127.0.0.1' });
+      const loggedPort = (logged.app.server.address() as AddressInfo).port;
+      // Fifty bytes promised, three sent, then the client's side of the connection closed.
+      await exchange(
+        'POST /api/auth/sign-in/email HTTP/1.1\r\nhost: localhost\r\ncontent-type: application/json\r\ncontent-length: 50\r\n\r\n{"e',
+        loggedPort,
+      );
+      await expect
+        .poll(() => lines.map((line) => JSON.parse(line).msg))
+        .toContain('the client closed the connection before its request arrived whole');
+      expect(lines.join('')).not.toContain('the database is unavailable');
+    } finally {
+      await logged.close();
     }
   });
 });

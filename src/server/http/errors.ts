@@ -192,6 +192,12 @@ export function registerErrorHandling(app: FastifyInstance): void {
       );
       return refuse(reply, new HttpError(507, 'disk-full'));
     }
+    if (request.raw.readableAborted) {
+      // The body stopped short and the connection closed: its ECONNRESET is the client's, not
+      // the database's. Nothing was done; the client is gone or hears a 400.
+      request.log.info('the client closed the connection before its request arrived whole');
+      return refuse(reply, new HttpError(400, 'malformed-request'));
+    }
     if (isDatabaseUnavailable(error)) {
       // Expected while the database restarts: a short line, not a stack per request.
       request.log.warn({ err: { message: error.message } }, 'the database is unavailable');
