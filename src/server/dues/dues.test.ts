@@ -551,6 +551,21 @@ describe("the day's collection round", () => {
     expect(notOn.statusCode).toBe(409);
   });
 
+  test('a payment entered today but dated an earlier day (the book written up) leaves the client on the round', async () => {
+    const cookie = await operator();
+    const client = await addClient(t.app, cookie, { balance: '0', fname: 'History' });
+    await charge(cookie, client, '1000', addDays(today, -60));
+    await pay(cookie, client, '200', addDays(today, -30));
+    const day = await round(cookie);
+    expect(day.items.map((item) => [item.client.fname, item.overdue])).toEqual([
+      ['History', '800.00'],
+    ]);
+    expect(day).toMatchObject({ remaining: 1, done: 0 });
+    // Paid today: dealt with.
+    await pay(cookie, client, '100');
+    expect(await round(cookie)).toMatchObject({ items: [], remaining: 0, done: 1 });
+  });
+
   test('a broken promise brings the client back the next day with that reason', async () => {
     const cookie = await operator();
     const midnight = nextMidnightInIndia();

@@ -278,7 +278,9 @@ export async function recordEntry(
     duesVersionRaised,
   });
   if (payment) {
-    await markDealtWith(trx, operator.bookId, row, today, 'paid');
+    // Only a payment of today's deals with the client today: one dated earlier is the book
+    // being written up, and must not take a client still overdue off today's round.
+    if (input.on === today) await markDealtWith(trx, operator.bookId, row, today, 'paid');
     if (await creditPromise(trx, row, { paise: amount, on: input.on })) {
       Object.assign(row, { promise_id: null, promise_amount_paise: null, promise_by: null });
     }
