@@ -289,6 +289,38 @@ describe('what the link shows', () => {
     expect(body.entries.map((e: { note: string }) => e.note)).toEqual(['edge', '']);
   });
 
+  test('the page starts from the balance brought forward from before its 90 days, and signs amounts as the panel does', async () => {
+    const client = await addClient(t.app, owner.cookie, { balance: '0' });
+    const today = dateIn(t.config.timeZone);
+    for (const entry of [
+      { kind: 'charge', amount: '5000', on: addDays(today, -120) },
+      { kind: 'charge', amount: '3000', on: addDays(today, -48) },
+      { kind: 'payment', amount: '2000', on: addDays(today, -10) },
+    ]) {
+      const recorded = await t.app.inject({
+        method: 'POST',
+        url: apiPaths.entries(client.id),
+        headers: { cookie: owner.cookie },
+        payload: entry,
+      });
+      expect(recorded.statusCode, recorded.body).toBe(201);
+    }
+    const link = await makeLink(owner.cookie, client.id);
+    const html = (await t.app.inject({ method: 'GET', url: `/s/${link.token}` })).body;
+    const rows = [
+      ...html.matchAll(
+        /<tr><td>([^<]*)<\/td><td>([^<]*)<\/td><td class="n">([^<]*)<\/td><td class="n">([^<]*)<\/td><\/tr>/g,
+      ),
+    ].map((row) => row.slice(2));
+    expect(rows).toEqual([
+      ['Brought forward', '', '₹5,000.00'],
+      ['Charge', '+₹3,000.00', '₹8,000.00'],
+      ['Payment', '−₹2,000.00', '₹6,000.00'],
+    ]);
+    const hindi = (await t.app.inject({ method: 'GET', url: `/s/${link.token}?lang=hi` })).body;
+    expect(hindi).toContain('<td>पिछला बकाया</td>');
+  });
+
   test('the page: readable without script, exact UPI link and QR code, headers, small on the wire', async () => {
     const client = await addClient(t.app, owner.cookie, {
       fname: 'Ravi',
