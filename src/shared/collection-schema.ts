@@ -48,6 +48,13 @@ function unknownPlaceholderMessage(template: string): string {
   });
 }
 
+/** Refuses a text with a `{word}` that is not a placeholder: it would go out as typed. */
+export function onlyKnownPlaceholders() {
+  return z.refine<string>((text) => unknownPlaceholders(text).length === 0, {
+    error: (issue) => unknownPlaceholderMessage(String(issue.input)),
+  });
+}
+
 function templateText(field: 'reminderMessage' | 'reminderEmailSubject', max: number) {
   return storableText(
     field,
@@ -55,9 +62,7 @@ function templateText(field: 'reminderMessage' | 'reminderEmailSubject', max: nu
     z.trim(),
     z.minLength(1, validationMessage(`${field}.required`)),
     z.maxLength(max, validationMessage(`${field}.too-long`)),
-    z.refine((text: string) => unknownPlaceholders(text).length === 0, {
-      error: (issue) => unknownPlaceholderMessage(String(issue.input)),
-    }),
+    onlyKnownPlaceholders(),
   );
 }
 

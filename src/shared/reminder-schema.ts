@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { onlyKnownPlaceholders } from './collection-schema.ts';
 import { storableText } from './text.ts';
 import { validationMessage } from './validation-messages.ts';
 
@@ -45,6 +46,9 @@ export const newReminderSchema = z.strictObject({
       z.trim(),
       z.minLength(1, validationMessage('message.required')),
       z.maxLength(REMINDER_MESSAGE_MAX_LENGTH, validationMessage('message.too-long')),
+      // Its placeholders are filled in as a template's are; a typo ("{amont}") would reach
+      // the client as typed.
+      onlyKnownPlaceholders(),
     ),
   ),
 });

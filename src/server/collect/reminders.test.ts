@@ -233,12 +233,18 @@ describe('sending', () => {
       [{ channel: 'copy', message: '   ' }, 'message'],
       [{ channel: 'copy', message: 'x'.repeat(2001) }, 'message'],
       [{ channel: 'copy', message: 'bad \u0000 byte' }, 'message'],
+      // A typo in a placeholder would reach the client as typed.
+      [{ channel: 'whatsapp', message: 'Please pay {amont}' }, 'message'],
     ];
     for (const [payload, field] of cases) {
       const refused = await send(owner.cookie, client.id, payload);
       expect(refused.statusCode, JSON.stringify(payload)).toBe(400);
       expect(Object.keys(refused.json().fieldErrors)).toEqual([field]);
     }
+    const typo = await send(owner.cookie, client.id, { channel: 'copy', message: 'Pay {amont}' });
+    expect(typo.json().fieldErrors.message).toBe(
+      'Unknown placeholder {amont}: use {name}, {amount}, {business}, {link}, {upi}',
+    );
     expect(await linkCount(client.id)).toBe(0);
     expect((await clientOf(client.id)).lastRemindedOn).toBeNull();
   });
