@@ -267,7 +267,12 @@ export function ClientsList({
             view.notReminded ? 'btn btn-outline-secondary active' : 'btn btn-outline-secondary'
           }
           aria-pressed={view.notReminded}
-          onClick={() => change({ notReminded: !view.notReminded })}
+          // Someone to remind owes something: a settled client not reminded lately is no work.
+          onClick={() =>
+            change(
+              view.notReminded ? { notReminded: false } : { notReminded: true, balance: 'owing' },
+            )
+          }
         >
           {t('clients.list.notReminded', { days: NOT_REMINDED_DAYS })}
         </button>

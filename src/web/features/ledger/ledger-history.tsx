@@ -26,7 +26,8 @@ export function EntryAmount({ amount }: { amount: string }) {
   const paise = paiseFromAmount(amount);
   const adds = paise > 0n;
   return (
-    <span className={adds ? 'balance-owing' : 'balance-clear'}>
+    // One piece: at 390 px the sign wrapped onto a line of its own, away from its amount.
+    <span className={adds ? 'balance-owing text-nowrap' : 'balance-clear text-nowrap'}>
       {adds ? '+' : '−'}
       {formatInr(adds ? paise : -paise)}
     </span>
