@@ -282,6 +282,20 @@ describe('app integrity', () => {
     }
   });
 
+  test("a request with two Host headers is refused in the API's shape (RFC 9112: 400)", async () => {
+    const app = await listening({});
+    try {
+      const answer = await rawRequest(
+        app.port,
+        'GET /api/health HTTP/1.1\r\nHost: localhost\r\nHost: evil.example\r\n\r\n',
+      );
+      expect(answer).toMatch(/^HTTP\/1\.1 400 /);
+      expect(answer).toContain('"code":"bad-host"');
+    } finally {
+      await app.close();
+    }
+  });
+
   test("an HTTP/1.1 request with no Host header is refused in the API's shape; HTTP/1.0 needs none", async () => {
     const app = await listening({});
     try {

@@ -108,6 +108,27 @@ describe('bodies are JSON', () => {
     expect(after.json()).toMatchObject({ version: client.version, balance: client.balance });
   });
 
+  test('a __proto__ key is refused as a key the body should not have (not as JSON that is not valid), and nothing is stored', async () => {
+    const count = async () =>
+      (
+        await t.app.inject({ method: 'GET', url: '/api/totals', headers: { cookie: owner.cookie } })
+      ).json().clients;
+    const before = await count();
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/api/clients',
+      headers: { cookie: owner.cookie, 'content-type': 'application/json' },
+      payload:
+        '{"fname":"Pro","lname":"To","email":"p@example.com","phone":"98765 43228","balance":"1","__proto__":{"x":1}}',
+    });
+    expect(response.statusCode, response.body).toBe(400);
+    expect(response.json()).toMatchObject({
+      code: 'validation',
+      fieldErrors: { _: 'Unrecognized key: "__proto__"' },
+    });
+    expect(await count()).toBe(before);
+  });
+
   test('bytes that are not UTF-8 are JSON that is not valid: a 400 that stores nothing, not U+FFFD in a name', async () => {
     const count = async () =>
       (

@@ -1,6 +1,6 @@
 import { isUtf8 } from 'node:buffer';
 import type { FastifyInstance } from 'fastify';
-import { HttpError } from './errors.ts';
+import { HttpError, validationRefusal } from './errors.ts';
 
 /**
  * A JSON number or string, as they appear in a body: strings are matched whole so that digits
@@ -44,6 +44,15 @@ export function exactNumbers(body: string): string {
  * as JSON that is not valid. Plain text is not JSON: it is refused as any other type is (415),
  * not handed to the routes as a string.
  */
+function isValidJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export function registerJsonBodies(app: FastifyInstance): void {
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
@@ -52,7 +61,17 @@ export function registerJsonBodies(app: FastifyInstance): void {
       done(new HttpError(400, 'invalid-json'), undefined);
       return;
     }
-    parseJson(request, exactNumbers(bytes.toString('utf8')), done);
+    const text = exactNumbers(bytes.toString('utf8'));
+    parseJson(request, text, (error, value) => {
+      // Valid JSON that the parser refused all the same: it holds a key no body may have
+      // (`__proto__`, `constructor.prototype`), refused as any key the body should not have.
+      if (error && isValidJson(text)) {
+        const key = text.includes('"__proto__"') ? '__proto__' : 'constructor';
+        done(validationRefusal({ _: `Unrecognized key: "${key}"` }), undefined);
+        return;
+      }
+      done(error, value);
+    });
   });
   app.removeContentTypeParser('text/plain');
 }

@@ -122,6 +122,20 @@ function requiresHost(request: FastifyRequest): boolean {
 }
 
 /**
+ * More than one Host line: RFC 9112 (3.2) says to answer 400. Node keeps the first and drops
+ * the rest, so a proxy that read the other one would see another request than the app does.
+ */
+function hasTwoHosts(request: FastifyRequest): boolean {
+  const raw = request.raw.rawHeaders;
+  let hosts = 0;
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i] as string;
+    if (name.length === 4 && name.toLowerCase() === 'host') hosts += 1;
+  }
+  return hosts > 1;
+}
+
+/**
  * Refuses state-changing requests from any other origin (a stand-in for the hosted
  * backend's app-integrity check), and sets strict security headers on every answer that gets
  * past those checks: one synchronous hook, rather than a promise of our own and two of helmet's.
@@ -130,7 +144,7 @@ export function registerSecurity(app: FastifyInstance, config: Config): void {
   const headers = securityHeaders(helmetOptions(config));
   app.addHook('onRequest', (request, reply, done) => {
     const host = request.headers.host;
-    if (host === undefined ? requiresHost(request) : !isValidHost(host)) {
+    if (host === undefined ? requiresHost(request) : !isValidHost(host) || hasTwoHosts(request)) {
       done(new HttpError(400, 'bad-host'));
       return;
     }
