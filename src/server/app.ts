@@ -9,7 +9,7 @@ import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod
 import { type DestinationStream, destination } from 'pino';
 import * as z from 'zod/mini';
 import { registerAccountRoutes } from './auth/account-routes.ts';
-import { type Auth, createAuth } from './auth/auth.ts';
+import { type Auth, createAuth, logAuthTo } from './auth/auth.ts';
 import { registerAuthRoutes } from './auth/auth-routes.ts';
 import { registerPasswordResetRoutes } from './auth/password-reset-routes.ts';
 import { createSessionReader, decorateOperator } from './auth/session.ts';
@@ -155,6 +155,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     clientErrorHandler: answerClientError,
     frameworkErrors: answerFrameworkError,
   });
+  logAuthTo(auth, app.log);
   const bus = deps.bus ?? (await openEventBus(config, database, app.log));
   if (deps.onRoute) app.addHook('onRoute', deps.onRoute);
   connectionLimit.apply(app);

@@ -1,5 +1,6 @@
 import { betterAuth } from 'better-auth';
 import { APIError } from 'better-auth/api';
+import type { FastifyBaseLogger } from 'fastify';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../shared/auth-schema.ts';
 import { ACCOUNT_DEACTIVATED_MESSAGE } from '../../shared/operator-list-schema.ts';
 import type { Config } from '../config.ts';
@@ -22,7 +23,42 @@ export const AUTH_BASE_PATH = '/api/auth';
 /** better-auth's code for our refusal of a deactivated operator (auth-bridge.ts maps it). */
 export const ACCOUNT_DEACTIVATED_CODE = 'ACCOUNT_DEACTIVATED';
 
+type AuthLogLevel = 'debug' | 'info' | 'warn' | 'error';
+type AuthLog = (level: AuthLogLevel, message: string, args: unknown[]) => void;
+
+/** Where each auth instance's own log lines go: see `logAuthTo`. */
+const authLogs = new WeakMap<object, { write: AuthLog }>();
+
+/**
+ * better-auth's own lines (its default is coloured, multi-line text on the standard error,
+ * which broke a reader of the JSON log), as one JSON line on the standard error until the
+ * app's logger takes them (`logAuthTo`).
+ */
+const beforeTheApp: AuthLog = (level, message, args) => {
+  const error = args.find((arg) => arg instanceof Error);
+  process.stderr.write(
+    `${JSON.stringify({ level, time: Date.now(), msg: `better-auth: ${message}`, ...(error ? { err: { message: error.message } } : {}) })}\n`,
+  );
+};
+
+/** Sends an auth instance's own log lines to the app's logger, as every other line. */
+export function logAuthTo(auth: Auth, logger: FastifyBaseLogger): void {
+  const sink = authLogs.get(auth);
+  if (!sink) return;
+  sink.write = (level, message, args) => {
+    const error = args.find((arg) => arg instanceof Error);
+    logger[level](error ? { err: error } : {}, `better-auth: ${message}`);
+  };
+}
+
 export function createAuth(config: Config, database: Database) {
+  const sink = { write: beforeTheApp };
+  const auth = createBetterAuth(config, database, sink);
+  authLogs.set(auth, sink);
+  return auth;
+}
+
+function createBetterAuth(config: Config, database: Database, log: { write: AuthLog }) {
   return betterAuth({
     appName: 'Client Panel',
     baseURL: config.publicUrl,
@@ -85,7 +121,10 @@ export function createAuth(config: Config, database: Database) {
     // reached only through our routes (auth/two-factor-routes.ts), as every auth path is.
     plugins: [twoFactorPlugin()],
     telemetry: { enabled: false },
-    logger: { level: 'error' },
+    logger: {
+      level: 'error',
+      log: (level, message, ...args: unknown[]) => log.write(level, message, args),
+    },
     advanced: {
       // Our own rule (http/security.ts) already refuses every state-changing request from a
       // foreign origin, these included, and lets through requests from no page at all (an API
@@ -111,4 +150,4 @@ export function createAuth(config: Config, database: Database) {
   });
 }
 
-export type Auth = ReturnType<typeof createAuth>;
+export type Auth = ReturnType<typeof createBetterAuth>;

@@ -729,6 +729,38 @@ describe('logs', () => {
     expect(log).not.toContain('905113');
   });
 
+  test("better-auth's own lines are JSON lines of the app's log, not coloured text on the standard error", async () => {
+    const { lines, stream } = capturedLog();
+    const logged = await startTestApp({ logLevel: 'info' }, { logStream: stream });
+    const consoleError = vi.spyOn(console, 'error').mockImplementation(() => {});
+    try {
+      // Two sign-ups with one e-mail at once: better-auth logs the loser's failed insert.
+      const email = uniqueEmail('race');
+      const answers = await Promise.all(
+        [1, 2, 3].map(() =>
+          logged.app.inject({
+            method: 'POST',
+            url: '/api/auth/sign-up/email',
+            payload: { email, password: 'a long passphrase 2026' },
+          }),
+        ),
+      );
+      expect(answers.map((answer) => answer.statusCode).sort()).toEqual([200, 422, 422]);
+      const authLines = lines
+        .map((line) => JSON.parse(line))
+        .filter((entry) => String(entry.msg).startsWith('better-auth: '));
+      expect(authLines.length).toBeGreaterThan(0);
+      expect(authLines[0]).toMatchObject({
+        level: 50,
+        msg: expect.stringContaining('Failed to create user'),
+      });
+      expect(consoleError).not.toHaveBeenCalled();
+    } finally {
+      consoleError.mockRestore();
+      await logged.close();
+    }
+  });
+
   test("an administrator's acts on other accounts are logged with who did them, and no link", async () => {
     const { lines, stream } = capturedLog();
     const logged = await startTestApp({ logLevel: 'info' }, { logStream: stream });
