@@ -1,9 +1,13 @@
 import type { QueryClient } from '@tanstack/react-query';
 import type { Flash } from '../components/flash-messages.tsx';
+import { ROLE_NAMES } from '../features/books/role-names.ts';
 import { loadCatalogues } from '../i18n/language.ts';
 import { translate } from '../i18n/translate.tsx';
 import { type BookList, bookKeys, booksQuery, enterBook } from '../lib/books.ts';
 import { FAILURE_SECONDS } from '../lib/shell-messages.ts';
+
+/** Long enough to read, and to see what went with the old role. */
+const ROLE_CHANGE_SECONDS = 10;
 
 /**
  * The socket's book is no longer this tab's: the books are read again. Still in the same book
@@ -30,6 +34,17 @@ export async function followBookChange(
   const after = books.items.find((book) => book.current);
   if (before && after && before.id === after.id) {
     void queryClient.invalidateQueries();
+    if (before.role !== after.role) {
+      // Said, not only done: a form being filled in may just have gone with the old role.
+      await loadCatalogues('books');
+      flash.success(
+        translate('books.flash.roleChanged', {
+          name: after.name,
+          role: translate(ROLE_NAMES[after.role]),
+        }),
+        ROLE_CHANGE_SECONDS,
+      );
+    }
     return;
   }
   await loadCatalogues('books');

@@ -140,6 +140,22 @@ describe('the book in the navbar', () => {
     expect(screen.queryByRole('button', { name: 'Import' })).not.toBeInTheDocument();
   });
 
+  test('a member whose role changes is told so, in the same book', async () => {
+    let demoted = false;
+    bookApi(() => memberOf(demoted ? 'viewer' : 'staff'));
+    renderApp('/dashboard');
+    expect(await screen.findByRole('button', { name: 'Book: Sharma Traders' })).toBeInTheDocument();
+    const socket = await liveChannel();
+    demoted = true;
+    act(() => socket.onclose?.({ code: 4403 }));
+    expect(
+      await screen.findByText(
+        'Your role in Sharma Traders is now Viewer: what you can do here has changed',
+      ),
+    ).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Book: Sharma Traders' })).toBeInTheDocument();
+  });
+
   test('a member removed from the book is told so, and the tab moves to their own book', async () => {
     let removed = false;
     bookApi(() => (removed ? { items: [ownBook] } : memberOf('staff')));
