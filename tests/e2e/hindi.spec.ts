@@ -65,10 +65,18 @@ async function textsOf(page: Page): Promise<{ where: string; text: string }[]> {
       );
     };
     const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    const emails = new Set<Element>();
     for (let node = walker.nextNode(); node; node = walker.nextNode()) {
       const parent = node.parentElement;
       if (!parent || parent.closest('script, style, noscript, template')) continue;
       if (otherLanguage(parent)) continue;
+      // An address shown in pieces (so that it wraps between them) is read whole.
+      const email = parent.closest('.email-address');
+      if (email) {
+        if (!emails.has(email)) found.push({ where: 'an e-mail', text: email.textContent ?? '' });
+        emails.add(email);
+        continue;
+      }
       const text = node.textContent?.trim();
       if (text) found.push({ where: `<${parent.tagName.toLowerCase()}>`, text });
     }

@@ -312,15 +312,16 @@ test('at 1280 px a long e-mail address wraps between its parts only, and the tab
   for (const [, , email = ''] of people) {
     const cell = table(page).getByRole('cell', { name: email, exact: true });
     // Each of its pieces (up to the @, a dot, digits after letters) sits on one line.
-    const linesEachPiece = await cell.evaluate((element) =>
-      [...element.childNodes]
-        .filter((node) => node.nodeType === Node.TEXT_NODE)
-        .map((node) => {
-          const range = document.createRange();
-          range.selectNodeContents(node);
-          return [node.textContent, range.getClientRects().length] as const;
-        }),
-    );
+    const linesEachPiece = await cell.evaluate((element) => {
+      const pieces: (readonly [string | null, number])[] = [];
+      const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        const range = document.createRange();
+        range.selectNodeContents(node);
+        pieces.push([node.textContent, range.getClientRects().length]);
+      }
+      return pieces;
+    });
     expect(linesEachPiece.length, email).toBeGreaterThan(1);
     for (const [piece, lines] of linesEachPiece) expect(lines, `${email}: ${piece}`).toBe(1);
   }

@@ -564,6 +564,12 @@ describe("the day's collection round", () => {
     // Paid today: dealt with.
     await pay(cookie, client, '100');
     expect(await round(cookie)).toMatchObject({ items: [], remaining: 0, done: 1 });
+    // Paid yesterday, all that was overdue, recorded today: dealt with as well.
+    const other = await addClient(t.app, cookie, { balance: '0', fname: 'Yesterday' });
+    await charge(cookie, other, '300', addDays(today, -20));
+    expect(await round(cookie)).toMatchObject({ remaining: 1, done: 1 });
+    await pay(cookie, other, '300', addDays(today, -1));
+    expect(await round(cookie)).toMatchObject({ items: [], remaining: 0, done: 2 });
   });
 
   test('a broken promise brings the client back the next day with that reason', async () => {

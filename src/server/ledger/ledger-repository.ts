@@ -278,9 +278,12 @@ export async function recordEntry(
     duesVersionRaised,
   });
   if (payment) {
-    // Only a payment of today's deals with the client today: one dated earlier is the book
-    // being written up, and must not take a client still overdue off today's round.
-    if (input.on === today) await markDealtWith(trx, operator.bookId, row, today, 'paid');
+    // A payment of today's deals with the client today. One dated earlier does when it leaves
+    // nothing overdue (paid yesterday, as promised, recorded from the round); otherwise it is
+    // the book being written up, and must not take a client still overdue off today's round.
+    if (input.on === today || due.overduePaise === 0n) {
+      await markDealtWith(trx, operator.bookId, row, today, 'paid');
+    }
     if (await creditPromise(trx, row, { paise: amount, on: input.on })) {
       Object.assign(row, { promise_id: null, promise_amount_paise: null, promise_by: null });
     }

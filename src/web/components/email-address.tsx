@@ -35,13 +35,13 @@ export function EmailAddress({ email }: { email: string }) {
     return piece;
   });
   return (
-    <>
+    <span className="email-address">
       {pieces.map(({ text, start }) => (
         <Fragment key={start}>
           {start > 0 ? <wbr /> : null}
           {text}
         </Fragment>
       ))}
-    </>
+    </span>
   );
 }

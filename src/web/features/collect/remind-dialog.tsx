@@ -4,7 +4,7 @@ import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import Modal from 'react-bootstrap/Modal';
 import type { Client } from '../../../shared/client-schema.ts';
-import { linkPreviewText } from '../../../shared/collection-schema.ts';
+import { linkPreviewText, templatesFor } from '../../../shared/collection-schema.ts';
 import type { PromiseToPay } from '../../../shared/dues-schema.ts';
 import { paiseFromAmount } from '../../../shared/money.ts';
 import type { ReminderChannel, SentReminder } from '../../../shared/reminder-schema.ts';
@@ -14,7 +14,7 @@ import { copyText } from '../../lib/clipboard.ts';
 import { fieldMessageText } from '../../lib/form-errors.ts';
 import { failureText } from '../../lib/messages.ts';
 import { ClientLanguage } from './client-language.tsx';
-import { useReminderPreview, useSendReminder } from './collect-api.ts';
+import { useCollectionSettings, useReminderPreview, useSendReminder } from './collect-api.ts';
 import { PromiseForm } from './promise-dialog.tsx';
 import { PromiseStatusBadge, promisedText } from './promise-text.tsx';
 
@@ -214,6 +214,36 @@ function PromiseInReminder({ client }: { client: Client }) {
  * operator is never stopped by a popup blocker, which a window opened after the wait would
  * be (and opening an empty window first would leave a blank tab behind for sms: and mailto:).
  */
+/**
+ * What the operator has not set that this reminder would miss: the business the template
+ * names ("a reminder from : ₹…"), and a UPI ID for the statement link to offer.
+ */
+function SettingsGaps({ client }: { client: Client }) {
+  const t = useT();
+  const settings = useCollectionSettings().data;
+  if (!settings) return null;
+  const template = templatesFor(settings, client.language);
+  const namesBusiness = `${template.reminderMessage} ${template.reminderEmailSubject}`.includes(
+    '{business}',
+  );
+  const gaps = [
+    namesBusiness && settings.businessName === '' ? t('collect.remind.noBusinessName') : null,
+    settings.upiId === '' && paiseFromAmount(client.balance) > 0n
+      ? t('collect.remind.noUpiId')
+      : null,
+  ].filter((gap) => gap !== null);
+  if (gaps.length === 0) return null;
+  return (
+    <Alert variant="warning" className="py-2">
+      {gaps.map((gap) => (
+        <p key={gap} className="mb-0">
+          {gap}
+        </p>
+      ))}
+    </Alert>
+  );
+}
+
 export function RemindDialog({
   client,
   onClose,
@@ -255,6 +285,7 @@ export function RemindDialog({
                 {t('collect.remind.owesNothing', { name: client.fname })}
               </Alert>
             ) : null}
+            <SettingsGaps client={client} />
             <ReminderForm
               key={client.id}
               client={client}

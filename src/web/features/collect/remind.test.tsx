@@ -33,7 +33,27 @@ function previewOf(client: Client) {
   };
 }
 
-function remindApi() {
+/** The operator's collection settings: the business's name and UPI ID as given. */
+function collectionSettings(businessName: string, upiId: string) {
+  const template = {
+    reminderMessage: 'Namaste {name}, a reminder from {business}: {amount}. {link}',
+    reminderEmailSubject: 'Payment reminder from {business}',
+  };
+  return {
+    status: 200,
+    body: {
+      businessName,
+      upiId,
+      payeeName: '',
+      otherWaysToPay: '',
+      ...template,
+      templates: { hi: template },
+      paymentTermsDays: 0,
+    },
+  };
+}
+
+function remindApi(settings = collectionSettings('Verma Stores', 'verma@okaxis')) {
   const sent: { client: string; body: unknown }[] = [];
   const post = (client: Client) => (init: RequestInit | undefined) => {
     const body = JSON.parse(String(init?.body)) as { channel: string; message?: string };
@@ -80,6 +100,7 @@ function remindApi() {
       'GET /api/clients/d4': () => ({ status: 200, body: kiran }),
       'GET /api/clients/d4/entries': () => ({ status: 200, body: { items: [], nextCursor: null } }),
       'GET /api/clients/d4/reminders/preview': () => previewOf(kiran),
+      'GET /api/collection-settings': () => settings,
     },
   });
   return { sent };
@@ -123,6 +144,19 @@ describe('reminding a client', () => {
     const dialog = await screen.findByRole('dialog', { name: 'Remind Asha Verma' });
     await within(dialog).findByLabelText('Message');
     expect(within(dialog).queryByText(/owes nothing/)).toBeNull();
+  });
+
+  test('the dialog says what the settings lack: a business name the message would name, a UPI ID to pay by', async () => {
+    remindApi(collectionSettings('', ''));
+    renderApp('/client/a1');
+    await userEvent.click(await screen.findByRole('button', { name: 'Remind Asha Verma' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Remind Asha Verma' });
+    expect(
+      await within(dialog).findByText(/^No business name is set, so the message does not say who/),
+    ).toBeVisible();
+    expect(
+      within(dialog).getByText(/^No UPI ID is set, so the statement link offers no/),
+    ).toBeVisible();
   });
 
   test('an edited message is sent as typed, the statement link kept as {link}; Copy copies what was recorded', async () => {
