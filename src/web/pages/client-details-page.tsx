@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense, useRef, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import ButtonGroup from 'react-bootstrap/ButtonGroup';
 import Card from 'react-bootstrap/Card';
@@ -194,6 +194,8 @@ function ClientDetails({ client }: { client: Client }) {
   const t = useT();
   const location = useLocation();
   const [showBalanceForm, setShowBalanceForm] = useState(false);
+  const paymentButton = useRef<HTMLButtonElement>(null);
+  const chargeButton = useRef<HTMLButtonElement>(null);
   const [entryKind, setEntryKind] = useState<EntryFormKind | null>(
     (location.state as DetailsPageState | null)?.entryForm ?? null,
   );
@@ -304,6 +306,7 @@ function ClientDetails({ client }: { client: Client }) {
                 {mayRecord ? (
                   <>
                     <Button
+                      ref={paymentButton}
                       variant="outline-success"
                       size="sm"
                       aria-expanded={entryKind === 'payment'}
@@ -312,6 +315,7 @@ function ClientDetails({ client }: { client: Client }) {
                       {t('clients.details.recordPayment')}
                     </Button>
                     <Button
+                      ref={chargeButton}
                       variant="outline-danger"
                       size="sm"
                       aria-expanded={entryKind === 'charge'}
@@ -335,7 +339,11 @@ function ClientDetails({ client }: { client: Client }) {
               key={entryKind}
               client={client}
               kind={entryKind}
-              onDone={() => setEntryKind(null)}
+              onDone={() => {
+                // Back to the button that opened the form, not lost on the page's body.
+                (entryKind === 'payment' ? paymentButton : chargeButton).current?.focus();
+                setEntryKind(null);
+              }}
             />
           ) : null}
           <hr />

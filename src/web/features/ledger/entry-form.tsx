@@ -162,7 +162,18 @@ export function EntryForm({
   return (
     <Card className="mt-3" border={kind === 'payment' ? 'success' : 'danger'}>
       <Card.Body>
-        <Form noValidate onSubmit={submit} aria-labelledby={`${idPrefix}-title`}>
+        <Form
+          noValidate
+          onSubmit={submit}
+          aria-labelledby={`${idPrefix}-title`}
+          // Escape leaves the form as it leaves a dialog, keeping nothing typed.
+          onKeyDown={(event) => {
+            if (event.key === 'Escape' && !isSubmitting) {
+              event.preventDefault();
+              onDone();
+            }
+          }}
+        >
           <h2 id={`${idPrefix}-title`} className="h5">
             {t(text.title)}
           </h2>

@@ -90,6 +90,26 @@ describe('payments and charges on the client page', () => {
     const history = screen.getByRole('table', { name: 'History' });
     expect(await within(history).findByText('−₹300.00')).toHaveClass('balance-clear');
     expect(screen.queryByRole('form', { name: 'Record payment' })).toBeNull();
+    // The keyboard is back where it was, not lost on the page.
+    expect(screen.getByRole('button', { name: 'Record payment' })).toHaveFocus();
+  });
+
+  test('Escape leaves the form, sending nothing, with the focus on the button that opened it', async () => {
+    let sent = 0;
+    detailsApi({
+      'POST /api/clients/c1/entries': () => {
+        sent += 1;
+        return { status: 500, body: {} };
+      },
+    });
+    renderApp('/client/c1');
+    await userEvent.click(await screen.findByRole('button', { name: 'Add charge' }));
+    const form = screen.getByRole('form', { name: 'Add charge' });
+    await userEvent.type(within(form).getByLabelText('Amount (₹)'), '250');
+    await userEvent.keyboard('{Escape}');
+    expect(screen.queryByRole('form', { name: 'Add charge' })).toBeNull();
+    expect(screen.getByRole('button', { name: 'Add charge' })).toHaveFocus();
+    expect(sent).toBe(0);
   });
 
   test('a refused charge keeps the form, says why under the field, and changes nothing', async () => {
