@@ -75,6 +75,19 @@ async function makeLink(cookie: string, clientId: string, payload: object = {}):
   return { ...body, token: body.url.split('/s/')[1] };
 }
 
+/** Records each entry on the client as the owner, in order. */
+async function recordAll(client: { id: string }, entries: object[]): Promise<void> {
+  for (const entry of entries) {
+    const recorded = await t.app.inject({
+      method: 'POST',
+      url: apiPaths.entries(client.id),
+      headers: { cookie: owner.cookie },
+      payload: entry,
+    });
+    expect(recorded.statusCode, recorded.body).toBe(201);
+  }
+}
+
 /** Each claim from an address of its own: only the test of the address limit shares one. */
 let addresses = 0;
 function nextAddress(): string {
@@ -224,19 +237,11 @@ describe('what the link shows', () => {
   test("each row shows the balance after it in date order, back-dated entries included, ending at what is owed (as the panel's statement)", async () => {
     const client = await addClient(t.app, owner.cookie, { balance: '1500' });
     const today = dateIn(t.config.timeZone);
-    for (const entry of [
+    await recordAll(client, [
       { kind: 'charge', amount: '800', on: addDays(today, -48) },
       { kind: 'payment', amount: '1000' },
       { kind: 'charge', amount: '200', on: addDays(today, -10) },
-    ]) {
-      const recorded = await t.app.inject({
-        method: 'POST',
-        url: apiPaths.entries(client.id),
-        headers: { cookie: owner.cookie },
-        payload: entry,
-      });
-      expect(recorded.statusCode, recorded.body).toBe(201);
-    }
+    ]);
     const link = await makeLink(owner.cookie, client.id);
     const body = (await t.app.inject({ method: 'GET', url: apiPaths.shared(link.token) })).json();
     expect(body.balance).toBe('1500.00');
@@ -292,19 +297,11 @@ describe('what the link shows', () => {
   test('the page starts from the balance brought forward from before its 90 days, and signs amounts as the panel does', async () => {
     const client = await addClient(t.app, owner.cookie, { balance: '0' });
     const today = dateIn(t.config.timeZone);
-    for (const entry of [
+    await recordAll(client, [
       { kind: 'charge', amount: '5000', on: addDays(today, -120) },
       { kind: 'charge', amount: '3000', on: addDays(today, -48) },
       { kind: 'payment', amount: '2000', on: addDays(today, -10) },
-    ]) {
-      const recorded = await t.app.inject({
-        method: 'POST',
-        url: apiPaths.entries(client.id),
-        headers: { cookie: owner.cookie },
-        payload: entry,
-      });
-      expect(recorded.statusCode, recorded.body).toBe(201);
-    }
+    ]);
     const link = await makeLink(owner.cookie, client.id);
     const html = (await t.app.inject({ method: 'GET', url: `/s/${link.token}` })).body;
     const rows = [
