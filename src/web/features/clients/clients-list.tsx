@@ -281,8 +281,9 @@ export function ClientsList({
             {t('clients.list.export')}
           </a>
         ) : null}
-        {/* A phone has no table headers to click: the sort is chosen here instead. */}
-        <div className="d-flex gap-2 d-md-none">
+        {/* A phone has no table headers to click: the sort is chosen here instead, one select
+            above the other (side by side, the Hindi order's words were cut short). */}
+        <div className="d-grid gap-2 d-md-none w-100">
           <ChoiceSelect
             id="client-sort"
             label={t('clients.sort.by')}
