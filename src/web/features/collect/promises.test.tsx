@@ -217,7 +217,7 @@ describe("a client's promises on their page", () => {
     promiseApi();
     renderApp('/client/a1');
     const section = await screen.findByRole('region', { name: 'Promises to pay' });
-    expect(await within(section).findByText('No promise has come due yet')).toBeVisible();
+    expect(await within(section).findByText('No promise kept or broken yet')).toBeVisible();
     const made = promise('p9', { amount: '700.00', by: '2026-11-30' });
     const socket = await liveChannel();
     act(() =>
