@@ -86,3 +86,13 @@ export function formatInr(paise: bigint): string {
   // Given decimal text, Intl formats the exact digits rather than a rounded double.
   return inr.format(formatAmount(paise) as `${number}`);
 }
+
+/**
+ * An amount with its sign as the panel writes it: "+₹500.00" adds to what is owed, "−₹500.00"
+ * (a minus sign, not a hyphen) takes from it; `plus: ''` for a balance, which shows no "+".
+ */
+export function formatSignedInr(paise: bigint, plus = '+'): string {
+  if (paise > 0n) return `${plus}${formatInr(paise)}`;
+  if (paise < 0n) return `\u2212${formatInr(-paise)}`;
+  return formatInr(0n);
+}

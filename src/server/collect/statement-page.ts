@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { encode } from 'uqr';
 import { LANGUAGE_NAMES, LANGUAGES } from '../../shared/languages.ts';
 import { NOTE_MAX_LENGTH } from '../../shared/ledger-schema.ts';
-import { formatInr, paiseFromAmount } from '../../shared/money.ts';
+import { formatInr, formatSignedInr, paiseFromAmount } from '../../shared/money.ts';
 import {
   MAX_PENDING_CLAIMS_PER_LINK,
   REFERENCE_MAX_LENGTH,
@@ -162,16 +162,6 @@ function claimForm(token: string, shown: PageLanguage, state: ClaimFormState | u
   return `<section class="card" aria-labelledby="paid"><h2 id="paid">${escapeHtml(t('statement.claim.title'))}</h2><p class="muted">${escapeHtml(t('statement.claim.intro'))}</p>${message}<form method="post" action="${escapeHtml(linkPath(token, shown, '/claims'))}"><label for="amount">${escapeHtml(t('statement.claim.amount'))}</label><input id="amount" name="amount" inputmode="decimal" required value="${escapeHtml(values.amount)}"${described(state, 'amount')}>${fieldError(shown, state, 'amount')}<label for="reference">${escapeHtml(t('statement.claim.reference'))}</label><input id="reference" name="reference" required minlength="4" maxlength="${REFERENCE_MAX_LENGTH}" value="${escapeHtml(values.reference)}"${described(state, 'reference')}>${fieldError(shown, state, 'reference')}<label for="note">${escapeHtml(t('statement.claim.note'))}</label><textarea id="note" name="note" rows="2" maxlength="${NOTE_MAX_LENGTH}"${described(state, 'note')}>${escapeHtml(values.note)}</textarea>${fieldError(shown, state, 'note')}<button type="submit">${escapeHtml(t('statement.claim.send'))}</button></form></section>`;
 }
 
-/**
- * An amount with its sign as the panel writes it: "+₹500.00" adds to what is owed, "−₹500.00"
- * (a minus sign, not a hyphen) takes from it; a balance is written without the "+".
- */
-function signedInr(paise: bigint, plus = '+'): string {
-  if (paise > 0n) return `${plus}${formatInr(paise)}`;
-  if (paise < 0n) return `\u2212${formatInr(-paise)}`;
-  return formatInr(0n);
-}
-
 function balanceText(
   shown: PageLanguage,
   balancePaise: bigint,
@@ -214,7 +204,7 @@ export function statementPage(
     .map((entry) => {
       const kind = t(KIND_TEXTS[entry.kind]);
       const label = entry.note ? `${kind}: ${entry.note}` : kind;
-      return `<tr><td>${escapeHtml(shown.day(entry.on))}</td><td>${escapeHtml(label)}</td><td class="n">${escapeHtml(signedInr(paiseFromAmount(entry.amount)))}</td><td class="n">${escapeHtml(signedInr(paiseFromAmount(entry.balanceAfter), ''))}</td></tr>`;
+      return `<tr><td>${escapeHtml(shown.day(entry.on))}</td><td>${escapeHtml(label)}</td><td class="n">${escapeHtml(formatSignedInr(paiseFromAmount(entry.amount)))}</td><td class="n">${escapeHtml(formatSignedInr(paiseFromAmount(entry.balanceAfter), ''))}</td></tr>`;
     })
     .join('');
   // What the client owed before the first line shown: without it the first balance jumps
@@ -226,7 +216,7 @@ export function statementPage(
   const broughtForwardRow =
     broughtForward === 0n
       ? ''
-      : `<tr><td></td><td>${escapeHtml(t('statement.broughtForward'))}</td><td class="n"></td><td class="n">${escapeHtml(signedInr(broughtForward, ''))}</td></tr>`;
+      : `<tr><td></td><td>${escapeHtml(t('statement.broughtForward'))}</td><td class="n"></td><td class="n">${escapeHtml(formatSignedInr(broughtForward, ''))}</td></tr>`;
   const days = { days: SHARED_ENTRY_DAYS };
   const entries = rows
     ? `<table><thead><tr><th scope="col">${escapeHtml(t('statement.column.date'))}</th><th scope="col">${escapeHtml(t('statement.column.what'))}</th><th scope="col" class="n">${escapeHtml(t('statement.column.amount'))}</th><th scope="col" class="n">${escapeHtml(t('statement.column.balance'))}</th></tr></thead><tbody>${broughtForwardRow}${rows}</tbody></table>`

@@ -207,14 +207,6 @@ function PromiseInReminder({ client }: { client: Client }) {
 }
 
 /**
- * A reminder for one client: the message filled in (editable) and the channels the client
- * can be reached by, the others disabled with the reason. Choosing one records the reminder
- * (the server makes the statement link and the app link), then shows a link to tap: the
- * link's target is known only once the server answered, and a real link tapped by the
- * operator is never stopped by a popup blocker, which a window opened after the wait would
- * be (and opening an empty window first would leave a blank tab behind for sms: and mailto:).
- */
-/**
  * What the operator has not set that this reminder would miss: the business the template
  * names ("a reminder from : ₹…"), and a UPI ID for the statement link to offer.
  */
@@ -244,6 +236,14 @@ function SettingsGaps({ client }: { client: Client }) {
   );
 }
 
+/**
+ * A reminder for one client: the message filled in (editable) and the channels the client
+ * can be reached by, the others disabled with the reason. Choosing one records the reminder
+ * (the server makes the statement link and the app link), then shows a link to tap: the
+ * link's target is known only once the server answered, and a real link tapped by the
+ * operator is never stopped by a popup blocker, which a window opened after the wait would
+ * be (and opening an empty window first would leave a blank tab behind for sms: and mailto:).
+ */
 export function RemindDialog({
   client,
   onClose,

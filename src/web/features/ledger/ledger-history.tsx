@@ -1,7 +1,7 @@
 import Button from 'react-bootstrap/Button';
 import Table from 'react-bootstrap/Table';
 import type { Entry, EntryKind } from '../../../shared/ledger-schema.ts';
-import { formatAmount, formatInr, paiseFromAmount } from '../../../shared/money.ts';
+import { formatAmount, formatSignedInr, paiseFromAmount } from '../../../shared/money.ts';
 import { EmailAddress } from '../../components/email-address.tsx';
 import { LoadFailed, Loading } from '../../components/loading.tsx';
 import { Balance, balanceText } from '../../components/money.tsx';
@@ -28,8 +28,7 @@ export function EntryAmount({ amount }: { amount: string }) {
   return (
     // One piece: at 390 px the sign wrapped onto a line of its own, away from its amount.
     <span className={adds ? 'balance-owing text-nowrap' : 'balance-clear text-nowrap'}>
-      {adds ? '+' : '−'}
-      {formatInr(adds ? paise : -paise)}
+      {formatSignedInr(paise)}
     </span>
   );
 }
