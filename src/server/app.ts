@@ -25,6 +25,7 @@ import { registerSharedRoutes } from './collect/shared-routes.ts';
 import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
 import { registerDuesRoutes } from './dues/dues-routes.ts';
+import type { RouteParts } from './http/api-routes.ts';
 import { answerClientError } from './http/client-errors.ts';
 import { registerCompression } from './http/compression.ts';
 import { ConnectionLimit } from './http/connection-limit.ts';
@@ -173,28 +174,22 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   // Before every route: the description is made of the routes it sees being added.
   await registerOpenApi(app, config);
   registerHealthRoute(app, database);
-  await registerAuthRoutes(app, { config, database, auth, readSession, bus });
-  await registerSettingsRoutes(app, { database, readSession, bus });
-  await registerOperatorsRoutes(app, {
-    config,
-    database,
-    readSession,
-    bus,
-    auth,
-    publicUrl: config.publicUrl,
-  });
-  await registerPasswordResetRoutes(app, { config, database, auth, bus });
-  await registerAccountRoutes(app, { config, database, readSession, bus });
-  await registerTwoFactorRoutes(app, { config, database, auth, readSession, bus });
-  await registerBooksRoutes(app, { config, database, readSession, bus });
-  await registerClientsRoutes(app, { config, database, readSession, bus });
-  await registerClientsImportRoutes(app, { config, database, readSession, bus });
-  await registerLedgerRoutes(app, { config, database, readSession, bus });
-  await registerCollectionSettingsRoutes(app, { database, readSession, bus });
-  await registerShareLinksRoutes(app, { config, database, readSession, bus });
-  await registerSharedRoutes(app, { config, database, bus });
-  await registerRemindersRoutes(app, { config, database, readSession, bus });
-  await registerDuesRoutes(app, { config, database, readSession, bus });
+  const parts: RouteParts = { config, database, auth, readSession, bus };
+  await registerAuthRoutes(app, parts);
+  await registerSettingsRoutes(app, parts);
+  await registerOperatorsRoutes(app, parts);
+  await registerPasswordResetRoutes(app, parts);
+  await registerAccountRoutes(app, parts);
+  await registerTwoFactorRoutes(app, parts);
+  await registerBooksRoutes(app, parts);
+  await registerClientsRoutes(app, parts);
+  await registerClientsImportRoutes(app, parts);
+  await registerLedgerRoutes(app, parts);
+  await registerCollectionSettingsRoutes(app, parts);
+  await registerShareLinksRoutes(app, parts);
+  await registerSharedRoutes(app, parts);
+  await registerRemindersRoutes(app, parts);
+  await registerDuesRoutes(app, parts);
   await registerLiveRoutes(app, {
     config,
     readSession,

@@ -1,5 +1,4 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   accountSessionListSchema,
   accountSessionsEndedSchema,
@@ -9,14 +8,13 @@ import {
   sessionsEndSchema,
   signedOutEverywhereSchema,
 } from '../../shared/account-schema.ts';
-import { apiRefusalSchema } from '../../shared/api-error.ts';
 import { sentSessionAnswerSchema } from '../../shared/operator-schema.ts';
 import { apiPaths } from '../../shared/paths.ts';
 import { preferencesSchema } from '../../shared/preferences-schema.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
+import { type RouteParts, refusals } from '../http/api-routes.ts';
 import { fieldRefusal } from '../http/errors.ts';
-import type { EventBus } from '../live/event-bus.ts';
 import { writeWithEvents } from '../live/write-with-events.ts';
 import {
   changeEmail,
@@ -30,18 +28,9 @@ import { refuseUnacceptablePassword, refuseUnlessAllowed } from './auth-routes.t
 import { endSessions } from './end-sessions.ts';
 import { hashPassword, verifyPassword } from './password.ts';
 import { createRateLimiter, refundRateLimit } from './rate-limiter.ts';
-import { type Operator, requireSession, type SessionReader, sessionCookieName } from './session.ts';
+import { type Operator, registerSignedIn, sessionCookieName } from './session.ts';
 import { activeSessionsOf, deleteSessions } from './sessions-repository.ts';
 import { describeUserAgent } from './user-agent.ts';
-
-interface AccountRoutesOptions {
-  config: Config;
-  database: Database;
-  readSession: SessionReader;
-  bus: EventBus;
-}
-
-const errors = { '4xx': apiRefusalSchema };
 
 /**
  * The current password, checked as sign-in checks one (argon2id), so that a signed-in
@@ -76,7 +65,7 @@ export function createCurrentPasswordCheck(config: Config, database: Database) {
  */
 export async function registerAccountRoutes(
   app: FastifyInstance,
-  { config, database, readSession, bus }: AccountRoutesOptions,
+  { config, database, readSession, bus }: RouteParts,
 ): Promise<void> {
   const checkCurrentPassword = createCurrentPasswordCheck(config, database);
   const cookieName = sessionCookieName(config);
@@ -92,9 +81,8 @@ export async function registerAccountRoutes(
 
   // The language of the pages is open before a required two-factor setup too: that setup's
   // page has the language menu.
-  await app.register(async (scope) => {
-    requireSession(scope, readSession, { beforeTwoFactorSetup: true });
-    scope.withTypeProvider<ZodTypeProvider>().put(
+  await registerSignedIn(app, { readSession, beforeTwoFactorSetup: true }, async (routes) => {
+    routes.put(
       apiPaths.accountPreferences,
       {
         schema: {
@@ -102,7 +90,7 @@ export async function registerAccountRoutes(
           summary:
             "Choose the language of one's pages: kept on the account, every device and open tab follows",
           body: preferencesSchema,
-          response: { 200: preferencesSchema, ...errors },
+          response: { 200: preferencesSchema, ...refusals },
         },
       },
       (request) => {
@@ -118,10 +106,7 @@ export async function registerAccountRoutes(
     );
   });
 
-  await app.register(async (scope) => {
-    requireSession(scope, readSession);
-    const routes = scope.withTypeProvider<ZodTypeProvider>();
-
+  await registerSignedIn(app, { readSession }, async (routes) => {
     routes.post(
       apiPaths.accountPassword,
       {
@@ -130,7 +115,7 @@ export async function registerAccountRoutes(
           summary:
             "Change one's password (the current one required); every other session of the account ends",
           body: passwordChangeSchema,
-          response: { 200: passwordChangedSchema, ...errors },
+          response: { 200: passwordChangedSchema, ...refusals },
         },
       },
       async (request, reply) => {
@@ -174,7 +159,7 @@ export async function registerAccountRoutes(
           tags: ['Auth'],
           summary: "Change one's e-mail address (the current password required)",
           body: emailChangeSchema,
-          response: { 200: sentSessionAnswerSchema, ...errors },
+          response: { 200: sentSessionAnswerSchema, ...refusals },
         },
       },
       async (request, reply) => {
@@ -212,7 +197,7 @@ export async function registerAccountRoutes(
           tags: ['Auth'],
           summary:
             "End every session of one's account, this one included, closing their live sockets",
-          response: { 200: signedOutEverywhereSchema, ...errors },
+          response: { 200: signedOutEverywhereSchema, ...refusals },
         },
       },
       async (request, reply) => {
@@ -231,7 +216,7 @@ export async function registerAccountRoutes(
           tags: ['Auth'],
           summary:
             "One's active sessions, newest first: device, address, sign-in and last use (never a token)",
-          response: { 200: accountSessionListSchema, ...errors },
+          response: { 200: accountSessionListSchema, ...refusals },
         },
       },
       async (request) => {
@@ -258,7 +243,7 @@ export async function registerAccountRoutes(
           summary:
             "End some of one's sessions, or all but this one (the current password required), closing their live sockets",
           body: sessionsEndSchema,
-          response: { 200: accountSessionsEndedSchema, ...errors },
+          response: { 200: accountSessionsEndedSchema, ...refusals },
         },
       },
       async (request, reply) => {

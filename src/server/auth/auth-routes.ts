@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import * as z from 'zod/mini';
 import { type $ZodType, safeParse } from 'zod/v4/core';
-import { apiRefusalSchema, fieldErrorsFromIssues } from '../../shared/api-error.ts';
+import { fieldErrorsFromIssues } from '../../shared/api-error.ts';
 import { signInSchema, signUpSchema } from '../../shared/auth-schema.ts';
 import { type ErrorCode, errorMessage } from '../../shared/error-messages.ts';
 import { languageFromAcceptLanguage } from '../../shared/languages.ts';
@@ -23,16 +23,14 @@ import {
   releaseInvite,
   startInLastUsedBook,
 } from '../books/books-repository.ts';
-import type { Config, RateLimitRule } from '../config.ts';
-import type { Database } from '../db/database.ts';
+import type { RateLimitRule } from '../config.ts';
+import { type RouteParts, refusals } from '../http/api-routes.ts';
 import { fieldRefusal, HttpError, validationRefusal } from '../http/errors.ts';
 import { OPTIONAL_SESSION, PUBLIC_ROUTE, validatedByHandler } from '../http/openapi.ts';
-import type { EventBus } from '../live/event-bus.ts';
 import { writeWithEvents } from '../live/write-with-events.ts';
 import { claimFirstAdministrator } from '../operators/operators-repository.ts';
 import { getSettings } from '../settings/settings-repository.ts';
 import { accountExists, accountLanguageOf, saveAccountLanguage } from './account-repository.ts';
-import type { Auth } from './auth.ts';
 import { authErrorCode, createAuthBridge } from './auth-bridge.ts';
 import { endSessions } from './end-sessions.ts';
 import { newPasswordProblem, type PasswordProblem } from './password.ts';
@@ -43,18 +41,9 @@ import {
   type RateLimitVerdict,
 } from './rate-limiter.ts';
 import { createSecondFactorCheck } from './second-factor.ts';
-import type { SessionReader } from './session.ts';
 import { withTwoFactorSetupFlag } from './two-factor-repository.ts';
 
 export const TOO_MANY_ATTEMPTS_MESSAGE = errorMessage('rate-limited');
-
-interface AuthRoutesOptions {
-  config: Config;
-  database: Database;
-  auth: Auth;
-  readSession: SessionReader;
-  bus: EventBus;
-}
 
 const authUserSchema = z.object({
   user: z.object({ id: z.string(), email: z.string(), role: z.nullish(z.string()) }),
@@ -112,7 +101,7 @@ export async function refuseUnacceptablePassword(
 
 export async function registerAuthRoutes(
   app: FastifyInstance,
-  { config, database, auth, readSession, bus }: AuthRoutesOptions,
+  { config, database, auth, readSession, bus }: RouteParts,
 ): Promise<void> {
   const consume = createRateLimiter(database);
   const beginSignIn = createSignInGuard(database, config.rateLimits);
@@ -145,7 +134,7 @@ export async function registerAuthRoutes(
     if (previous) await endSessions(database, bus, { sessionIds: [previous.sessionId] });
   }
 
-  const sessionResponses = { 200: sentSessionAnswerSchema, '4xx': apiRefusalSchema };
+  const sessionResponses = { 200: sentSessionAnswerSchema, ...refusals };
 
   /** Who signed in, with the language their account keeps (every device follows it). */
   async function withLanguage(session: { user: OperatorSummary }): Promise<SentSessionAnswer> {
@@ -254,7 +243,7 @@ export async function registerAuthRoutes(
         body: signInSchema,
         response: {
           200: z.union([sentSessionAnswerSchema, secondFactorRequiredSchema]),
-          '4xx': apiRefusalSchema,
+          ...refusals,
         },
       },
     },
@@ -324,7 +313,7 @@ export async function registerAuthRoutes(
         tags: ['Auth'],
         summary: "Sign out: revoke the request's session",
         body: z.object({}),
-        response: { 200: z.object({ success: z.boolean() }), '4xx': apiRefusalSchema },
+        response: { 200: z.object({ success: z.boolean() }), ...refusals },
       },
     },
     async (request, reply) => {
@@ -344,7 +333,7 @@ export async function registerAuthRoutes(
         ...OPTIONAL_SESSION,
         tags: ['Auth'],
         summary: 'Who is signed in (null when no one is)',
-        response: { 200: z.nullable(sentSessionAnswerSchema), '4xx': apiRefusalSchema },
+        response: { 200: z.nullable(sentSessionAnswerSchema), ...refusals },
       },
     },
     async (request, reply) => {

@@ -2,34 +2,21 @@ import { APIError } from 'better-auth/api';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import * as z from 'zod/mini';
-import { apiRefusalSchema } from '../../shared/api-error.ts';
 import {
   passwordResetSchema,
   resetLinkCheckSchema,
   resetLinkHolderSchema,
 } from '../../shared/password-reset-schema.ts';
 import { apiPaths } from '../../shared/paths.ts';
-import type { Config } from '../config.ts';
-import type { Database } from '../db/database.ts';
+import { type RouteParts, refusals } from '../http/api-routes.ts';
 import { HttpError } from '../http/errors.ts';
 import { PUBLIC_ROUTE } from '../http/openapi.ts';
-import type { EventBus } from '../live/event-bus.ts';
 import { writeWithEvents } from '../live/write-with-events.ts';
 import { isDeactivated } from '../operators/operators-repository.ts';
-import type { Auth } from './auth.ts';
 import { refuseUnacceptablePassword } from './auth-routes.ts';
 import { findResetLink } from './password-reset.ts';
 import { withdrawResetLinks } from './reset-links-repository.ts';
 import { deleteSessions, sessionIdsOf } from './sessions-repository.ts';
-
-interface PasswordResetRoutesOptions {
-  config: Config;
-  database: Database;
-  auth: Auth;
-  bus: EventBus;
-}
-
-const errors = { '4xx': apiRefusalSchema };
 
 /**
  * The reset page's two calls, open to anyone holding a link (the token is the credential:
@@ -39,7 +26,7 @@ const errors = { '4xx': apiRefusalSchema };
  */
 export async function registerPasswordResetRoutes(
   app: FastifyInstance,
-  { config, database, auth, bus }: PasswordResetRoutesOptions,
+  { config, database, auth, bus }: RouteParts,
 ): Promise<void> {
   const routes = app.withTypeProvider<ZodTypeProvider>();
 
@@ -62,7 +49,7 @@ export async function registerPasswordResetRoutes(
         tags: ['Auth'],
         summary: 'Whether a reset link still works, and whose it is',
         body: resetLinkCheckSchema,
-        response: { 200: resetLinkHolderSchema, ...errors },
+        response: { 200: resetLinkHolderSchema, ...refusals },
       },
     },
     async (request) => {
@@ -79,7 +66,7 @@ export async function registerPasswordResetRoutes(
         tags: ['Auth'],
         summary: 'Set a new password with a reset link; every session of the account ends',
         body: passwordResetSchema,
-        response: { 200: z.object({ success: z.boolean() }), ...errors },
+        response: { 200: z.object({ success: z.boolean() }), ...refusals },
       },
     },
     async (request) => {

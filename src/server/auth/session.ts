@@ -1,7 +1,15 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { parse as parseCookies } from 'cookie';
-import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
+import type {
+  FastifyBaseLogger,
+  FastifyInstance,
+  FastifyRequest,
+  RawReplyDefaultExpression,
+  RawRequestDefaultExpression,
+  RawServerDefault,
+} from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { sql } from 'kysely';
 import {
   BOOK_HEADER,
@@ -313,6 +321,22 @@ export function decorateOperator(app: FastifyInstance): void {
   });
 }
 
+/** A scope's routes, typed by their zod schemas. */
+export type ZodRoutes = FastifyInstance<
+  RawServerDefault,
+  RawRequestDefaultExpression,
+  RawReplyDefaultExpression,
+  FastifyBaseLogger,
+  ZodTypeProvider
+>;
+
+/** What a scope's routes ask of the session beyond its being there. */
+export interface SessionRequirement {
+  administrator?: boolean;
+  use?: boolean;
+  beforeTwoFactorSetup?: boolean;
+}
+
 /**
  * Every route of this scope needs a session (and, with `administrator`, the administrator
  * role), and the role in the book must allow the route's action: checked before the body is
@@ -323,7 +347,7 @@ export function decorateOperator(app: FastifyInstance): void {
 export function requireSession(
   scope: FastifyInstance,
   readSession: SessionReader,
-  options: { administrator?: boolean; use?: boolean; beforeTwoFactorSetup?: boolean } = {},
+  options: SessionRequirement = {},
 ): void {
   const use = options.use ?? true;
   // The session is read in the hook itself, not in a helper of its own: every request of the
@@ -349,6 +373,21 @@ export function requireSession(
       }
     }
     operators.set(request, operator);
+  });
+}
+
+/**
+ * Routes for a signed-in operator: `register` adds them to a scope of their own behind
+ * `requireSession`, with what they ask of the session beyond its being there.
+ */
+export async function registerSignedIn(
+  app: FastifyInstance,
+  { readSession, ...requirement }: SessionRequirement & { readSession: SessionReader },
+  register: (routes: ZodRoutes) => void | Promise<void>,
+): Promise<void> {
+  await app.register(async (scope) => {
+    requireSession(scope, readSession, requirement);
+    await register(scope.withTypeProvider<ZodTypeProvider>());
   });
 }
 

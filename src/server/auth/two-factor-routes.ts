@@ -1,6 +1,4 @@
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { apiRefusalSchema } from '../../shared/api-error.ts';
 import { errorMessage } from '../../shared/error-messages.ts';
 import { apiPaths } from '../../shared/paths.ts';
 import {
@@ -13,17 +11,14 @@ import {
   twoFactorSetupSchema,
   twoFactorStatusSchema,
 } from '../../shared/two-factor-schema.ts';
-import type { Config } from '../config.ts';
-import type { Database } from '../db/database.ts';
+import { type RouteParts, refusals } from '../http/api-routes.ts';
 import { fieldRefusal, HttpError } from '../http/errors.ts';
-import type { EventBus } from '../live/event-bus.ts';
 import { writeWithEvents } from '../live/write-with-events.ts';
 import { createCurrentPasswordCheck } from './account-routes.ts';
-import type { Auth } from './auth.ts';
 import { refuseUnlessAllowed } from './auth-routes.ts';
 import { createRateLimiter, refundRateLimit } from './rate-limiter.ts';
 import { USED_CODE_RULE, usedCodeKey } from './second-factor.ts';
-import { requireSession, type SessionReader } from './session.ts';
+import { registerSignedIn } from './session.ts';
 import { newBackupCodes, storedBackupCodes } from './two-factor.ts';
 import {
   confirmTwoFactorSetup,
@@ -37,21 +32,11 @@ import {
 } from './two-factor-repository.ts';
 import { isCodeOfSecret, newTwoFactorSetup } from './two-factor-secrets.ts';
 
-interface TwoFactorRoutesOptions {
-  config: Config;
-  database: Database;
-  auth: Auth;
-  readSession: SessionReader;
-  bus: EventBus;
-}
-
 export const REQUIRED_BY_POLICY_MESSAGE = errorMessage('two-factor-required-by-policy');
 export const APP_CODE_MESSAGE = errorMessage('two-factor-app-code');
 
 /** Wrong confirmation codes per operator: the setup's secret is theirs already, but no guessing. */
 const CONFIRM_RULE = { max: 10, windowSeconds: 10 * 60 };
-
-const errors = { '4xx': apiRefusalSchema };
 
 /**
  * The signed-in operator's two-factor sign-in (docs/decisions/0026-two-factor-sign-in.md):
@@ -62,23 +47,20 @@ const errors = { '4xx': apiRefusalSchema };
  */
 export async function registerTwoFactorRoutes(
   app: FastifyInstance,
-  { config, database, auth, readSession, bus }: TwoFactorRoutesOptions,
+  { config, database, auth, readSession, bus }: RouteParts,
 ): Promise<void> {
   const checkCurrentPassword = createCurrentPasswordCheck(config, database);
   const consume = createRateLimiter(database);
 
-  await app.register(async (scope) => {
-    // Open to an operator whom the administrator's policy holds until they turn it on.
-    requireSession(scope, readSession, { beforeTwoFactorSetup: true });
-    const routes = scope.withTypeProvider<ZodTypeProvider>();
-
+  // Open to an operator whom the administrator's policy holds until they turn it on.
+  await registerSignedIn(app, { readSession, beforeTwoFactorSetup: true }, async (routes) => {
     routes.get(
       apiPaths.accountTwoFactor,
       {
         schema: {
           tags: ['Auth'],
           summary: "One's two-factor sign-in: on or off, and how many backup codes are left",
-          response: { 200: twoFactorStatusSchema, ...errors },
+          response: { 200: twoFactorStatusSchema, ...refusals },
         },
       },
       async (request) => twoFactorStatusOf(database, request.operator.id),
@@ -92,7 +74,7 @@ export async function registerTwoFactorRoutes(
           summary:
             'Begin turning on two-factor sign-in (the current password required): a new secret for the authenticator app, and backup codes; on once confirmed',
           body: twoFactorPasswordSchema,
-          response: { 200: twoFactorSetupSchema, ...errors },
+          response: { 200: twoFactorSetupSchema, ...refusals },
         },
       },
       async (request, reply) => {
@@ -116,7 +98,7 @@ export async function registerTwoFactorRoutes(
           summary:
             'Turn two-factor sign-in on: a code from the authenticator app confirms the setup',
           body: twoFactorConfirmSchema,
-          response: { 200: twoFactorStatusSchema, ...errors },
+          response: { 200: twoFactorStatusSchema, ...refusals },
         },
       },
       async (request, reply) => {
@@ -157,7 +139,7 @@ export async function registerTwoFactorRoutes(
           tags: ['Auth'],
           summary: 'New backup codes (the current password required); the old ones stop working',
           body: twoFactorPasswordSchema,
-          response: { 200: backupCodesSchema, ...errors },
+          response: { 200: backupCodesSchema, ...refusals },
         },
       },
       async (request, reply) => {
@@ -180,7 +162,7 @@ export async function registerTwoFactorRoutes(
           tags: ['Auth'],
           summary: 'Turn two-factor sign-in off (the current password required)',
           body: twoFactorPasswordSchema,
-          response: { 200: twoFactorStatusSchema, ...errors },
+          response: { 200: twoFactorStatusSchema, ...refusals },
         },
       },
       async (request, reply) => {
@@ -199,17 +181,14 @@ export async function registerTwoFactorRoutes(
     );
   });
 
-  await app.register(async (scope) => {
-    requireSession(scope, readSession, { administrator: true });
-    const routes = scope.withTypeProvider<ZodTypeProvider>();
-
+  await registerSignedIn(app, { readSession, administrator: true }, async (routes) => {
     routes.get(
       apiPaths.settingsSecurity,
       {
         schema: {
           tags: ['Settings'],
           summary: 'Whether every operator must sign in with a second factor (administrator)',
-          response: { 200: securityPolicySchema, ...errors },
+          response: { 200: securityPolicySchema, ...refusals },
         },
       },
       async () => ({ requireTwoFactor: await requiresTwoFactor(database) }),
@@ -223,7 +202,7 @@ export async function registerTwoFactorRoutes(
           summary:
             'Require two-factor sign-in of every operator, or not (administrator; their own must be on first)',
           body: securityPolicySchema,
-          response: { 200: securityPolicySchema, ...errors },
+          response: { 200: securityPolicySchema, ...refusals },
         },
       },
       async (request) => {

@@ -1,7 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import * as z from 'zod/mini';
-import { apiRefusalSchema } from '../../shared/api-error.ts';
 import { roleMay } from '../../shared/book-roles.ts';
 import {
   activityPageSchema,
@@ -20,11 +18,9 @@ import {
 import { apiPaths } from '../../shared/paths.ts';
 import { storableText } from '../../shared/text.ts';
 import { validationMessage } from '../../shared/validation-messages.ts';
-import { bookOf, requireSession, type SessionReader } from '../auth/session.ts';
-import type { Config } from '../config.ts';
-import type { Database } from '../db/database.ts';
+import { bookOf, registerSignedIn } from '../auth/session.ts';
+import { type RouteParts, refusals } from '../http/api-routes.ts';
 import { HttpError } from '../http/errors.ts';
-import type { EventBus } from '../live/event-bus.ts';
 import { writeWithEvents } from '../live/write-with-events.ts';
 import { listActivity, recordActivity } from './activity-repository.ts';
 import { joinByInvite } from './book-joining.ts';
@@ -40,14 +36,6 @@ import {
   setCurrentBook,
 } from './books-repository.ts';
 
-interface BooksRoutesOptions {
-  config: Config;
-  database: Database;
-  readSession: SessionReader;
-  bus: EventBus;
-}
-
-const errors = { '4xx': apiRefusalSchema };
 const memberParams = z.object({ id: z.string() });
 const tokenParams = z.object({ token: z.string().check(z.maxLength(200)) });
 const activityQuerySchema = z.object({
@@ -63,19 +51,16 @@ const activityQuerySchema = z.object({
  */
 export async function registerBooksRoutes(
   app: FastifyInstance,
-  { config, database, readSession, bus }: BooksRoutesOptions,
+  { config, database, readSession, bus }: RouteParts,
 ): Promise<void> {
-  await app.register(async (scope) => {
-    requireSession(scope, readSession);
-    const routes = scope.withTypeProvider<ZodTypeProvider>();
-
+  await registerSignedIn(app, { readSession }, async (routes) => {
     routes.get(
       apiPaths.books,
       {
         schema: {
           tags: ['Books'],
           summary: 'The books the signed-in account is a member of, and which is current',
-          response: { 200: bookListSchema, ...errors },
+          response: { 200: bookListSchema, ...refusals },
         },
       },
       async (request) => ({
@@ -90,7 +75,7 @@ export async function registerBooksRoutes(
           tags: ['Books'],
           summary: "Switch the session's book: its tabs follow, live",
           body: currentBookSchema,
-          response: { 200: bookSchema, ...errors },
+          response: { 200: bookSchema, ...refusals },
         },
       },
       async (request) => {
@@ -116,7 +101,7 @@ export async function registerBooksRoutes(
           tags: ['Books'],
           summary: 'Make a new book, owned by the signed-in account',
           body: newBookSchema,
-          response: { 201: bookSchema, ...errors },
+          response: { 201: bookSchema, ...refusals },
         },
       },
       async (request, reply) => {
@@ -134,7 +119,7 @@ export async function registerBooksRoutes(
         schema: {
           tags: ['Books'],
           summary: "The members of the session's book and their roles",
-          response: { 200: memberListSchema, ...errors },
+          response: { 200: memberListSchema, ...refusals },
         },
       },
       async (request) => ({ items: await membersOf(database, bookOf(request).id) }),
@@ -148,7 +133,7 @@ export async function registerBooksRoutes(
           tags: ['Books'],
           summary: 'Invite someone to the book with a role: a link for 7 days, used once',
           body: newInviteSchema,
-          response: { 201: inviteSchema, ...errors },
+          response: { 201: inviteSchema, ...refusals },
         },
       },
       async (request, reply) => {
@@ -182,7 +167,7 @@ export async function registerBooksRoutes(
           tags: ['Books'],
           summary: 'Join the book of an invitation; it becomes current',
           params: tokenParams,
-          response: { 200: inviteAcceptedSchema, ...errors },
+          response: { 200: inviteAcceptedSchema, ...refusals },
         },
       },
       async (request) => {
@@ -210,7 +195,7 @@ export async function registerBooksRoutes(
           summary: "Change a member's role; making another member owner hands the book over",
           params: memberParams,
           body: memberRoleSchema,
-          response: { 200: memberSchema, ...errors },
+          response: { 200: memberSchema, ...refusals },
         },
       },
       async (request) => {
@@ -254,7 +239,7 @@ export async function registerBooksRoutes(
           tags: ['Books'],
           summary: 'Remove a member (owner), or leave the book (oneself): their access ends',
           params: memberParams,
-          response: { 204: z.null(), ...errors },
+          response: { 204: z.null(), ...refusals },
         },
       },
       async (request, reply) => {
@@ -299,7 +284,7 @@ export async function registerBooksRoutes(
           summary:
             "The book's activity, newest first: the whole book's (owner, manager) or one client's",
           querystring: activityQuerySchema,
-          response: { 200: activityPageSchema, ...errors },
+          response: { 200: activityPageSchema, ...refusals },
         },
       },
       async (request) => {

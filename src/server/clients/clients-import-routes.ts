@@ -1,6 +1,4 @@
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { apiRefusalSchema } from '../../shared/api-error.ts';
 import {
   clientImportQuerySchema,
   IMPORT_MAX_BYTES,
@@ -11,28 +9,19 @@ import {
   importResultSchema,
 } from '../../shared/client-csv-import.ts';
 import { apiPaths } from '../../shared/paths.ts';
-import { requireSession, type SessionReader } from '../auth/session.ts';
+import { registerSignedIn } from '../auth/session.ts';
 import { recordActivity } from '../books/activity-repository.ts';
 import { memberOf } from '../books/book-member.ts';
-import type { Config } from '../config.ts';
-import type { Database } from '../db/database.ts';
 import { runAsLongWork } from '../db/deadline.ts';
+import { type RouteParts, refusals } from '../http/api-routes.ts';
 import { HttpError } from '../http/errors.ts';
 import { allowLongSilence } from '../http/long-work.ts';
 import { dateIn } from '../ledger/panel-date.ts';
-import type { EventBus } from '../live/event-bus.ts';
 import { writeWithEvents } from '../live/write-with-events.ts';
 import { type CsvProblem, checkRows, findDuplicates, readCsv } from './clients-import.ts';
 import { existingContacts } from './clients-read.ts';
 import { insertClients } from './clients-write.ts';
 import { lockTotals } from './running-totals.ts';
-
-interface ClientsImportRoutesOptions {
-  config: Config;
-  database: Database;
-  readSession: SessionReader;
-  bus: EventBus;
-}
 
 /** The note on each imported client's opening entry, so its history says where it came from. */
 export const IMPORT_OPENING_NOTE = 'Imported from a CSV file';
@@ -85,19 +74,17 @@ function rowsRefused(errors: ImportError[]): HttpError {
  */
 export async function registerClientsImportRoutes(
   app: FastifyInstance,
-  { config, database, readSession, bus }: ClientsImportRoutesOptions,
+  { config, database, readSession, bus }: RouteParts,
 ): Promise<void> {
-  await app.register(async (scope) => {
-    requireSession(scope, readSession);
+  await registerSignedIn(app, { readSession }, async (routes) => {
     // The body is the file as it is, whatever type the browser gave it (Excel on Windows
     // calls a .csv "application/vnd.ms-excel"); what it holds is checked when it is read.
-    scope.removeAllContentTypeParsers();
-    scope.addContentTypeParser(
+    routes.removeAllContentTypeParsers();
+    routes.addContentTypeParser(
       '*',
       { parseAs: 'buffer', bodyLimit: IMPORT_MAX_BYTES },
       (_request, body, done) => done(null, body),
     );
-    const routes = scope.withTypeProvider<ZodTypeProvider>();
 
     routes.post(
       apiPaths.clientsImport,
@@ -113,7 +100,7 @@ export async function registerClientsImportRoutes(
             200: importPreviewSchema,
             201: importResultSchema,
             400: importRefusedSchema,
-            '4xx': apiRefusalSchema,
+            ...refusals,
           },
         },
       },

@@ -1,7 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import * as z from 'zod/mini';
-import { apiRefusalSchema } from '../../shared/api-error.ts';
 import { clientExportQuerySchema, exportFileName } from '../../shared/client-csv.ts';
 import { clientFieldsSchema, clientPatchSchema } from '../../shared/client-fields-schema.ts';
 import {
@@ -16,18 +14,16 @@ import {
 } from '../../shared/client-schema.ts';
 import { formatAmount } from '../../shared/money.ts';
 import { apiPaths } from '../../shared/paths.ts';
-import { bookOf, requireSession, type SessionReader } from '../auth/session.ts';
+import { bookOf, registerSignedIn } from '../auth/session.ts';
 import { clientName } from '../books/activity-lines.ts';
 import { type Activity, recordActivity } from '../books/activity-repository.ts';
 import { memberOf } from '../books/book-member.ts';
-import type { Config } from '../config.ts';
-import type { Database } from '../db/database.ts';
+import { idParams, type RouteParts, refusals } from '../http/api-routes.ts';
 import { streamCompression } from '../http/compression.ts';
 import { fieldRefusal, HttpError } from '../http/errors.ts';
 import { allowLongSilence } from '../http/long-work.ts';
 import { writtenAsIs } from '../http/written-as-is.ts';
 import { dateIn } from '../ledger/panel-date.ts';
-import type { EventBus } from '../live/event-bus.ts';
 import { writeWithEvents } from '../live/write-with-events.ts';
 import { getSettings } from '../settings/settings-repository.ts';
 import { deleteClients, restoreClients } from './clients-deletion.ts';
@@ -35,20 +31,9 @@ import { clientsCsv } from './clients-export.ts';
 import { getClient, listClients } from './clients-read.ts';
 import { type Author, insertClient, updateClient } from './clients-write.ts';
 
-interface ClientsRoutesOptions {
-  config: Config;
-  database: Database;
-  readSession: SessionReader;
-  bus: EventBus;
-}
-
-const idParams = z.object({ id: z.string() });
-
-const errors = { '4xx': apiRefusalSchema };
-
 export async function registerClientsRoutes(
   app: FastifyInstance,
-  { config, database, readSession, bus }: ClientsRoutesOptions,
+  { config, database, readSession, bus }: RouteParts,
 ): Promise<void> {
   const authorOf = (request: FastifyRequest): Author => ({
     operator: memberOf(request),
@@ -97,10 +82,7 @@ export async function registerClientsRoutes(
       return restored;
     });
 
-  await app.register(async (scope) => {
-    requireSession(scope, readSession);
-    const routes = scope.withTypeProvider<ZodTypeProvider>();
-
+  await registerSignedIn(app, { readSession }, async (routes) => {
     routes.get(
       apiPaths.clients,
       {
@@ -109,7 +91,7 @@ export async function registerClientsRoutes(
           tags: ['Clients'],
           summary: 'List clients: search, filter, sort and page',
           querystring: clientListQuerySchema,
-          response: { 200: clientListSchema, ...errors },
+          response: { 200: clientListSchema, ...refusals },
         },
         // Checked by clients-list-answers.test.ts.
         serializerCompiler: writtenAsIs,
@@ -131,7 +113,7 @@ export async function registerClientsRoutes(
           summary: 'Download the clients of a view as CSV',
           produces: ['text/csv'],
           querystring: clientExportQuerySchema,
-          response: { 200: z.string(), ...errors },
+          response: { 200: z.string(), ...refusals },
         },
       },
       async (request, reply) => {
@@ -162,7 +144,7 @@ export async function registerClientsRoutes(
           tags: ['Clients'],
           summary: 'Add a client',
           body: clientFieldsSchema,
-          response: { 201: clientSchema, ...errors },
+          response: { 201: clientSchema, ...refusals },
         },
       },
       async (request, reply) => {
@@ -196,7 +178,7 @@ export async function registerClientsRoutes(
           tags: ['Clients'],
           summary: 'Read a client',
           params: idParams,
-          response: { 200: clientSchema, ...errors },
+          response: { 200: clientSchema, ...refusals },
         },
       },
       async (request) => {
@@ -220,7 +202,7 @@ export async function registerClientsRoutes(
           summary: 'Change a client (optimistic: send the version you read)',
           params: idParams,
           body: clientPatchSchema,
-          response: { 200: clientSchema, 409: clientConflictSchema, ...errors },
+          response: { 200: clientSchema, 409: clientConflictSchema, ...refusals },
         },
       },
       async (request) => {
@@ -273,7 +255,7 @@ export async function registerClientsRoutes(
           tags: ['Clients'],
           summary: 'Delete a client (restorable for 10 minutes)',
           params: idParams,
-          response: { 204: z.null(), ...errors },
+          response: { 204: z.null(), ...refusals },
         },
       },
       async (request, reply) => {
@@ -291,7 +273,7 @@ export async function registerClientsRoutes(
           tags: ['Clients'],
           summary: 'Restore a deleted client',
           params: idParams,
-          response: { 200: clientSchema, ...errors },
+          response: { 200: clientSchema, ...refusals },
         },
       },
       async (request) => {
@@ -309,7 +291,7 @@ export async function registerClientsRoutes(
           tags: ['Clients'],
           summary: 'Delete several clients at once',
           body: clientIdsSchema,
-          response: { 200: bulkDeletedSchema, ...errors },
+          response: { 200: bulkDeletedSchema, ...refusals },
         },
       },
       async (request) => ({ deleted: await deleteAndTell(request, request.body.ids) }),
@@ -323,7 +305,7 @@ export async function registerClientsRoutes(
           tags: ['Clients'],
           summary: 'Restore several deleted clients at once',
           body: clientIdsSchema,
-          response: { 200: bulkRestoredSchema, ...errors },
+          response: { 200: bulkRestoredSchema, ...refusals },
         },
       },
       async (request) => ({ restored: await restoreAndTell(request, request.body.ids) }),

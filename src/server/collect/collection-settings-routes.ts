@@ -1,30 +1,19 @@
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { apiRefusalSchema } from '../../shared/api-error.ts';
 import { collectionSettingsSchema } from '../../shared/collection-schema.ts';
 import { apiPaths } from '../../shared/paths.ts';
-import { bookOf, requireSession, type SessionReader } from '../auth/session.ts';
+import { bookOf, registerSignedIn } from '../auth/session.ts';
 import { recordActivity } from '../books/activity-repository.ts';
 import { memberOf } from '../books/book-member.ts';
-import type { Database } from '../db/database.ts';
-import type { EventBus } from '../live/event-bus.ts';
+import { type RouteParts, refusals } from '../http/api-routes.ts';
 import { writeWithEvents } from '../live/write-with-events.ts';
 import { getCollectionSettings, saveCollectionSettings } from './collection-settings-repository.ts';
-
-interface CollectionSettingsRoutesOptions {
-  database: Database;
-  readSession: SessionReader;
-  bus: EventBus;
-}
 
 /** Each operator's own: what their clients see when asked to pay. */
 export async function registerCollectionSettingsRoutes(
   app: FastifyInstance,
-  { database, readSession, bus }: CollectionSettingsRoutesOptions,
+  { database, readSession, bus }: RouteParts,
 ): Promise<void> {
-  await app.register(async (scope) => {
-    requireSession(scope, readSession);
-    const routes = scope.withTypeProvider<ZodTypeProvider>();
+  await registerSignedIn(app, { readSession }, async (routes) => {
     routes.get(
       apiPaths.collectionSettings,
       {
@@ -32,7 +21,7 @@ export async function registerCollectionSettingsRoutes(
         schema: {
           tags: ['Getting paid'],
           summary: "The operator's collection settings (the defaults until saved)",
-          response: { 200: collectionSettingsSchema, '4xx': apiRefusalSchema },
+          response: { 200: collectionSettingsSchema, ...refusals },
         },
       },
       (request) => getCollectionSettings(database, bookOf(request).id),
@@ -45,7 +34,7 @@ export async function registerCollectionSettingsRoutes(
           tags: ['Getting paid'],
           summary: "Save the operator's collection settings (every field)",
           body: collectionSettingsSchema,
-          response: { 200: collectionSettingsSchema, '4xx': apiRefusalSchema },
+          response: { 200: collectionSettingsSchema, ...refusals },
         },
       },
       (request) => {

@@ -1,7 +1,4 @@
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import * as z from 'zod/mini';
-import { apiRefusalSchema } from '../../shared/api-error.ts';
 import { linkPreviewText, templatesFor } from '../../shared/collection-schema.ts';
 import {
   newReminderSchema,
@@ -11,16 +8,14 @@ import {
   sentReminderSchema,
 } from '../../shared/reminder-schema.ts';
 import { DEFAULT_LINK_DAYS } from '../../shared/share-link-schema.ts';
-import { bookOf, requireSession, type SessionReader } from '../auth/session.ts';
+import { bookOf, registerSignedIn } from '../auth/session.ts';
 import { clientName } from '../books/activity-lines.ts';
 import { recordActivity } from '../books/activity-repository.ts';
 import { memberOf } from '../books/book-member.ts';
 import { answerClient, lockOwnedClient, selectOwnedClient } from '../clients/client-rows.ts';
-import type { Config } from '../config.ts';
-import type { Database } from '../db/database.ts';
+import { idParams, type RouteParts, refusals } from '../http/api-routes.ts';
 import { fieldRefusal, HttpError } from '../http/errors.ts';
 import { dateIn } from '../ledger/panel-date.ts';
-import type { EventBus } from '../live/event-bus.ts';
 import { writeWithEvents } from '../live/write-with-events.ts';
 import { getCollectionSettings } from './collection-settings-repository.ts';
 import {
@@ -41,25 +36,12 @@ function refuseOverlong(message: string, subject?: string): void {
   if (field) throw fieldRefusal(400, 'reminder-too-long', field);
 }
 
-interface RemindersRoutesOptions {
-  config: Config;
-  database: Database;
-  readSession: SessionReader;
-  bus: EventBus;
-}
-
-const idParams = z.object({ id: z.string() });
-const errors = { '4xx': apiRefusalSchema };
-
 /** Reminders: the message filled in for a client, recorded when the operator sends it. */
 export async function registerRemindersRoutes(
   app: FastifyInstance,
-  { config, database, readSession, bus }: RemindersRoutesOptions,
+  { config, database, readSession, bus }: RouteParts,
 ): Promise<void> {
-  await app.register(async (scope) => {
-    requireSession(scope, readSession);
-    const routes = scope.withTypeProvider<ZodTypeProvider>();
-
+  await registerSignedIn(app, { readSession }, async (routes) => {
     routes.get(
       '/api/clients/:id/reminders/preview',
       {
@@ -69,7 +51,7 @@ export async function registerRemindersRoutes(
           summary: 'The reminder filled in for this client, and the channels that cannot reach it',
           params: idParams,
           querystring: reminderPreviewQuerySchema,
-          response: { 200: reminderPreviewSchema, ...errors },
+          response: { 200: reminderPreviewSchema, ...refusals },
         },
       },
       async (request) => {
@@ -107,7 +89,7 @@ export async function registerRemindersRoutes(
             'Record a reminder and answer the link that opens WhatsApp, SMS or mail with it (the server sends nothing)',
           params: idParams,
           body: newReminderSchema,
-          response: { 201: sentReminderSchema, ...errors },
+          response: { 201: sentReminderSchema, ...refusals },
         },
       },
       async (request, reply) => {
@@ -173,7 +155,7 @@ export async function registerRemindersRoutes(
           tags: ['Getting paid'],
           summary: "The client's reminders, newest first",
           params: idParams,
-          response: { 200: reminderListSchema, ...errors },
+          response: { 200: reminderListSchema, ...refusals },
         },
       },
       async (request) => {

@@ -1,7 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import * as z from 'zod/mini';
-import { apiRefusalSchema } from '../../shared/api-error.ts';
 import { claimSchema } from '../../shared/claim-schema.ts';
 import { entryRecordedSchema } from '../../shared/ledger-schema.ts';
 import {
@@ -11,40 +9,26 @@ import {
   newShareLinkSchema,
   shareLinkListSchema,
 } from '../../shared/share-link-schema.ts';
-import { bookOf, requireSession, type SessionReader } from '../auth/session.ts';
+import { bookOf, registerSignedIn } from '../auth/session.ts';
 import { clientName } from '../books/activity-lines.ts';
 import { recordActivity } from '../books/activity-repository.ts';
 import { memberOf } from '../books/book-member.ts';
-import type { Config } from '../config.ts';
-import type { Database } from '../db/database.ts';
+import { idParams, type RouteParts, refusals } from '../http/api-routes.ts';
 import { fieldRefusal, HttpError } from '../http/errors.ts';
 import { dateIn } from '../ledger/panel-date.ts';
-import type { EventBus } from '../live/event-bus.ts';
 import { writeWithEvents } from '../live/write-with-events.ts';
 import { confirmClaim, dismissClaim, listClaims } from './claims-repository.ts';
 import { createShareLink, listShareLinks, revokeShareLink } from './share-links-repository.ts';
 
-interface ShareLinksRoutesOptions {
-  config: Config;
-  database: Database;
-  readSession: SessionReader;
-  bus: EventBus;
-}
-
-const idParams = z.object({ id: z.string() });
 const linkParams = z.object({ id: z.string(), linkId: z.string() });
 const claimParams = z.object({ id: z.string(), claimId: z.string() });
-const errors = { '4xx': apiRefusalSchema };
 
 /** The operator's side of statement links: making, listing and revoking them, and the claims. */
 export async function registerShareLinksRoutes(
   app: FastifyInstance,
-  { config, database, readSession, bus }: ShareLinksRoutesOptions,
+  { config, database, readSession, bus }: RouteParts,
 ): Promise<void> {
-  await app.register(async (scope) => {
-    requireSession(scope, readSession);
-    const routes = scope.withTypeProvider<ZodTypeProvider>();
-
+  await registerSignedIn(app, { readSession }, async (routes) => {
     routes.post(
       '/api/clients/:id/share-links',
       {
@@ -54,7 +38,7 @@ export async function registerShareLinksRoutes(
           summary: "Make a link to the client's statement (its URL is shown only here)",
           params: idParams,
           body: newShareLinkSchema,
-          response: { 201: createdShareLinkSchema, ...errors },
+          response: { 201: createdShareLinkSchema, ...refusals },
         },
       },
       async (request, reply) => {
@@ -85,7 +69,7 @@ export async function registerShareLinksRoutes(
           tags: ['Getting paid'],
           summary: "The client's statement links, newest first (never a token)",
           params: idParams,
-          response: { 200: shareLinkListSchema, ...errors },
+          response: { 200: shareLinkListSchema, ...refusals },
         },
       },
       async (request) => {
@@ -103,7 +87,7 @@ export async function registerShareLinksRoutes(
           tags: ['Getting paid'],
           summary: 'Revoke a statement link: it answers 404 from then on, on every instance',
           params: linkParams,
-          response: { 204: z.null(), ...errors },
+          response: { 204: z.null(), ...refusals },
         },
       },
       async (request, reply) => {
@@ -133,7 +117,7 @@ export async function registerShareLinksRoutes(
           tags: ['Getting paid'],
           summary: '"I have paid" claims sent from the client\'s links, newest first',
           params: idParams,
-          response: { 200: claimListSchema, ...errors },
+          response: { 200: claimListSchema, ...refusals },
         },
       },
       async (request) => {
@@ -151,7 +135,7 @@ export async function registerShareLinksRoutes(
           tags: ['Getting paid'],
           summary: 'Confirm a pending claim: a payment entry whose note carries the reference',
           params: claimParams,
-          response: { 201: entryRecordedSchema, ...errors },
+          response: { 201: entryRecordedSchema, ...refusals },
         },
       },
       async (request, reply) => {
@@ -192,7 +176,7 @@ export async function registerShareLinksRoutes(
           tags: ['Getting paid'],
           summary: 'Dismiss a pending claim (no entry)',
           params: claimParams,
-          response: { 200: claimSchema, ...errors },
+          response: { 200: claimSchema, ...refusals },
         },
       },
       async (request) => {

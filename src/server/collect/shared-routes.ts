@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import * as z from 'zod/mini';
-import { apiRefusalSchema } from '../../shared/api-error.ts';
 import { errorMessage } from '../../shared/error-messages.ts';
 import type { Language } from '../../shared/languages.ts';
 import {
@@ -13,12 +12,10 @@ import {
   sharedStatementSchema,
 } from '../../shared/share-link-schema.ts';
 import { addressGroupOf, createRateLimiter, refundRateLimit } from '../auth/rate-limiter.ts';
-import type { Config } from '../config.ts';
-import type { Database } from '../db/database.ts';
+import { type RouteParts, refusals } from '../http/api-routes.ts';
 import { HttpError } from '../http/errors.ts';
 import { PUBLIC_ROUTE } from '../http/openapi.ts';
 import { dateIn } from '../ledger/panel-date.ts';
-import type { EventBus } from '../live/event-bus.ts';
 import { writeWithEvents } from '../live/write-with-events.ts';
 import { sendClaim } from './claims-repository.ts';
 import { getCollectionSettings } from './collection-settings-repository.ts';
@@ -36,14 +33,7 @@ import {
   thanksPage,
 } from './statement-page.ts';
 
-interface SharedRoutesOptions {
-  config: Config;
-  database: Database;
-  bus: EventBus;
-}
-
 const tokenParams = z.object({ token: z.string() });
-const errors = { '4xx': apiRefusalSchema };
 
 export const TOO_MANY_CLAIMS_MESSAGE = errorMessage('too-many-claims');
 const CLAIM_RULE = { max: MAX_CLAIMS_PER_ADDRESS_PER_HOUR, windowSeconds: 60 * 60 };
@@ -69,7 +59,7 @@ type ClaimOutcome =
 /** The pages and the API that a client opens from a statement link, without signing in. */
 export async function registerSharedRoutes(
   app: FastifyInstance,
-  { config, database, bus }: SharedRoutesOptions,
+  { config, database, bus }: RouteParts,
 ): Promise<void> {
   const consume = createRateLimiter(database);
   const languages = pageLanguages(config.timeZone);
@@ -126,7 +116,7 @@ export async function registerSharedRoutes(
         tags: ['Getting paid'],
         summary: 'What a statement link shows, as JSON (no sign-in)',
         params: tokenParams,
-        response: { 200: sharedStatementSchema, ...errors },
+        response: { 200: sharedStatementSchema, ...refusals },
       },
     },
     async (request, reply) => {
@@ -146,7 +136,7 @@ export async function registerSharedRoutes(
         summary: '"I have paid": a client tells the operator of a payment (no sign-in)',
         params: tokenParams,
         body: newClaimSchema,
-        response: { 201: sentClaimSchema, ...errors },
+        response: { 201: sentClaimSchema, ...refusals },
       },
     },
     async (request, reply) => {

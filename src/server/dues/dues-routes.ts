@@ -1,7 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import * as z from 'zod/mini';
-import { apiRefusalSchema } from '../../shared/api-error.ts';
 import {
   ageingSchema,
   collectQuerySchema,
@@ -13,31 +11,19 @@ import {
 } from '../../shared/dues-schema.ts';
 import { addDays } from '../../shared/ledger-schema.ts';
 import { apiPaths } from '../../shared/paths.ts';
-import { bookOf, requireSession, type SessionReader } from '../auth/session.ts';
+import { bookOf, registerSignedIn } from '../auth/session.ts';
 import { clientName } from '../books/activity-lines.ts';
 import { recordActivity } from '../books/activity-repository.ts';
 import { memberOf } from '../books/book-member.ts';
-import type { Config } from '../config.ts';
-import type { Database } from '../db/database.ts';
+import { idParams, type RouteParts, refusals } from '../http/api-routes.ts';
 import { streamCompression } from '../http/compression.ts';
 import { fieldRefusal, HttpError } from '../http/errors.ts';
 import { allowLongSilence } from '../http/long-work.ts';
 import { dateIn } from '../ledger/panel-date.ts';
-import type { EventBus } from '../live/event-bus.ts';
 import { writeWithEvents } from '../live/write-with-events.ts';
 import { ageingCsv, keptAgeing } from './ageing-repository.ts';
 import { collectRoundOf, skipOnRound } from './collect-round-repository.ts';
 import { createPromise, listPromises } from './promises-repository.ts';
-
-interface DuesRoutesOptions {
-  config: Config;
-  database: Database;
-  readSession: SessionReader;
-  bus: EventBus;
-}
-
-const idParams = z.object({ id: z.string() });
-const errors = { '4xx': apiRefusalSchema };
 
 /** A promise may be for up to a year ahead: further than that is a typing mistake. */
 const PROMISE_MAX_DAYS = 365;
@@ -45,7 +31,7 @@ const PROMISE_MAX_DAYS = 365;
 /** Ageing, promises to pay, and the day's collection round (issue 21). */
 export async function registerDuesRoutes(
   app: FastifyInstance,
-  { config, database, readSession, bus }: DuesRoutesOptions,
+  { config, database, readSession, bus }: RouteParts,
 ): Promise<void> {
   const today = () => dateIn(config.timeZone);
   const ageingOf = keptAgeing(database);
@@ -63,10 +49,7 @@ export async function registerDuesRoutes(
     return on;
   }
 
-  await app.register(async (scope) => {
-    requireSession(scope, readSession);
-    const routes = scope.withTypeProvider<ZodTypeProvider>();
-
+  await registerSignedIn(app, { readSession }, async (routes) => {
     routes.get(
       apiPaths.ageing,
       {
@@ -74,7 +57,7 @@ export async function registerDuesRoutes(
         schema: {
           tags: ['Due dates'],
           summary: 'What is owed by how long it has been due',
-          response: { 200: ageingSchema, ...errors },
+          response: { 200: ageingSchema, ...refusals },
         },
       },
       (request) => ageingOf(bookOf(request).id, today()),
@@ -89,7 +72,7 @@ export async function registerDuesRoutes(
           tags: ['Due dates'],
           summary: 'The ageing of every client owing anything, as CSV',
           produces: ['text/csv'],
-          response: { 200: z.string(), ...errors },
+          response: { 200: z.string(), ...refusals },
         },
       },
       async (request, reply) => {
@@ -111,7 +94,7 @@ export async function registerDuesRoutes(
           summary: 'Record a promise to pay (it replaces an open one)',
           params: idParams,
           body: newPromiseSchema,
-          response: { 201: promiseSchema, ...errors },
+          response: { 201: promiseSchema, ...refusals },
         },
       },
       async (request, reply) => {
@@ -152,7 +135,7 @@ export async function registerDuesRoutes(
           tags: ['Due dates'],
           summary: "A client's promises to pay, newest first, with its record",
           params: idParams,
-          response: { 200: promisesSchema, ...errors },
+          response: { 200: promisesSchema, ...refusals },
         },
       },
       async (request) => {
@@ -175,7 +158,7 @@ export async function registerDuesRoutes(
           tags: ['Due dates'],
           summary: "The day's collection round: who to call, biggest overdue first",
           querystring: collectQuerySchema,
-          response: { 200: collectSchema, ...errors },
+          response: { 200: collectSchema, ...refusals },
         },
       },
       (request) => collectRoundOf(database, bookOf(request).id, roundDay(request.query.on)),
@@ -190,7 +173,7 @@ export async function registerDuesRoutes(
           summary: "Skip a client on the day's collection round",
           params: idParams,
           body: z.optional(collectSkipSchema),
-          response: { 204: z.null(), ...errors },
+          response: { 204: z.null(), ...refusals },
         },
       },
       async (request, reply) => {

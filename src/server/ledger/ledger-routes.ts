@@ -1,7 +1,4 @@
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import * as z from 'zod/mini';
-import { apiRefusalSchema } from '../../shared/api-error.ts';
 import {
   addDays,
   entriesPageQuerySchema,
@@ -16,16 +13,14 @@ import {
   totalsSchema,
 } from '../../shared/ledger-schema.ts';
 import { apiPaths } from '../../shared/paths.ts';
-import { bookOf, requireSession, type SessionReader } from '../auth/session.ts';
+import { bookOf, registerSignedIn } from '../auth/session.ts';
 import { entryActivity } from '../books/activity-lines.ts';
 import { recordActivity } from '../books/activity-repository.ts';
 import { memberOf } from '../books/book-member.ts';
-import type { Config } from '../config.ts';
-import type { Database } from '../db/database.ts';
+import { idParams, type RouteParts, refusals } from '../http/api-routes.ts';
 import { largeAnswerCompression } from '../http/compression.ts';
 import { fieldRefusal, HttpError } from '../http/errors.ts';
 import { writtenAsIs } from '../http/written-as-is.ts';
-import type { EventBus } from '../live/event-bus.ts';
 import { writeWithEvents } from '../live/write-with-events.ts';
 import {
   currentTotals,
@@ -37,25 +32,12 @@ import {
 } from './ledger-repository.ts';
 import { dateIn } from './panel-date.ts';
 
-interface LedgerRoutesOptions {
-  config: Config;
-  database: Database;
-  readSession: SessionReader;
-  bus: EventBus;
-}
-
-const idParams = z.object({ id: z.string() });
-const errors = { '4xx': apiRefusalSchema };
-
 /** Payments and charges, each client's history and statements, and the operator's totals. */
 export async function registerLedgerRoutes(
   app: FastifyInstance,
-  { config, database, readSession, bus }: LedgerRoutesOptions,
+  { config, database, readSession, bus }: RouteParts,
 ): Promise<void> {
-  await app.register(async (scope) => {
-    requireSession(scope, readSession);
-    const routes = scope.withTypeProvider<ZodTypeProvider>();
-
+  await registerSignedIn(app, { readSession }, async (routes) => {
     routes.get(
       '/api/clients/:id/entries',
       {
@@ -65,7 +47,7 @@ export async function registerLedgerRoutes(
           summary: "A client's entries, newest first, a page at a time",
           params: idParams,
           querystring: entriesPageQuerySchema,
-          response: { 200: entriesPageSchema, ...errors },
+          response: { 200: entriesPageSchema, ...refusals },
         },
       },
       async (request) => {
@@ -89,7 +71,7 @@ export async function registerLedgerRoutes(
           summary: 'Record a charge or a payment',
           params: idParams,
           body: newEntrySchema,
-          response: { 201: entryRecordedSchema, ...errors },
+          response: { 201: entryRecordedSchema, ...refusals },
         },
         // The hottest write: checked by ledger-routes.test.ts's "every kind of recorded answer".
         serializerCompiler: writtenAsIs,
@@ -145,7 +127,7 @@ export async function registerLedgerRoutes(
           summary: "A client's statement for a range of dates",
           params: idParams,
           querystring: statementQuerySchema,
-          response: { 200: statementSchema, ...errors },
+          response: { 200: statementSchema, ...refusals },
         },
         compress: largeAnswerCompression,
       },
@@ -173,7 +155,7 @@ export async function registerLedgerRoutes(
         schema: {
           tags: ['Ledger'],
           summary: "The operator's totals: owed, in credit, and net",
-          response: { 200: totalsSchema, ...errors },
+          response: { 200: totalsSchema, ...refusals },
         },
       },
       async (request) => {
@@ -190,7 +172,7 @@ export async function registerLedgerRoutes(
           tags: ['Ledger'],
           summary: 'The total owed at the end of each day of a range',
           querystring: totalsHistoryQuerySchema,
-          response: { 200: totalsHistorySchema, ...errors },
+          response: { 200: totalsHistorySchema, ...refusals },
         },
       },
       (request) => totalsHistory(database, bookOf(request).id, request.query),

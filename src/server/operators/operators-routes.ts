@@ -1,7 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import * as z from 'zod/mini';
-import { apiRefusalSchema } from '../../shared/api-error.ts';
 import { errorMessage } from '../../shared/error-messages.ts';
 import {
   operatorDeactivatedSchema,
@@ -13,17 +11,14 @@ import { resetLinkSchema, sessionsEndedSchema } from '../../shared/password-rese
 import { apiPaths } from '../../shared/paths.ts';
 import { twoFactorPasswordSchema } from '../../shared/two-factor-schema.ts';
 import { createCurrentPasswordCheck } from '../auth/account-routes.ts';
-import type { Auth } from '../auth/auth.ts';
 import { endSessions } from '../auth/end-sessions.ts';
 import { issueResetLink } from '../auth/password-reset.ts';
 import { keepOnlyNewestResetLink, withdrawResetLinks } from '../auth/reset-links-repository.ts';
-import { requireSession, type SessionReader } from '../auth/session.ts';
+import { registerSignedIn } from '../auth/session.ts';
 import { deleteSessions } from '../auth/sessions-repository.ts';
 import { removeTwoFactor } from '../auth/two-factor-repository.ts';
-import type { Config } from '../config.ts';
-import type { Database } from '../db/database.ts';
+import { type RouteParts, refusals } from '../http/api-routes.ts';
 import { HttpError } from '../http/errors.ts';
-import type { EventBus } from '../live/event-bus.ts';
 import { writeWithEvents } from '../live/write-with-events.ts';
 import {
   changeRole,
@@ -34,18 +29,6 @@ import {
   listOperators,
   reactivateOperator,
 } from './operators-repository.ts';
-
-interface OperatorsRoutesOptions {
-  config: Config;
-  database: Database;
-  readSession: SessionReader;
-  bus: EventBus;
-  auth: Auth;
-  /** The origin reset links point to. */
-  publicUrl: string;
-}
-
-const errors = { '4xx': apiRefusalSchema };
 
 export const RESET_LINK_FOR_DEACTIVATED_MESSAGE = errorMessage('reset-link-for-deactivated');
 
@@ -58,20 +41,17 @@ export const TWO_FACTOR_OFF_SELF_MESSAGE = errorMessage('two-factor-off-self');
  */
 export async function registerOperatorsRoutes(
   app: FastifyInstance,
-  { config, database, readSession, bus, auth, publicUrl }: OperatorsRoutesOptions,
+  { config, database, readSession, bus, auth }: RouteParts,
 ): Promise<void> {
   const checkCurrentPassword = createCurrentPasswordCheck(config, database);
-  await app.register(async (scope) => {
-    requireSession(scope, readSession, { administrator: true });
-    const routes = scope.withTypeProvider<ZodTypeProvider>();
-
+  await registerSignedIn(app, { readSession, administrator: true }, async (routes) => {
     routes.get(
       apiPaths.operators,
       {
         schema: {
           tags: ['Operators'],
           summary: 'List the operators (administrator)',
-          response: { 200: operatorListSchema, ...errors },
+          response: { 200: operatorListSchema, ...refusals },
         },
       },
       async () => ({ items: await listOperators(database) }),
@@ -85,7 +65,7 @@ export async function registerOperatorsRoutes(
           summary: "Change an operator's role (administrator)",
           params: z.object({ id: z.string() }),
           body: roleChangeSchema,
-          response: { 200: operatorSchema, ...errors },
+          response: { 200: operatorSchema, ...refusals },
         },
       },
       async (request) => {
@@ -119,7 +99,7 @@ export async function registerOperatorsRoutes(
           tags: ['Operators'],
           summary: 'End every session of an operator, closing their live sockets (administrator)',
           params: z.object({ id: z.string() }),
-          response: { 200: sessionsEndedSchema, ...errors },
+          response: { 200: sessionsEndedSchema, ...refusals },
         },
       },
       async (request) => {
@@ -143,7 +123,7 @@ export async function registerOperatorsRoutes(
         schema: {
           tags: ['Operators'],
           summary: "End every operator's sessions but the administrator's own (administrator)",
-          response: { 200: sessionsEndedSchema, ...errors },
+          response: { 200: sessionsEndedSchema, ...refusals },
         },
       },
       async (request) => {
@@ -166,7 +146,7 @@ export async function registerOperatorsRoutes(
           summary:
             'Issue a one-time link (1 hour) with which an operator sets a new password (administrator)',
           params: z.object({ id: z.string() }),
-          response: { 200: resetLinkSchema, ...errors },
+          response: { 200: resetLinkSchema, ...refusals },
         },
       },
       async (request) => {
@@ -176,7 +156,7 @@ export async function registerOperatorsRoutes(
         if (await isDeactivated(database, operator.id)) {
           throw new HttpError(409, 'reset-link-for-deactivated');
         }
-        const link = await issueResetLink(auth, publicUrl, operator);
+        const link = await issueResetLink(auth, config.publicUrl, operator);
         await writeWithEvents(database, bus, (trx) => keepOnlyNewestResetLink(trx, operator.id));
         request.log.info(
           { operatorId: operator.id, by: request.operator.id },
@@ -197,7 +177,7 @@ export async function registerOperatorsRoutes(
           summary:
             'Deactivate an operator: every session ends, and they cannot sign in until reactivated (administrator)',
           params: z.object({ id: z.string() }),
-          response: { 200: operatorDeactivatedSchema, ...errors },
+          response: { 200: operatorDeactivatedSchema, ...refusals },
         },
       },
       async (request) => {
@@ -236,7 +216,7 @@ export async function registerOperatorsRoutes(
           summary:
             'Reactivate a deactivated operator: they sign in again with their old password (administrator)',
           params: z.object({ id: z.string() }),
-          response: { 200: operatorListItemSchema, ...errors },
+          response: { 200: operatorListItemSchema, ...refusals },
         },
       },
       async (request) => {
@@ -263,7 +243,7 @@ export async function registerOperatorsRoutes(
             "Turn off an operator's two-factor sign-in, when they lost their authenticator and backup codes (administrator)",
           params: z.object({ id: z.string() }),
           body: twoFactorPasswordSchema,
-          response: { 200: operatorListItemSchema, ...errors },
+          response: { 200: operatorListItemSchema, ...refusals },
         },
       },
       async (request, reply) => {
