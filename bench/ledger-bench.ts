@@ -17,7 +17,7 @@ import { formatAmount } from '../src/shared/money.ts';
 import { BEFORE_ISSUE_21, buildAt } from './build-before.ts';
 import { cpuProfileFlags, microseconds, summariseWrittenProfile } from './cpu-profile.ts';
 import { seedLedgerSqlite, shuffled, unpaidProblemsSqlite } from './seed-data.ts';
-import { signUpOperator, startServer, stop, waitForHealth } from './server-process.ts';
+import { cpuMicros, signUpOperator, startServer, stop, waitForHealth } from './server-process.ts';
 
 const SERVER_COMMAND = [process.execPath, path.join('dist', 'server', 'server', 'index.js')];
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 100_000);
@@ -48,6 +48,9 @@ interface Figures {
   p50: number;
   p99: number;
   errors: number;
+  /** Requests answered, and the server's CPU time meanwhile (µs), where the load measured it. */
+  requests?: number;
+  serverCpuUs?: number;
 }
 
 function load(
@@ -67,6 +70,7 @@ function load(
               p50: result.latency.p50,
               p99: result.latency.p99,
               errors: result.errors + result.non2xx + result.timeouts,
+              requests: result.requests.total,
             }),
     );
   });
@@ -163,33 +167,35 @@ interface Arrears {
  */
 function paymentLoad(
   name: string,
-  server: { base: string; headers: Record<string, string> },
+  server: { base: string; headers: Record<string, string>; pid?: number },
   clientIds: readonly (string | undefined)[],
   arrears: readonly Arrears[],
 ) {
   let next = 0;
   const run = (seconds: number) =>
-    load(
-      name,
-      {
-        url: server.base,
-        requests: [
-          {
-            method: 'POST',
-            headers: server.headers,
-            setupRequest: (request) => {
-              const i = next++;
-              const amount = formatAmount(arrears[i % arrears.length]?.paymentPaise ?? 100n);
-              return {
-                ...request,
-                path: `/api/clients/${clientIds[i % clientIds.length]}/entries`,
-                body: JSON.stringify({ kind: 'payment', amount, note: 'bench' }),
-              };
+    withServerCpu(server.pid, () =>
+      load(
+        name,
+        {
+          url: server.base,
+          requests: [
+            {
+              method: 'POST',
+              headers: server.headers,
+              setupRequest: (request) => {
+                const i = next++;
+                const amount = formatAmount(arrears[i % arrears.length]?.paymentPaise ?? 100n);
+                return {
+                  ...request,
+                  path: `/api/clients/${clientIds[i % clientIds.length]}/entries`,
+                  body: JSON.stringify({ kind: 'payment', amount, note: 'bench' }),
+                };
+              },
             },
-          },
-        ],
-      },
-      seconds,
+          ],
+        },
+        seconds,
+      ),
     );
   return { run, sent: () => next };
 }
@@ -198,8 +204,9 @@ function settlingLoads(
   headers: Record<string, string>,
   creditIds: readonly string[],
   arrears: readonly Arrears[],
+  pid?: number,
 ) {
-  const server = { base: BASE, headers };
+  const server = { base: BASE, headers, ...(pid === undefined ? {} : { pid }) };
   const none = paymentLoad(
     'payment on a client in credit (nothing to settle)',
     server,
@@ -216,6 +223,21 @@ function settlingLoads(
 }
 
 type Load = (seconds: number) => Promise<Figures>;
+
+/**
+ * A load's figures with the CPU time its server spent meanwhile (user and system, all its
+ * threads, from /proc): a comparison of two servers that leaves out the load generator's share
+ * of the cores and the machine's other work, which move the throughput from run to run.
+ */
+async function withServerCpu(
+  pid: number | undefined,
+  run: () => Promise<Figures>,
+): Promise<Figures> {
+  if (pid === undefined) return run();
+  const before = cpuMicros(pid);
+  const figures = await run();
+  return { ...figures, serverCpuUs: cpuMicros(pid) - before };
+}
 
 /** The counted runs, in this order: a drift of the machine's speed falls on both loads alike. */
 const TURNS = ['first', 'second', 'second', 'first', 'first', 'second', 'second', 'first'] as const;
@@ -245,6 +267,10 @@ async function inTurns(
       p50: mean(of.map((f) => f.p50)),
       p99: Math.max(...of.map((f) => f.p99)),
       errors: of.reduce((sum, f) => sum + f.errors, 0),
+      requests: of.reduce((sum, f) => sum + (f.requests ?? 0), 0),
+      ...(of.every((f) => f.serverCpuUs !== undefined)
+        ? { serverCpuUs: of.reduce((sum, f) => sum + (f.serverCpuUs ?? 0), 0) }
+        : {}),
     };
   };
   return {
@@ -317,7 +343,7 @@ async function againstBuildBefore(
     const headers = { cookie: operator.cookie, origin, 'content-type': 'application/json' };
     const before = paymentLoad(
       `POST /api/clients/:id/entries (payment) on the build before issue 21 (${BEFORE_ISSUE_21.slice(0, 7)})`,
-      { base, headers },
+      { base, headers, ...(server.pid === undefined ? {} : { pid: server.pid }) },
       shuffled(clientIds),
       arrears,
     ).run;
@@ -334,6 +360,15 @@ async function againstBuildBefore(
     await stop(server);
     build.remove();
   }
+}
+
+/** Server CPU a request of two loads, and the first's over the second's (as throughput would be). */
+function cpuComparison(firstName: string, first: Figures, secondName: string, second: Figures) {
+  const perRequest = (figures: Figures) =>
+    (figures.serverCpuUs ?? Number.NaN) / (figures.requests ?? 0);
+  const a = perRequest(first);
+  const b = perRequest(second);
+  return `server CPU ${firstName} / ${secondName}: ${a.toFixed(0)} / ${b.toFixed(0)} µs, ${(a / b).toFixed(2)} (the same comparison without the load generator's share of the cores)`;
 }
 
 const ms = (value: number) => (Number.isInteger(value) ? String(value) : value.toFixed(1));
@@ -382,7 +417,9 @@ async function main(): Promise<void> {
     const writeHeaders = { cookie, origin: ORIGIN, 'content-type': 'application/json' };
     if (PROFILE) {
       const window = { from: microseconds(), to: 0 };
-      const figures = await settlingLoads(writeHeaders, creditIds, arrears)[PROFILE](DURATION_S);
+      const figures = await settlingLoads(writeHeaders, creditIds, arrears, server.pid)[PROFILE](
+        DURATION_S,
+      );
       window.to = microseconds();
       console.log(
         `${figures.name}: ${figures.rps.toFixed(0)} req/s, p50 ${ms(figures.p50)} ms, p99 ${ms(figures.p99)} ms, ${figures.errors} errors`,
@@ -406,7 +443,7 @@ async function main(): Promise<void> {
       }),
     });
     results.push(creates);
-    const loads = settlingLoads(writeHeaders, creditIds, arrears);
+    const loads = settlingLoads(writeHeaders, creditIds, arrears, server.pid);
     const settling = await compareSettling(loads, arrears);
     results.push(...settling.figures);
     const beforeIssue = await againstBuildBefore(dir, loads.settle, arrears);
@@ -492,12 +529,18 @@ async function main(): Promise<void> {
       `payments settling unpaid amounts / payments with none to settle (throughput): ${(settling.settle.rps / settling.none.rps).toFixed(2)} (target ≥ 0.8: "recording a payment stays within 20% of today's rate")`,
     );
     console.log(`  the counted runs in order: ${settling.runs}`);
+    console.log(
+      `  ${cpuComparison('a payment in credit', settling.none, 'a settling one', settling.settle)}`,
+    );
     console.log(SETTLING_NOTE);
     if ('before' in beforeIssue) {
       console.log(
         `payments settling unpaid amounts / payments on the build before issue 21 (throughput): ${(beforeIssue.settle.rps / beforeIssue.before.rps).toFixed(2)} (target ≥ 0.8: the same, measured against "today's rate" itself)`,
       );
       console.log(`  the counted runs in order: ${beforeIssue.runs}`);
+      console.log(
+        `  ${cpuComparison('a payment on the build before issue 21', beforeIssue.before, 'a settling one today', beforeIssue.settle)}`,
+      );
     } else {
       console.log(`payments on the build before issue 21: not measured (${beforeIssue.missing})`);
     }
