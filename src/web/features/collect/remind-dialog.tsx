@@ -7,9 +7,15 @@ import type { Client } from '../../../shared/client-schema.ts';
 import { linkPreviewText, templatesFor } from '../../../shared/collection-schema.ts';
 import type { PromiseToPay } from '../../../shared/dues-schema.ts';
 import { paiseFromAmount } from '../../../shared/money.ts';
-import type { ReminderChannel, SentReminder } from '../../../shared/reminder-schema.ts';
+import {
+  newReminderSchema,
+  type ReminderChannel,
+  type SentReminder,
+} from '../../../shared/reminder-schema.ts';
 import { LoadFailed } from '../../components/loading.tsx';
+import { fieldErrorText } from '../../i18n/errors.ts';
 import { translate, useT } from '../../i18n/translate.tsx';
+import { ApiError } from '../../lib/api-client.ts';
 import { copyText } from '../../lib/clipboard.ts';
 import { fieldMessageText } from '../../lib/form-errors.ts';
 import { failureText } from '../../lib/messages.ts';
@@ -71,18 +77,41 @@ function ReminderForm({
   const [sent, setSent] = useState<SentReminder | null>(null);
   const [copied, setCopied] = useState<boolean | null>(null);
   const [left, setLeft] = useState(false);
+  // What the shared schema found wrong with the message, before anything was sent.
+  const [invalid, setInvalid] = useState<string | undefined>();
+  const messageBox = useRef<HTMLTextAreaElement>(null);
   // The preview is in the client's language, and so is its stand-in for the link.
   const linkStandIn = linkPreviewText(client.language);
   useOnReturn(left && sequence !== undefined, () => sequence?.onNext());
 
+  // The server's reason under the message itself (an unknown placeholder, too long, emptied).
+  const refusal = send.error instanceof ApiError ? send.error : undefined;
+  const messageError =
+    invalid ??
+    (refusal?.fieldErrors.message
+      ? fieldErrorText(refusal.fieldErrors.message, refusal.fieldCodes.message)
+      : undefined);
+
   async function record(channel: ReminderChannel) {
     setCopied(null);
-    // Sent as typed only when changed: the template as the server fills it makes a fresh
-    // statement link for {link}, which the preview shows as "(statement link)" (in the client's
-    // language).
+    setInvalid(undefined);
+    // A link made for an earlier try must not stay beside this one's outcome.
+    setSent(null);
+    // Sent as typed only when changed (emptied too, which the server refuses): the template as
+    // the server fills it makes a fresh statement link for {link}, which the preview shows as
+    // "(statement link)" (in the client's language).
     const edited = message.trim() !== filled.trim();
     const text = edited ? message.split(linkStandIn).join('{link}') : undefined;
-    const answer = await send.mutateAsync({ channel, ...(text ? { message: text } : {}) });
+    const input = { channel, ...(text === undefined ? {} : { message: text }) };
+    const checked = newReminderSchema.safeParse(input);
+    if (!checked.success) {
+      const issue = checked.error.issues.find((found) => found.path[0] === 'message');
+      setInvalid(fieldMessageText(issue?.message ?? checked.error.issues[0]?.message));
+      // As every form here does on a refused submit: the field to mend has the focus.
+      messageBox.current?.focus();
+      return;
+    }
+    const answer = await send.mutateAsync(input);
     setSent(answer);
     if (channel === 'copy') setCopied(await copyText(answer.message));
   }
@@ -96,12 +125,26 @@ function ReminderForm({
         </p>
         <Form.Control
           as="textarea"
+          ref={messageBox}
           rows={5}
           lang={client.language}
           value={message}
-          onChange={(event) => setMessage(event.target.value)}
-          aria-describedby={`${id}-message-language ${id}-message-help`}
+          onChange={(event) => {
+            setMessage(event.target.value);
+            // What was made or refused was for the text as it was.
+            setSent(null);
+            setInvalid(undefined);
+            if (send.isError) send.reset();
+          }}
+          isInvalid={messageError !== undefined}
+          aria-invalid={messageError !== undefined}
+          aria-describedby={`${id}-message-language ${messageError ? `${id}-message-error ` : ''}${id}-message-help`}
         />
+        {messageError ? (
+          <Form.Control.Feedback type="invalid" id={`${id}-message-error`}>
+            {messageError}
+          </Form.Control.Feedback>
+        ) : null}
         <Form.Text id={`${id}-message-help`} muted>
           {t('collect.remind.linkHelp', { link: linkStandIn })}
         </Form.Text>

@@ -58,6 +58,18 @@ function remindApi(settings = collectionSettings('Verma Stores', 'verma@okaxis')
   const post = (client: Client) => (init: RequestInit | undefined) => {
     const body = JSON.parse(String(init?.body)) as { channel: string; message?: string };
     sent.push({ client: client.id, body });
+    // A refusal of the server's own that the browser's check does not foresee.
+    if (body.message?.includes('REFUSED')) {
+      return {
+        status: 400,
+        body: {
+          message: 'Invalid request',
+          code: 'validation',
+          fieldErrors: { message: 'Message must be at most 2,000 characters' },
+          fieldCodes: { message: 'message.too-long' },
+        },
+      };
+    }
     const message = (body.message ?? `Namaste ${client.fname}, pay here: {link}`).replace(
       '{link}',
       'https://panel.example/s/tok',
@@ -173,6 +185,53 @@ describe('reminding a client', () => {
     expect(await navigator.clipboard.readText()).toBe('Please pay: https://panel.example/s/tok');
     expect(sent).toEqual([
       { client: 'a1', body: { channel: 'copy', message: 'Please pay: {link}' } },
+    ]);
+  });
+});
+
+describe('a message that cannot be sent', () => {
+  test('an unknown placeholder or an emptied message is refused under the message, and nothing is sent', async () => {
+    const { sent } = remindApi();
+    const user = userEvent.setup();
+    renderApp('/client/a1');
+    await user.click(await screen.findByRole('button', { name: 'Remind Asha Verma' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Remind Asha Verma' });
+    const message = await within(dialog).findByLabelText('Message');
+    await user.clear(message);
+    await user.type(message, 'Please pay {{amont}');
+    await user.click(within(dialog).getByRole('button', { name: 'WhatsApp' }));
+    await waitFor(() => expect(message).toHaveAttribute('aria-invalid', 'true'));
+    expect(message).toHaveAccessibleDescription(/Unknown placeholder \{amont\}: use \{name\}/);
+    expect(message).toHaveFocus();
+    // Emptied, it is not swapped for the standard message behind the operator's back.
+    await user.clear(message);
+    expect(message).toHaveAttribute('aria-invalid', 'false');
+    await user.click(within(dialog).getByRole('button', { name: 'SMS' }));
+    await waitFor(() => expect(message).toHaveAccessibleDescription(/Message is required/));
+    expect(sent).toEqual([]);
+    expect(within(dialog).queryByRole('link', { name: /^Open/ })).toBeNull();
+  });
+
+  test("the server's refusal shows under the message, and the link of an earlier try goes away", async () => {
+    const { sent } = remindApi();
+    const user = userEvent.setup();
+    renderApp('/client/a1');
+    await user.click(await screen.findByRole('button', { name: 'Remind Asha Verma' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Remind Asha Verma' });
+    const message = await within(dialog).findByLabelText('Message');
+    await user.click(within(dialog).getByRole('button', { name: 'SMS' }));
+    expect(await within(dialog).findByRole('link', { name: 'Open SMS' })).toBeVisible();
+    // Edited: the link made for the text as it was goes at once.
+    await user.type(message, ' REFUSED');
+    expect(within(dialog).queryByRole('link', { name: 'Open SMS' })).toBeNull();
+    await user.click(within(dialog).getByRole('button', { name: 'WhatsApp' }));
+    await waitFor(() => expect(message).toHaveAttribute('aria-invalid', 'true'));
+    expect(message).toHaveAccessibleDescription(/Message must be at most 2,000 characters/);
+    expect(within(dialog).getByRole('alert')).toHaveTextContent(/The reminder was not made/);
+    expect(within(dialog).queryByRole('link', { name: /^Open/ })).toBeNull();
+    expect(sent.map((each) => each.body)).toEqual([
+      { channel: 'sms' },
+      { channel: 'whatsapp', message: 'Namaste Asha, pay here: {link} REFUSED' },
     ]);
   });
 });
