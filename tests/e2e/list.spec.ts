@@ -266,11 +266,48 @@ test('at 390 px the list is cards with no sideways scroll, and the menu collapse
   const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
   const page = await context.newPage();
   await register(page);
-  await seedClients(page, 8);
+  await seedClients(page, 7);
+  // A long name with payments its client reported: both seen whole on the card.
+  const origin = new URL(page.url()).origin;
+  const added = await page.request.post('/api/clients', {
+    headers: { origin },
+    data: {
+      fname: 'Venkataramanan',
+      lname: "Subramaniam D'Souza & Sons",
+      email: 'venkat@example.com',
+      phone: '98765 43210',
+      balance: '4735.06',
+    },
+  });
+  const { id } = (await added.json()) as { id: string };
+  const link = await page.request.post(`/api/clients/${id}/share-links`, {
+    headers: { origin },
+    data: {},
+  });
+  const token = ((await link.json()) as { url: string }).url.split('/s/')[1];
+  for (const reference of ['UPI 41235', 'UPI 41236']) {
+    const claim = await page.request.post(`/api/shared/${token}/claims`, {
+      headers: { origin },
+      data: { amount: '500.00', reference },
+    });
+    expect(claim.status()).toBe(201);
+  }
   await page.goto('/dashboard');
   const cards = page.getByRole('list', { name: 'Clients' });
   await expect(cards.getByRole('listitem')).toHaveCount(8);
   await expect(table(page)).toBeHidden();
+  const card = cards.getByRole('listitem').filter({ hasText: 'Venkataramanan' });
+  const badge = card.getByText('2 reported payments');
+  await expect(badge).toBeVisible();
+  const name = card.getByText("Venkataramanan Subramaniam D'Souza & Sons");
+  await expect(name).toBeVisible();
+  // Not cut off: the name's text needs no more room than it has, and the badge is inside it.
+  const cut = await name.evaluate((element) => element.scrollWidth > element.clientWidth);
+  expect(cut).toBe(false);
+  const [badgeBox, nameBox] = [await badge.boundingBox(), await name.boundingBox()];
+  expect(badgeBox && nameBox && badgeBox.x + badgeBox.width <= nameBox.x + nameBox.width).toBe(
+    true,
+  );
   const overflow = await page.evaluate(
     () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
   );

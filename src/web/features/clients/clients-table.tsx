@@ -217,7 +217,8 @@ export function ClientCards({
             className="flex-grow-1 min-w-0 d-flex justify-content-between align-items-center gap-2 p-3 text-reset text-decoration-none"
           >
             <span className="min-w-0">
-              <span className="d-block fw-semibold text-truncate">
+              {/* Wraps, never cut: a long name, and the reported payments to check, stay seen. */}
+              <span className="d-block fw-semibold text-break">
                 {client.fname} {client.lname}
                 <ClaimsBadge client={client} />
               </span>
