@@ -410,6 +410,18 @@ test('the delete dialog names the client and what they owe', async ({ page }) =>
   await page.getByRole('button', { name: 'Delete' }).click();
   const dialog = page.getByRole('dialog', { name: 'Are you sure ?' });
   await expect(dialog).toContainText('Person001 Sharma, who owes ₹101.00, will be removed');
+  // Shift+Tab goes round the dialog's buttons backwards, as Tab does forwards.
+  const buttons = dialog.getByRole('button');
+  const count = await buttons.count();
+  expect(count).toBeGreaterThan(2);
+  await buttons.first().focus();
+  await page.keyboard.press('Shift+Tab');
+  await expect(buttons.last()).toBeFocused();
+  await page.keyboard.press('Shift+Tab');
+  await expect(buttons.nth(count - 2)).toBeFocused();
+  await buttons.last().focus();
+  await page.keyboard.press('Tab');
+  await expect(buttons.first()).toBeFocused();
   await dialog.getByRole('button', { name: 'Cancel' }).click();
 });
 

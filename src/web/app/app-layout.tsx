@@ -6,6 +6,7 @@ import { Loading } from '../components/loading.tsx';
 import { Navbar } from '../components/navbar.tsx';
 import { translate, useT } from '../i18n/translate.tsx';
 import { useLanguageChoice } from '../i18n/use-language-choice.ts';
+import { keepTabInDialogs } from '../lib/dialog-focus.ts';
 import { useSession, useSignOut } from '../lib/session.ts';
 import { useSettings } from '../lib/settings-service.ts';
 import { FAILURE_SECONDS, failureText, loggedOut } from '../lib/shell-messages.ts';
@@ -76,6 +77,7 @@ export function AppLayout({ signedIn }: { signedIn: SignedInLoader }) {
   const user = session.data;
   useForgetOnChange(signedIn, user?.id);
   useFocusOnNavigation();
+  useEffect(() => keepTabInDialogs(), []);
   const chooseLanguage = useLanguageChoice(user ?? null);
 
   async function logout() {
