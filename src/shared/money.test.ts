@@ -46,6 +46,16 @@ describe('parseAmount', () => {
     expect(parseAmount('1,00,00').ok).toBe(false);
   });
 
+  test('a grouped number starting with 0 is refused: "0,500" is not five hundred', () => {
+    for (const text of ['0,500', '0,00,500', '000,500', '0,000,001', '-0,500', '00,000']) {
+      expect(parseAmount(text), text).toEqual({ ok: false, error: AMOUNT_GROUPING_MESSAGE });
+    }
+    // Plain digits may still start with zeros, and a group may hold them.
+    expect(paise('0500')).toBe(50_000n);
+    expect(paise('1,000,001')).toBe(100_000_100n);
+    expect(paise('10,05,000')).toBe(100_500_000n);
+  });
+
   test('negatives, and -0.00 is plain zero', () => {
     expect(paise('-20')).toBe(-2000n);
     expect(paise('-0.05')).toBe(-5n);

@@ -14,7 +14,9 @@ export const AMOUNT_GROUPING_MESSAGE = validationMessage('amount.grouping');
 export const AMOUNT_RANGE_MESSAGE = validationMessage('amount.range');
 
 // Whole rupees: plain digits, international grouping (100,000) or Indian grouping (1,00,000).
-const WHOLE = String.raw`\d+|\d{1,3}(?:,\d{3})+|\d{1,2}(?:,\d{2})*,\d{3}`;
+// A grouped number starts with a digit other than 0: "0,500" is half a rupee written the
+// European way, never five hundred.
+const WHOLE = String.raw`\d+|[1-9]\d{0,2}(?:,\d{3})+|[1-9]\d?(?:,\d{2})*,\d{3}`;
 const AMOUNT_PATTERN = new RegExp(String.raw`^([+-]?)(?:(${WHOLE})(?:\.(\d{0,2}))?|\.(\d{1,2}))$`);
 
 /**
