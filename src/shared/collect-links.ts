@@ -45,12 +45,17 @@ export function smsUrl(e164: string, message: string): string {
   return `sms:${e164}?body=${encodeURIComponent(message)}`;
 }
 
-/** The mail app; the address keeps its "@" readable, each side of it percent-encoded. */
+/**
+ * The mail app; the address keeps its "@" readable, each side of it percent-encoded. The
+ * subject goes on one line whatever it was saved with (a subject saved before line breaks were
+ * refused in it): a CR or LF there would start a header of its own (RFC 6068).
+ */
 export function mailtoUrl(email: string, subject: string, message: string): string {
+  const oneLine = subject.replace(/[\r\n]+/g, ' ');
   const at = email.lastIndexOf('@');
   const address =
     at < 0
       ? encodeURIComponent(email)
       : `${encodeURIComponent(email.slice(0, at))}@${encodeURIComponent(email.slice(at + 1))}`;
-  return `mailto:${address}?subject=${encodeURIComponent(subject)}&body=${encodeURIComponent(message)}`;
+  return `mailto:${address}?subject=${encodeURIComponent(oneLine)}&body=${encodeURIComponent(message)}`;
 }

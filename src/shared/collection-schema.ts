@@ -58,7 +58,9 @@ export function onlyKnownPlaceholders() {
 function templateText(field: 'reminderMessage' | 'reminderEmailSubject', max: number) {
   return storableText(
     field,
-    { multiline: true },
+    // A subject is one line: a line break in it would reach the mail app as a header of its
+    // own (RFC 6068's warning about CR and LF in a mailto: link).
+    { multiline: field === 'reminderMessage' },
     z.trim(),
     z.minLength(1, validationMessage(`${field}.required`)),
     z.maxLength(max, validationMessage(`${field}.too-long`)),

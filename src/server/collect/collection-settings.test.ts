@@ -101,6 +101,26 @@ test('bad settings are a 400 naming each field at fault, and nothing is saved', 
   expect((await get(cookie)).json()).toEqual(mine);
 });
 
+test('an e-mail subject is one line: a line break in it is refused (it would become a header of the mail)', async () => {
+  const { cookie } = await signUp(t.app);
+  await put(cookie, mine);
+  const answer = await put(cookie, {
+    ...mine,
+    reminderEmailSubject: 'Dues\r\nBcc: someone@example.com',
+    templates: { hi: { ...mine.templates.hi, reminderEmailSubject: '{business}\nसे' } },
+    // The message may hold lines: it is the mail's body.
+    reminderMessage: 'Hello {name},\n{amount} to {business}: {link}',
+  });
+  expect(answer.statusCode).toBe(400);
+  expect(answer.json().fieldErrors).toEqual({
+    reminderEmailSubject:
+      'E-mail subject contains characters that cannot be stored (control or broken characters)',
+    'templates.hi.reminderEmailSubject':
+      'E-mail subject contains characters that cannot be stored (control or broken characters)',
+  });
+  expect((await get(cookie)).json()).toEqual(mine);
+});
+
 describe('reminder templates by language', () => {
   test('the Hindi templates start as the built-in ones: Hindi, with the English ones’ placeholders', async () => {
     const { cookie } = await signUp(t.app);

@@ -119,6 +119,8 @@ export async function registerRemindersRoutes(
           const message = fillOwnText(text, client, settings, url);
           const subject = fillFor(templates.reminderEmailSubject, client, settings, url);
           refuseOverlong(message, channel === 'email' ? subject : undefined);
+          // "{upi}" alone, with no UPI ID set, fills in to nothing: no reminder to send.
+          if (message.trim() === '') throw fieldRefusal(400, 'reminder-empty', 'message');
           const recorded = await recordReminder(trx, {
             operator,
             client: row,

@@ -269,6 +269,33 @@ describe('sending', () => {
     expect(near.statusCode, near.body).toBe(201);
   });
 
+  test('a text its placeholders fill in to nothing (no UPI ID, no business name) is a 400 that records nothing', async () => {
+    const shop = await signUp(t.app);
+    const client = await addClient(t.app, shop.cookie);
+    for (const message of ['{upi}', ' {business} {upi} ']) {
+      const refused = await send(shop.cookie, client.id, { channel: 'whatsapp', message });
+      expect(refused.statusCode, refused.body).toBe(400);
+      expect(refused.json()).toMatchObject({
+        code: 'reminder-empty',
+        fieldCodes: { message: 'reminder-empty' },
+      });
+    }
+    const after = await t.app.inject({
+      method: 'GET',
+      url: apiPaths.client(client.id),
+      headers: { cookie: shop.cookie },
+    });
+    expect(after.json().lastRemindedOn).toBeNull();
+    const history = await t.app.inject({
+      method: 'GET',
+      url: `/api/clients/${client.id}/reminders`,
+      headers: { cookie: shop.cookie },
+    });
+    expect(history.json().items).toEqual([]);
+    const worded = await send(shop.cookie, client.id, { channel: 'copy', message: 'Pay {upi}' });
+    expect(worded.statusCode, worded.body).toBe(201);
+  });
+
   test('templates that fill too long are refused in the preview and when sent, naming the field', async () => {
     const shop = await signUp(t.app);
     const saved = await t.app.inject({
