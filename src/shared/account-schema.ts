@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { emailSchema, newPasswordSchema, PASSWORD_MAX_LENGTH } from './auth-schema.ts';
 import { sessionAnswerSchema } from './operator-schema.ts';
-import { wellFormedText } from './text.ts';
+import { storableText, wellFormedText } from './text.ts';
 import { validationMessage } from './validation-messages.ts';
 
 /** The password the operator has now: only checked against the stored hash. */
@@ -76,8 +76,9 @@ export const sessionsEndSchema = z
     sessionIds: z.optional(
       z
         .array(
-          wellFormedText(
+          storableText(
             'sessionId',
+            {},
             z.minLength(1, validationMessage('sessionId.empty')),
             z.maxLength(SESSION_ID_MAX_LENGTH, validationMessage('sessionId.invalid')),
           ),

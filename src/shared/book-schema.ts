@@ -26,7 +26,7 @@ export const newBookSchema = z.strictObject({
     z.maxLength(BOOK_NAME_MAX_LENGTH, validationMessage('bookName.too-long')),
   ),
 });
-export const currentBookSchema = z.strictObject({ id: z.string() });
+export const currentBookSchema = z.strictObject({ id: storableText('bookId') });
 
 export const memberSchema = z.object({
   id: z.string(),

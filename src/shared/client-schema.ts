@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { apiRefusalSchema } from './api-error.ts';
 import { languageSchema } from './languages.ts';
-import { storableText } from './text.ts';
+import { hasForbiddenCharacters, storableText } from './text.ts';
 import { validationMessage } from './validation-messages.ts';
 
 /** The refusal of an update based on an old version (HTTP 409), shown as is by the web app. */
@@ -157,9 +157,14 @@ export const MAX_BULK_IDS = 500;
 /** Clients picked together, for a bulk delete or restore. */
 export const clientIdsSchema = z.strictObject({
   ids: z
-    .array(z.string({ error: validationMessage('ids.not-text') }), {
-      error: validationMessage('ids.not-list'),
-    })
+    .array(
+      z.string({ error: validationMessage('ids.not-text') }).check(
+        z.refine((id) => !hasForbiddenCharacters(id), {
+          error: validationMessage('clientId.invalid-characters'),
+        }),
+      ),
+      { error: validationMessage('ids.not-list') },
+    )
     .check(
       z.minLength(1, validationMessage('ids.none')),
       z.maxLength(MAX_BULK_IDS, validationMessage('ids.too-many')),

@@ -250,20 +250,28 @@ describe('ending one’s sessions', () => {
     expect(await isSignedIn(t.app, laptop)).toBe(false);
   });
 
-  test('an id no session can have (a NUL in it) matches nothing, and the others in the list still end', async () => {
+  test('an id with a control character in it is refused by name, and nothing ends', async () => {
     const alice = await signUp(t.app);
     const laptop = await signIn(t.app, alice.email);
     const laptopId = await idOf(laptop);
-    const none = await endSessions(alice.cookie, {
-      currentPassword: GOOD_PASSWORD,
-      sessionIds: ['a\u0000', `${laptopId}\u0000`],
-    });
-    expect(none.statusCode, none.body).toBe(200);
-    expect(none.json()).toEqual({ revoked: 0, signedOut: false });
-    expect(await isSignedIn(t.app, laptop)).toBe(true);
+    for (const sessionIds of [
+      ['a\u0000', `${laptopId}\u0000`],
+      ['a\u0007', laptopId],
+    ]) {
+      const refused = await endSessions(alice.cookie, {
+        currentPassword: GOOD_PASSWORD,
+        sessionIds,
+      });
+      expect(refused.statusCode, refused.body).toBe(400);
+      expect([...new Set(Object.values(refused.json().fieldErrors))]).toEqual([
+        'A session id contains characters that cannot be stored (control or broken characters)',
+      ]);
+      expect(await isSignedIn(t.app, laptop)).toBe(true);
+    }
+    // An id of no session is no error: it matches nothing, and the others still end.
     const mixed = await endSessions(alice.cookie, {
       currentPassword: GOOD_PASSWORD,
-      sessionIds: ['a\u0000', laptopId],
+      sessionIds: ['no-such-session', laptopId],
     });
     expect(mixed.json()).toEqual({ revoked: 1, signedOut: false });
     expect(await isSignedIn(t.app, laptop)).toBe(false);

@@ -323,11 +323,14 @@ describe('switching books', () => {
 });
 
 describe('ids no row can have', () => {
-  test('a NUL in a book or member id is answered as not found, in an activity filter refused as the text rule says; never a 5xx', async () => {
+  test('a NUL in a book or member id of a path is answered as not found, in a body or an activity filter refused as the text rule says; never a 5xx', async () => {
     const boss = await owner();
     const bad = 'x\u0000y';
     const switched = await injectCall(t.app, 'PUT', apiPaths.currentBook, boss.cookie, { id: bad });
-    expect(switched.statusCode).toBe(404);
+    expect(switched.statusCode).toBe(400);
+    expect(switched.json().fieldErrors).toEqual({
+      id: 'A book id contains characters that cannot be stored (control or broken characters)',
+    });
     const role = await injectCall(t.app, 'PUT', apiPaths.bookMember(bad), boss.cookie, {
       role: 'staff',
     });

@@ -351,7 +351,7 @@ describe('hostile inputs that once failed', () => {
     expect(deepest.json().items).toEqual([]);
   });
 
-  test('a restore or a payment for an id with a NUL byte is a 404, not a 500', async () => {
+  test('a restore or a payment for an id with a NUL byte is a 404 in the path and a 400 in a body, not a 500', async () => {
     // PostgreSQL refuses text holding NUL outright; ids are checked before any query.
     const id = `${context.ownClientIds[0]}\u0000`;
     const send = (method: 'POST', url: string, payload?: object) =>
@@ -363,9 +363,26 @@ describe('hostile inputs that once failed', () => {
       });
     const one = await send('POST', `/api/clients/${encodeURIComponent(id)}/restore`);
     expect(one.statusCode).toBe(404);
-    const many = await send('POST', '/api/clients/restore', { ids: [id] });
-    expect(many.statusCode).toBe(200);
-    expect(many.json()).toEqual({ restored: [] });
+    // In a body an id is text like any other: control characters are refused by name.
+    for (const url of ['/api/clients/restore', '/api/clients/delete']) {
+      for (const ids of [[id], ['\u0007'], ['\ud800']]) {
+        const many = await send('POST', url, { ids });
+        expect(many.statusCode, `${url} ${JSON.stringify(ids)}`).toBe(400);
+        expect(Object.values(many.json().fieldErrors)).toEqual([
+          'A client id contains characters that cannot be stored (control or broken characters)',
+        ]);
+      }
+    }
+    const book = await t.app.inject({
+      method: 'PUT',
+      url: '/api/books/current',
+      headers: { cookie: cookies.operator },
+      payload: { id: 'x\u0000' },
+    });
+    expect(book.statusCode).toBe(400);
+    expect(book.json().fieldErrors).toEqual({
+      id: 'A book id contains characters that cannot be stored (control or broken characters)',
+    });
     const payment = await send('POST', `/api/clients/${encodeURIComponent(id)}/entries`, {
       kind: 'payment',
       amount: '1.00',
