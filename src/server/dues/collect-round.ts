@@ -30,6 +30,19 @@ export function isOnRound(row: RoundFields, on: string): boolean {
   );
 }
 
+/**
+ * The rounds a payment deals with the client on, of those that can be asked for (the panel's
+ * today and the day either side): the round of the payment's own date, and each later one it
+ * leaves nothing overdue on (`oldestDueAfter`: the client's oldest unpaid due date after it).
+ * An earlier payment that leaves some overdue is the book being written up: it deals with no
+ * later round.
+ */
+export function roundsPaidOn(paidOn: string, today: string, oldestDueAfter: string | null) {
+  return [addDays(today, -1), today, addDays(today, 1)].filter(
+    (day) => paidOn === day || (paidOn < day && (oldestDueAfter === null || oldestDueAfter >= day)),
+  );
+}
+
 /** `isOnRound` as SQL over clients `c`. */
 export function roundCondition(on: string) {
   const since = remindedRecentlySince(on);

@@ -494,8 +494,9 @@ describe('promises to pay', () => {
   });
 });
 
-async function round(cookie: string): Promise<CollectRound> {
-  const response = await injectCall(t.app, 'GET', apiPaths.collect, cookie);
+async function round(cookie: string, on?: string): Promise<CollectRound> {
+  const url = on === undefined ? apiPaths.collect : `${apiPaths.collect}?on=${on}`;
+  const response = await injectCall(t.app, 'GET', url, cookie);
   expect(response.statusCode, response.body).toBe(200);
   return response.json();
 }
@@ -570,6 +571,31 @@ describe("the day's collection round", () => {
     expect(await round(cookie)).toMatchObject({ remaining: 1, done: 1 });
     await pay(cookie, other, '300', addDays(today, -1));
     expect(await round(cookie)).toMatchObject({ items: [], remaining: 0, done: 2 });
+  });
+
+  test('on the rounds of the day either side too: a payment deals with its own day, and each later one it leaves clear', async () => {
+    const cookie = await operator();
+    const yesterday = addDays(today, -1);
+    const tomorrow = addDays(today, 1);
+    const names = ['PartYesterday', 'PartTomorrow', 'AllYesterday'];
+    const clients = [];
+    for (const fname of names) {
+      const client = await addClient(t.app, cookie, { balance: '0', fname });
+      await charge(cookie, client, '500', addDays(today, -20));
+      clients.push(client);
+    }
+    const [partYesterday, partTomorrow, allYesterday] = clients as [Client, Client, Client];
+    await pay(cookie, partYesterday, '100', yesterday);
+    await pay(cookie, partTomorrow, '100', tomorrow);
+    await pay(cookie, allYesterday, '500', yesterday);
+    const left = async (on: string) => {
+      const day = await round(cookie, on);
+      return [day.items.map((item) => item.client.fname).sort(), day.done];
+    };
+    // Yesterday: both paid on it; today and tomorrow: only the one left with nothing overdue.
+    expect(await left(yesterday)).toEqual([['PartTomorrow'], 2]);
+    expect(await left(today)).toEqual([['PartTomorrow', 'PartYesterday'], 1]);
+    expect(await left(tomorrow)).toEqual([['PartYesterday'], 2]);
   });
 
   test('a broken promise brings the client back the next day with that reason', async () => {

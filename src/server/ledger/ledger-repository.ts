@@ -26,7 +26,7 @@ import type { WriteTransaction } from '../db/database.ts';
 import { insertRows } from '../db/insert-rows.ts';
 import { type DbInteger, exactInteger } from '../db/integers.ts';
 import { type DatabaseReader, readTogether } from '../db/reader.ts';
-import { markDealtWith } from '../dues/collect-round.ts';
+import { markDealtWith, roundsPaidOn } from '../dues/collect-round.ts';
 import { creditPromise } from '../dues/promises-repository.ts';
 import { dueByTerms, moveUnpaid } from '../dues/unpaid-repository.ts';
 
@@ -281,8 +281,9 @@ export async function recordEntry(
     // A payment of today's deals with the client today. One dated earlier does when it leaves
     // nothing overdue (paid yesterday, as promised, recorded from the round); otherwise it is
     // the book being written up, and must not take a client still overdue off today's round.
-    if (input.on === today || due.overduePaise === 0n) {
-      await markDealtWith(trx, operator.bookId, row, today, 'paid');
+    // Likewise on the rounds of the day either side, which a browser elsewhere may ask for.
+    for (const day of roundsPaidOn(input.on, today, due.oldestDueOn)) {
+      await markDealtWith(trx, operator.bookId, row, day, 'paid');
     }
     if (await creditPromise(trx, row, { paise: amount, on: input.on })) {
       Object.assign(row, { promise_id: null, promise_amount_paise: null, promise_by: null });
