@@ -60,3 +60,18 @@ test("the browser's schemas write codes, which show in the chosen language", asy
   await changeLanguage('hi', { remember: false });
   expect(fieldErrorText(twice, undefined)).toBe('columns में Phone दो बार है');
 });
+
+test("a dialog's code or a request that found no server says so, not 'Something went wrong'", async () => {
+  const chunk = new TypeError(
+    'Failed to fetch dynamically imported module: http://localhost/assets/remind-dialog-x1.js',
+  );
+  expect(errorText(chunk)).toBe('Could not reach the server. Check your connection and try again.');
+  expect(errorText(new TypeError('NetworkError when attempting to fetch resource.'))).toBe(
+    'Could not reach the server. Check your connection and try again.',
+  );
+  // A fault of the page's own is not blamed on the connection.
+  expect(errorText(new TypeError('client.fname is undefined'))).toBe('Something went wrong');
+  await changeLanguage('hi', { remember: false });
+  expect(errorText(chunk)).toBe('सर्वर तक नहीं पहुँच सके। अपना इंटरनेट कनेक्शन जाँचें और फिर से कोशिश करें।');
+  await changeLanguage('en', { remember: false });
+});

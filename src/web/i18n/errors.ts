@@ -20,7 +20,17 @@ function refusalValues(error: ApiError): Record<string, string | number> {
  * (src/shared/locales/<lang>/errors.json), else the text for its kind of failure. The server's
  * English `message` shows only for a code no catalogue knows yet, in English pages.
  */
+/**
+ * A page's own code or request that found no server: a dialog's chunk or a fetch, in the words
+ * Chromium, Firefox and Safari give their TypeError. Any other TypeError is a fault of the page.
+ */
+const NO_SERVER =
+  /failed to fetch|networkerror|load failed|dynamically imported module|importing a module script failed/i;
+
 export function errorText(error: unknown): string {
+  if (error instanceof TypeError && NO_SERVER.test(error.message) && known('errors.network')) {
+    return translate('errors.network');
+  }
   if (error instanceof ApiError) {
     const id = `errors.${error.code}`;
     if (known(id)) return translate(id, refusalValues(error));
