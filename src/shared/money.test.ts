@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import {
+  AMOUNT_CURRENCY_MESSAGE,
   AMOUNT_FORMAT_MESSAGE,
   AMOUNT_GROUPING_MESSAGE,
   formatAmount,
@@ -44,6 +45,14 @@ describe('parseAmount', () => {
     }
     expect(parseAmount('1,000,00,000').ok).toBe(false);
     expect(parseAmount('1,00,00').ok).toBe(false);
+  });
+
+  test('a rupee sign or word around the number is refused for what it is', () => {
+    for (const text of ['₹500', 'Rs 500', 'rs.500', 'Rs. 1,000.50', '500/-', 'INR 500', '₹ 20']) {
+      expect(parseAmount(text), text).toEqual({ ok: false, error: AMOUNT_CURRENCY_MESSAGE });
+    }
+    // Other words are not taken for rupees.
+    expect(parseAmount('500 rupees')).toEqual({ ok: false, error: AMOUNT_FORMAT_MESSAGE });
   });
 
   test('a grouped number starting with 0 is refused: "0,500" is not five hundred', () => {

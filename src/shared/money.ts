@@ -11,6 +11,10 @@ export type ParseAmountResult = { ok: true; paise: bigint } | { ok: false; error
 
 export const AMOUNT_FORMAT_MESSAGE = validationMessage('amount.format');
 export const AMOUNT_GROUPING_MESSAGE = validationMessage('amount.grouping');
+export const AMOUNT_CURRENCY_MESSAGE = validationMessage('amount.currency');
+
+/** How people write rupees around a number ("₹500", "Rs. 500", "500/-", "INR 500"). */
+const RUPEE_WORDS = /₹|\brs\b|\brs\.|\binr\b|\/-/i;
 export const AMOUNT_RANGE_MESSAGE = validationMessage('amount.range');
 
 // Whole rupees: plain digits, international grouping (100,000) or Indian grouping (1,00,000).
@@ -27,6 +31,8 @@ const AMOUNT_PATTERN = new RegExp(String.raw`^([+-]?)(?:(${WHOLE})(?:\.(\d{0,2})
 function readDecimal(text: string): { paise: bigint } | { error: string } {
   const match = AMOUNT_PATTERN.exec(text);
   if (!match) {
+    // Said for what it is: "a number with at most 2 decimals" reads wrong beside "₹500".
+    if (RUPEE_WORDS.test(text)) return { error: AMOUNT_CURRENCY_MESSAGE };
     return { error: text.includes(',') ? AMOUNT_GROUPING_MESSAGE : AMOUNT_FORMAT_MESSAGE };
   }
   const [, sign, whole = '0', fraction = '', bareFraction = ''] = match;
