@@ -327,7 +327,7 @@ test('at 390 px the list is cards with no sideways scroll, and the menu collapse
   await context.close();
 });
 
-test('at 1280 px a long e-mail address wraps between its parts only, and the table fits its column', async ({
+test('at 1280 px a long e-mail address wraps between its parts only, and the table, every column full, fits its column', async ({
   page,
 }) => {
   await page.setViewportSize({ width: 1280, height: 800 });
@@ -338,14 +338,39 @@ test('at 1280 px a long e-mail address wraps between its parts only, and the tab
     ['Rahul', 'Sharma', 'rahul.sharma.accounts@kumarstores.co.in'],
     ['Meera', 'Pillai', 'meera.pillai@example.com'],
   ];
+  const today = ((await (await page.request.get('/api/totals')).json()) as { today: string }).today;
   for (const [fname, lname, email] of people) {
     const response = await page.request.post('/api/clients', {
       headers: { origin },
       data: { fname, lname, email, phone: '98765 43210', balance: '1500' },
     });
     expect(response.status()).toBe(201);
+    // Overdue for months, reminded, and with a payment its client reported: every column full.
+    const { id } = (await response.json()) as { id: string };
+    const longAgo = new Date(Date.parse(`${today}T00:00:00Z`) - 120 * 86_400_000);
+    const charged = await page.request.post(`/api/clients/${id}/entries`, {
+      headers: { origin },
+      data: { kind: 'charge', amount: '48250.75', on: longAgo.toISOString().slice(0, 10) },
+    });
+    expect(charged.status()).toBe(201);
+    const reminded = await page.request.post(`/api/clients/${id}/reminders`, {
+      headers: { origin },
+      data: { channel: 'copy', message: 'Please pay' },
+    });
+    expect(reminded.status()).toBe(201);
+    const link = await page.request.post(`/api/clients/${id}/share-links`, {
+      headers: { origin },
+      data: {},
+    });
+    const token = ((await link.json()) as { url: string }).url.split('/s/')[1];
+    const claim = await page.request.post(`/api/shared/${token}/claims`, {
+      headers: { origin },
+      data: { amount: '500.00', reference: 'UPI 90210' },
+    });
+    expect(claim.status()).toBe(201);
   }
   await page.goto('/dashboard');
+  await expect(table(page).getByText('1 reported payment')).toHaveCount(3);
   for (const [, , email = ''] of people) {
     const cell = table(page).getByRole('cell', { name: email, exact: true });
     // Each of its pieces (up to the @, a dot, digits after letters) sits on one line.
@@ -362,7 +387,8 @@ test('at 1280 px a long e-mail address wraps between its parts only, and the tab
     expect(linesEachPiece.length, email).toBeGreaterThan(1);
     for (const [piece, lines] of linesEachPiece) expect(lines, `${email}: ${piece}`).toBe(1);
   }
-  // Nothing to scroll sideways to: every row's Details button is in the column.
+  // Nothing to scroll sideways to, beside the dashboard's totals: every row's Details button is
+  // in the column.
   const scroller = page.locator('.table-responsive', { has: table(page) });
   const widths = await scroller.evaluate((element) => [element.scrollWidth, element.clientWidth]);
   expect(widths[0]).toBeLessThanOrEqual(widths[1] ?? 0);

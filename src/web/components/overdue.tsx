@@ -21,8 +21,10 @@ export function isOverdue(client: Client): client is Client & { overdueSince: st
 function AmountAndDays({ client }: { client: Client & { overdueSince: string } }) {
   const today = usePanelToday();
   return (
+    // Each part whole on its line; a narrow column puts the days under the amount.
     <span className="balance-owing">
-      {formatInr(paiseFromAmount(client.overdue))} · {overdueDaysText(client.overdueSince, today)}
+      <span className="text-nowrap">{formatInr(paiseFromAmount(client.overdue))}</span> ·{' '}
+      <span className="text-nowrap">{overdueDaysText(client.overdueSince, today)}</span>
     </span>
   );
 }

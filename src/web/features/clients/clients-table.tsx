@@ -39,7 +39,7 @@ function ClaimsBadge({ client }: { client: Client }) {
   const t = useT();
   if (client.pendingClaims === 0) return null;
   return (
-    <span className="badge text-bg-warning ms-2">
+    <span className="badge text-bg-warning ms-2 text-wrap text-start">
       {t('clients.claims', { count: client.pendingClaims })}
     </span>
   );
@@ -174,13 +174,17 @@ export function ClientsTable({
               <td className="money-column">
                 <Balance amount={client.balance} />
               </td>
-              <td className="money-column text-nowrap">
+              <td className="money-column text-wrap">
                 <OverdueAmount client={client} />
               </td>
-              <td className="text-nowrap">{dayOrNever(client.lastPaymentOn)}</td>
-              <td className="text-nowrap">{dayOrNever(client.lastRemindedOn)}</td>
-              <td className="text-end text-nowrap">
-                {rowAction ? <span className="me-2">{rowAction(client)}</span> : null}
+              <td>{dayOrNever(client.lastPaymentOn)}</td>
+              <td>{dayOrNever(client.lastRemindedOn)}</td>
+              {/* Beside the dashboard's column of totals the buttons stack rather than push the
+                  table past its column (a sideways scroll at 1280 px). */}
+              <td className="text-end">
+                {rowAction ? (
+                  <span className="d-inline-block me-1 mb-1">{rowAction(client)}</span>
+                ) : null}
                 <Link
                   to={paths.clientDetails(client.id)}
                   className="btn btn-secondary btn-sm"
