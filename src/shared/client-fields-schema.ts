@@ -25,9 +25,11 @@ function nameSchema(field: 'fname' | 'lname') {
     z.minLength(1, validationMessage(`${field}.required`)),
     z.minLength(NAME_MIN_LENGTH, validationMessage(`${field}.too-short`)),
     z.maxLength(NAME_MAX_LENGTH, validationMessage(`${field}.too-long`)),
-    // Zero-width spaces and other invisible marks pass the length but show nothing.
+    // Zero-width spaces and other invisible marks pass the length but show nothing; so do the
+    // Hangul fillers, letters by category that are drawn as blanks.
     z.refine(
-      (name: string) => /[\p{L}\p{N}]/u.test(name),
+      (name: string) =>
+        /[\p{L}\p{N}]/u.test(name.replace(/\p{Default_Ignorable_Code_Point}/gu, '')),
       validationMessage(`${field}.no-letters`),
     ),
   );

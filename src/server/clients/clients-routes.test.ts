@@ -155,6 +155,8 @@ describe('validation', () => {
     ['lname', { lname: '' }, 'Last name is required'],
     ['lname', { lname: '\u200b\u200b' }, 'Last name must have a letter or a digit'],
     ['fname', { fname: '.\u200d-' }, 'First name must have a letter or a digit'],
+    ['fname', { fname: '\u3164\u3164' }, 'First name must have a letter or a digit'],
+    ['lname', { lname: '\uffa0\u115f\u1160' }, 'Last name must have a letter or a digit'],
     ['email', { email: 'not-an-email' }, 'Enter a valid email address'],
     ['email', { email: `${'a'.repeat(250)}@x.io` }, 'Email must be at most 254 characters'],
     ['phone', { phone: '12345' }, PHONE_INVALID_MESSAGE],
