@@ -3,22 +3,39 @@ import { expect, login, PASSWORD, register, registerThroughForm, test } from './
 
 const surnames = ['Kumar', 'Sharma', 'Verma', 'Iyer', 'Nair', 'Bose'];
 
-/** Adds clients through the API (the same calls the forms make), with varied balances. */
-async function seedClients(page: Page, count: number): Promise<void> {
+/** A write through the API, as the app makes it; answers the body of its 201. */
+async function created<T>(page: Page, url: string, data: object): Promise<T> {
   const origin = new URL(page.url()).origin;
+  const response = await page.request.post(url, { headers: { origin }, data });
+  expect(response.status(), url).toBe(201);
+  return (await response.json()) as T;
+}
+
+/** Adds a client through the API (the same call the form makes); answers its id. */
+async function addClient(page: Page, fields: Record<string, string>): Promise<string> {
+  return (await created<{ id: string }>(page, '/api/clients', fields)).id;
+}
+
+/** Adds clients through the API, with varied balances. */
+async function seedClients(page: Page, count: number): Promise<void> {
   for (let i = 0; i < count; i += 1) {
     const balance = i % 3 === 0 ? '0' : i % 3 === 1 ? String(100 + i) : String(-(50 + i));
-    const response = await page.request.post('/api/clients', {
-      headers: { origin },
-      data: {
-        fname: `Person${String(i).padStart(3, '0')}`,
-        lname: surnames[i % surnames.length],
-        email: `person${i}@example.com`,
-        phone: String(9_100_000_000 + i),
-        balance,
-      },
+    await addClient(page, {
+      fname: `Person${String(i).padStart(3, '0')}`,
+      lname: surnames[i % surnames.length] ?? 'Kumar',
+      email: `person${i}@example.com`,
+      phone: String(9_100_000_000 + i),
+      balance,
     });
-    expect(response.status()).toBe(201);
+  }
+}
+
+/** The client says "I have paid" on a statement link of theirs, once for each reference. */
+async function reportPayments(page: Page, clientId: string, references: string[]): Promise<void> {
+  const { url } = await created<{ url: string }>(page, `/api/clients/${clientId}/share-links`, {});
+  const token = url.split('/s/')[1];
+  for (const reference of references) {
+    await created(page, `/api/shared/${token}/claims`, { amount: '500.00', reference });
   }
 }
 
@@ -268,30 +285,14 @@ test('at 390 px the list is cards with no sideways scroll, and the menu collapse
   await register(page);
   await seedClients(page, 7);
   // A long name with payments its client reported: both seen whole on the card.
-  const origin = new URL(page.url()).origin;
-  const added = await page.request.post('/api/clients', {
-    headers: { origin },
-    data: {
-      fname: 'Venkataramanan',
-      lname: "Subramaniam D'Souza & Sons",
-      email: 'venkat@example.com',
-      phone: '98765 43210',
-      balance: '4735.06',
-    },
+  const id = await addClient(page, {
+    fname: 'Venkataramanan',
+    lname: "Subramaniam D'Souza & Sons",
+    email: 'venkat@example.com',
+    phone: '98765 43210',
+    balance: '4735.06',
   });
-  const { id } = (await added.json()) as { id: string };
-  const link = await page.request.post(`/api/clients/${id}/share-links`, {
-    headers: { origin },
-    data: {},
-  });
-  const token = ((await link.json()) as { url: string }).url.split('/s/')[1];
-  for (const reference of ['UPI 41235', 'UPI 41236']) {
-    const claim = await page.request.post(`/api/shared/${token}/claims`, {
-      headers: { origin },
-      data: { amount: '500.00', reference },
-    });
-    expect(claim.status()).toBe(201);
-  }
+  await reportPayments(page, id, ['UPI 41235', 'UPI 41236']);
   await page.goto('/dashboard');
   const cards = page.getByRole('list', { name: 'Clients' });
   await expect(cards.getByRole('listitem')).toHaveCount(8);
@@ -332,42 +333,29 @@ test('at 1280 px a long e-mail address wraps between its parts only, and the tab
 }) => {
   await page.setViewportSize({ width: 1280, height: 800 });
   await register(page);
-  const origin = new URL(page.url()).origin;
   const people = [
     ['Suresh', 'Krishnamurthy', 'suresh.krishnamurthy1987@gmail.com'],
     ['Rahul', 'Sharma', 'rahul.sharma.accounts@kumarstores.co.in'],
     ['Meera', 'Pillai', 'meera.pillai@example.com'],
   ];
   const today = ((await (await page.request.get('/api/totals')).json()) as { today: string }).today;
-  for (const [fname, lname, email] of people) {
-    const response = await page.request.post('/api/clients', {
-      headers: { origin },
-      data: { fname, lname, email, phone: '98765 43210', balance: '1500' },
+  const longAgo = new Date(Date.parse(`${today}T00:00:00Z`) - 120 * 86_400_000);
+  for (const [fname = '', lname = '', email = ''] of people) {
+    const id = await addClient(page, {
+      fname,
+      lname,
+      email,
+      phone: '98765 43210',
+      balance: '1500',
     });
-    expect(response.status()).toBe(201);
     // Overdue for months, reminded, and with a payment its client reported: every column full.
-    const { id } = (await response.json()) as { id: string };
-    const longAgo = new Date(Date.parse(`${today}T00:00:00Z`) - 120 * 86_400_000);
-    const charged = await page.request.post(`/api/clients/${id}/entries`, {
-      headers: { origin },
-      data: { kind: 'charge', amount: '48250.75', on: longAgo.toISOString().slice(0, 10) },
+    await created(page, `/api/clients/${id}/entries`, {
+      kind: 'charge',
+      amount: '48250.75',
+      on: longAgo.toISOString().slice(0, 10),
     });
-    expect(charged.status()).toBe(201);
-    const reminded = await page.request.post(`/api/clients/${id}/reminders`, {
-      headers: { origin },
-      data: { channel: 'copy', message: 'Please pay' },
-    });
-    expect(reminded.status()).toBe(201);
-    const link = await page.request.post(`/api/clients/${id}/share-links`, {
-      headers: { origin },
-      data: {},
-    });
-    const token = ((await link.json()) as { url: string }).url.split('/s/')[1];
-    const claim = await page.request.post(`/api/shared/${token}/claims`, {
-      headers: { origin },
-      data: { amount: '500.00', reference: 'UPI 90210' },
-    });
-    expect(claim.status()).toBe(201);
+    await created(page, `/api/clients/${id}/reminders`, { channel: 'copy', message: 'Please pay' });
+    await reportPayments(page, id, ['UPI 90210']);
   }
   await page.goto('/dashboard');
   await expect(table(page).getByText('1 reported payment')).toHaveCount(3);

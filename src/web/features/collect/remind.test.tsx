@@ -118,6 +118,14 @@ function remindApi(settings = collectionSettings('Verma Stores', 'verma@okaxis')
   return { sent };
 }
 
+/** Opens Asha's Remind dialog from her page: the dialog, and its message box once filled. */
+async function openRemind(user: ReturnType<typeof userEvent.setup>) {
+  renderApp('/client/a1');
+  await user.click(await screen.findByRole('button', { name: 'Remind Asha Verma' }));
+  const dialog = await screen.findByRole('dialog', { name: 'Remind Asha Verma' });
+  return { dialog, message: await within(dialog).findByLabelText('Message') };
+}
+
 describe('reminding a client', () => {
   test('the filled message is recorded as a WhatsApp reminder, then opened by a link the operator taps', async () => {
     const { sent } = remindApi();
@@ -174,10 +182,7 @@ describe('reminding a client', () => {
   test('an edited message is sent as typed, the statement link kept as {link}; Copy copies what was recorded', async () => {
     const { sent } = remindApi();
     const user = userEvent.setup();
-    renderApp('/client/a1');
-    await user.click(await screen.findByRole('button', { name: 'Remind Asha Verma' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Remind Asha Verma' });
-    const message = await within(dialog).findByLabelText('Message');
+    const { dialog, message } = await openRemind(user);
     await user.clear(message);
     await user.type(message, 'Please pay: (statement link)');
     await user.click(within(dialog).getByRole('button', { name: 'Copy' }));
@@ -193,10 +198,7 @@ describe('a message that cannot be sent', () => {
   test('an unknown placeholder or an emptied message is refused under the message, and nothing is sent', async () => {
     const { sent } = remindApi();
     const user = userEvent.setup();
-    renderApp('/client/a1');
-    await user.click(await screen.findByRole('button', { name: 'Remind Asha Verma' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Remind Asha Verma' });
-    const message = await within(dialog).findByLabelText('Message');
+    const { dialog, message } = await openRemind(user);
     await user.clear(message);
     await user.type(message, 'Please pay {{amont}');
     await user.click(within(dialog).getByRole('button', { name: 'WhatsApp' }));
@@ -215,10 +217,7 @@ describe('a message that cannot be sent', () => {
   test("the server's refusal shows under the message, and the link of an earlier try goes away", async () => {
     const { sent } = remindApi();
     const user = userEvent.setup();
-    renderApp('/client/a1');
-    await user.click(await screen.findByRole('button', { name: 'Remind Asha Verma' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Remind Asha Verma' });
-    const message = await within(dialog).findByLabelText('Message');
+    const { dialog, message } = await openRemind(user);
     await user.click(within(dialog).getByRole('button', { name: 'SMS' }));
     expect(await within(dialog).findByRole('link', { name: 'Open SMS' })).toBeVisible();
     // Edited: the link made for the text as it was goes at once.
