@@ -81,10 +81,6 @@ async function use(
     await vi.waitFor(async () => expect((await sessionOf(operator.userId)).expiresAt).toBe(end), {
       interval: 5,
     });
-    // Seen once committed, the slide's write is done only once its batch is synced (SQLite,
-    // decision 0042); until then the next use would find a slide still running and leave it.
-    // A write queued after it is answered after it.
-    await t.database.write(async () => undefined);
   }
 }
 

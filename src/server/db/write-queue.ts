@@ -26,8 +26,8 @@ interface WriteQueueHooks {
   beforeBatch?: () => Promise<void> | undefined;
   /**
    * What makes a committed batch durable, when the COMMIT itself did not wait for it (the WAL's
-   * fsync on the thread pool): the batch's callers, its after-commit actions and the next batch
-   * wait for it; the event loop does not.
+   * fsync on the thread pool): the batch's callers, and its after-commit actions, wait for it;
+   * the next batch does not.
    */
   durable?: () => Promise<void> | undefined;
   /**
@@ -41,8 +41,8 @@ interface WriteQueueHooks {
  * Group commit for SQLite: writes that arrive together share one transaction, so one
  * fsync serves them all. Each write runs in its own savepoint, so a write that fails is
  * undone alone, and every caller is answered only once the COMMIT that holds its write is
- * durable (`durable`: on the thread pool, while the event loop goes on); so do the write's
- * after-commit actions (its live events) and the next batch.
+ * durable (`durable`, which the next batch does not wait for); so do the write's after-commit
+ * actions (its live events). Batches are answered in the order they committed.
  */
 export function createWriteQueue(
   db: Kysely<DatabaseSchema>,
@@ -131,11 +131,6 @@ export function createWriteQueue(
             item.reject(outcome?.ok ? failed.error : outcome?.value);
           });
         });
-      // The next batch begins once this one is synced, holding every write that arrived
-      // meanwhile, as the COMMIT's own fsync made them wait; but the event loop goes on
-      // serving requests while the sync runs (a batch per sync keeps the pages each write
-      // shares with its batch written once: smaller batches cost each payment more pages).
-      await made;
     }
     flushing = false;
   }
