@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { closeSync, fdatasync, mkdirSync, openSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import {
@@ -167,8 +167,6 @@ function openSqlite(file: string, tuning: SqliteTuning): Database {
   });
   let checkpointer: ReturnType<typeof startCheckpointer> | undefined;
   let openBatch: object | undefined;
-  const walSync =
-    file === ':memory:' ? undefined : syncsWalAside(sqlite, `${path.resolve(file)}-wal`);
   let readWorkers: ReadWorkers | undefined;
   if (file !== ':memory:') {
     readWorkers = startReadWorkers(path.resolve(file), READ_WORKERS);
@@ -207,7 +205,6 @@ function openSqlite(file: string, tuning: SqliteTuning): Database {
           );
         },
         beforeBatch: () => checkpointer?.restartPoint(),
-        ...(walSync ? { durable: walSync.sync, around: walSync.around } : {}),
       }),
     ),
     commits: () => connection.commits,
@@ -216,7 +213,6 @@ function openSqlite(file: string, tuning: SqliteTuning): Database {
     async close() {
       await readWorkers?.close();
       await checkpointer?.stop();
-      await walSync?.close();
       if (sqlite.open && file !== ':memory:') {
         try {
           sqlite.pragma('wal_checkpoint(TRUNCATE)');
@@ -226,49 +222,6 @@ function openSqlite(file: string, tuning: SqliteTuning): Database {
         }
       }
       await db.destroy();
-    },
-  };
-}
-
-/**
- * A batch's COMMIT without its fsync, and the fsync on libuv's thread pool instead
- * (docs/decisions/0042-fsync-off-the-event-loop.md). With synchronous = FULL the COMMIT
- * writes the WAL's frames and then waits in fsync on the event loop, every request held up
- * behind it, for longer the more pages the batch wrote. NORMAL for the batch's COMMIT alone
- * (the setting cannot change inside a transaction, so it is put in place with the connection
- * held and taken away after), then the WAL fdatasync'ed on the thread pool: the batch's callers
- * and its live events wait for that, as they waited for the COMMIT's own fsync, and the next
- * batch does not. Every other write on this connection (better-auth's, migrations) keeps FULL.
- */
-function syncsWalAside(sqlite: SqliteDatabase.Database, walFile: string) {
-  let wal: number | undefined;
-  // The last sync asked for: the file is closed only once it is done.
-  let last: Promise<void> = Promise.resolve();
-  return {
-    around: {
-      begin: () => sqlite.pragma('synchronous = NORMAL'),
-      end: () => {
-        if (sqlite.open) sqlite.pragma('synchronous = FULL');
-      },
-    },
-    sync: () => {
-      last = new Promise<void>((resolve, reject) => {
-        try {
-          // The WAL is there once a COMMIT wrote to it; it stays the same file while the
-          // connection is open (a restart overwrites it from its start).
-          wal ??= openSync(walFile, 'r+');
-        } catch (error) {
-          reject(error);
-          return;
-        }
-        fdatasync(wal, (error) => (error ? reject(error) : resolve()));
-      });
-      return last;
-    },
-    async close() {
-      await last.catch(() => undefined);
-      if (wal !== undefined) closeSync(wal);
-      wal = undefined;
     },
   };
 }

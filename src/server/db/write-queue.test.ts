@@ -1,12 +1,11 @@
 import { mkdtempSync, readdirSync, readlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { sql, type Transaction } from 'kysely';
+import { sql } from 'kysely';
 import { afterAll, expect, test } from 'vitest';
 import { compiledQuery } from './compiled-queries.ts';
 import { openDatabase } from './database.ts';
-import type { DatabaseSchema } from './schema.ts';
-import { createWriteQueue, MAX_BATCH } from './write-queue.ts';
+import { MAX_BATCH } from './write-queue.ts';
 
 const database = openDatabase({
   kind: 'sqlite',
@@ -124,71 +123,3 @@ test.skipIf(process.platform !== 'linux')(
     expect(held).toEqual([]);
   },
 );
-
-test("a batch's COMMIT alone goes without its fsync: every other commit on the connection keeps FULL", async () => {
-  const synchronous = async (reader: typeof database.db | Transaction<DatabaseSchema>) =>
-    Number(
-      (await sql<{ synchronous: number }>`PRAGMA synchronous`.execute(reader)).rows[0]?.synchronous,
-    );
-  // 1 is NORMAL (the WAL is synced aside, on the thread pool), 2 is FULL.
-  const inBatch = await database.write((trx) => synchronous(trx));
-  expect(inBatch).toBe(1);
-  expect(await synchronous(database.db)).toBe(2);
-});
-
-/** A queue whose batches are made durable when the test says so. */
-function queueWithSyncs() {
-  const syncs: { done(): void; fail(error: Error): void }[] = [];
-  const write = createWriteQueue(database.db, {
-    durable: () =>
-      new Promise<void>((resolve, reject) => syncs.push({ done: resolve, fail: reject })),
-  });
-  return { write, syncs };
-}
-
-async function until(condition: () => boolean): Promise<void> {
-  for (let tries = 0; !condition(); tries += 1) {
-    if (tries > 500) throw new Error('never came true');
-    await new Promise((resolve) => setTimeout(resolve, 2));
-  }
-}
-
-test('a batch is answered once its sync is done, in commit order; the next batch is written meanwhile', async () => {
-  await sql`CREATE TABLE synced (name TEXT PRIMARY KEY)`.execute(database.db);
-  const { write, syncs } = queueWithSyncs();
-  const answered: string[] = [];
-  const insert = (name: string) =>
-    write(async (trx) => {
-      await sql`INSERT INTO synced (name) VALUES (${name})`.execute(trx);
-      return name;
-    }).then((name) => answered.push(name));
-  const first = insert('first');
-  await until(() => syncs.length === 1);
-  // Committed, not yet synced: nobody is told.
-  await new Promise((resolve) => setTimeout(resolve, 20));
-  expect(answered).toEqual([]);
-  // The next batch does not wait for that sync to be written.
-  const second = insert('second');
-  await until(() => syncs.length === 2);
-  syncs[1]?.done();
-  await new Promise((resolve) => setTimeout(resolve, 20));
-  expect(answered).toEqual([]);
-  syncs[0]?.done();
-  await Promise.all([first, second]);
-  expect(answered).toEqual(['first', 'second']);
-});
-
-test('a batch whose sync fails is refused with that error, and its after-commit actions never run', async () => {
-  const { write, syncs } = queueWithSyncs();
-  let published = false;
-  const refused = write(async (trx, scope) => {
-    await sql`INSERT INTO synced (name) VALUES ('unsynced')`.execute(trx);
-    scope.afterCommit(() => {
-      published = true;
-    });
-  });
-  await until(() => syncs.length === 1);
-  syncs[0]?.fail(new Error('EIO: i/o error, fdatasync'));
-  await expect(refused).rejects.toThrow('EIO');
-  expect(published).toBe(false);
-});

@@ -24,25 +24,13 @@ interface WriteQueueHooks {
    * anything; writes that arrive meanwhile join the batch.
    */
   beforeBatch?: () => Promise<void> | undefined;
-  /**
-   * What makes a committed batch durable, when the COMMIT itself did not wait for it (the WAL's
-   * fsync on the thread pool): the batch's callers, and its after-commit actions, wait for it;
-   * the next batch does not.
-   */
-  durable?: () => Promise<void> | undefined;
-  /**
-   * Called with the connection held, before the batch's transaction begins and after it ends:
-   * where a setting for its COMMIT alone (SQLite's synchronous) is put in place and taken away.
-   */
-  around?: { begin(): void; end(): void };
 }
 
 /**
  * Group commit for SQLite: writes that arrive together share one transaction, so one
- * fsync serves them all. Each write runs in its own savepoint, so a write that fails is
- * undone alone, and every caller is answered only once the COMMIT that holds its write is
- * durable (`durable`, which the next batch does not wait for); so do the write's after-commit
- * actions (its live events). Batches are answered in the order they committed.
+ * fsync (synchronous=FULL) serves them all. Each write runs in its own savepoint, so a
+ * write that fails is undone alone, and every caller is answered only after the COMMIT
+ * that made its write durable; so do the write's after-commit actions (its live events).
  */
 export function createWriteQueue(
   db: Kysely<DatabaseSchema>,
@@ -50,14 +38,10 @@ export function createWriteQueue(
     inTransaction = () => true,
     opened = () => {},
     beforeBatch = () => undefined,
-    durable = () => undefined,
-    around,
   }: WriteQueueHooks = {},
 ) {
   let queue: Queued[] = [];
   let flushing = false;
-  // The last batch answered or about to be: the next is answered after it.
-  let answered: Promise<void> = Promise.resolve();
 
   async function flush(): Promise<void> {
     flushing = true;
@@ -67,19 +51,8 @@ export function createWriteQueue(
       const batch = queue.slice(0, MAX_BATCH);
       queue = queue.slice(batch.length);
       const outcomes: { ok: boolean; value: unknown; committed?: () => void }[] = [];
-      const transaction = (work: (trx: Transaction<DatabaseSchema>) => Promise<void>) =>
-        around
-          ? db.connection().execute(async (connection) => {
-              around.begin();
-              try {
-                await connection.transaction().execute(work);
-              } finally {
-                around.end();
-              }
-            })
-          : db.transaction().execute(work);
       try {
-        await transaction(async (trx) => {
+        await db.transaction().execute(async (trx) => {
           opened(trx);
           for (const item of batch) {
             const scope = writeScope(trx);
@@ -105,32 +78,15 @@ export function createWriteQueue(
         for (const item of batch) item.reject(error);
         continue;
       }
-      const answer = () =>
-        batch.forEach((item, index) => {
-          const outcome = outcomes[index];
-          if (outcome?.ok) {
-            outcome.committed?.();
-            item.resolve(outcome.value);
-          } else {
-            item.reject(outcome?.value);
-          }
-        });
-      // Its outcome is taken at once (a failure must not wait unheard behind earlier batches).
-      const made = durable()?.then(
-        () => undefined,
-        (error: unknown) => ({ error }),
-      );
-      answered = answered
-        .then(() => made)
-        .then((failed) => {
-          if (failed === undefined) return answer();
-          // Stored, but not known to survive a power cut: no caller is told it was saved, and
-          // none of the batch's live events go out.
-          batch.forEach((item, index) => {
-            const outcome = outcomes[index];
-            item.reject(outcome?.ok ? failed.error : outcome?.value);
-          });
-        });
+      batch.forEach((item, index) => {
+        const outcome = outcomes[index];
+        if (outcome?.ok) {
+          outcome.committed?.();
+          item.resolve(outcome.value);
+        } else {
+          item.reject(outcome?.value);
+        }
+      });
     }
     flushing = false;
   }
