@@ -31,14 +31,22 @@ export function isOnRound(row: RoundFields, on: string): boolean {
 }
 
 /**
- * The rounds a payment deals with the client on, of those that can be asked for (the panel's
- * today and the day either side): the round of the payment's own date, and each later one it
+ * The rounds that can be asked for: the panel's today and the day either side (a browser in
+ * another time zone may already be, or still be, on another day).
+ */
+export function roundDays(today: string): [string, string, string] {
+  return [addDays(today, -1), today, addDays(today, 1)];
+}
+
+/**
+ * The rounds a payment deals with the client on, of those that can be asked for (`roundDays`):
+ * the round of the payment's own date, and each later one it
  * leaves nothing overdue on (`oldestDueAfter`: the client's oldest unpaid due date after it).
  * An earlier payment that leaves some overdue is the book being written up: it deals with no
  * later round.
  */
 export function roundsPaidOn(paidOn: string, today: string, oldestDueAfter: string | null) {
-  return [addDays(today, -1), today, addDays(today, 1)].filter(
+  return roundDays(today).filter(
     (day) => paidOn === day || (paidOn < day && (oldestDueAfter === null || oldestDueAfter >= day)),
   );
 }

@@ -22,6 +22,7 @@ import { allowLongSilence } from '../http/long-work.ts';
 import { dateIn } from '../ledger/panel-date.ts';
 import { writeWithEvents } from '../live/write-with-events.ts';
 import { ageingCsv, keptAgeing } from './ageing-repository.ts';
+import { roundDays } from './collect-round.ts';
 import { collectRoundOf, skipOnRound } from './collect-round-repository.ts';
 import { createPromise, listPromises } from './promises-repository.ts';
 
@@ -36,16 +37,11 @@ export async function registerDuesRoutes(
   const today = () => dateIn(config.timeZone);
   const ageingOf = keptAgeing(database);
 
-  /**
-   * A round's day as asked: the panel's today, or a day either side (a browser in another
-   * time zone).
-   */
+  /** A round's day as asked: one of `roundDays`, today when not given. */
   function roundDay(on: string | undefined): string {
     const now = today();
     if (on === undefined) return now;
-    if (on < addDays(now, -1) || on > addDays(now, 1)) {
-      throw fieldRefusal(400, 'round-day', 'on');
-    }
+    if (!roundDays(now).includes(on)) throw fieldRefusal(400, 'round-day', 'on');
     return on;
   }
 
