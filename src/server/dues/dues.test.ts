@@ -596,6 +596,14 @@ describe("the day's collection round", () => {
     expect(await left(yesterday)).toEqual([['PartTomorrow'], 2]);
     expect(await left(today)).toEqual([['PartTomorrow', 'PartYesterday'], 1]);
     expect(await left(tomorrow)).toEqual([['PartYesterday'], 2]);
+    // No round further off than a day either side: asked for, or skipped on, it is refused.
+    for (const on of [addDays(today, -2), addDays(today, 2)]) {
+      const asked = await injectCall(t.app, 'GET', `${apiPaths.collect}?on=${on}`, cookie);
+      expect(asked.statusCode).toBe(400);
+      expect(asked.json().fieldErrors).toHaveProperty('on');
+      const skip = apiPaths.collectSkip(partTomorrow.id);
+      expect((await injectCall(t.app, 'POST', skip, cookie, { on })).statusCode).toBe(400);
+    }
   });
 
   test('a broken promise brings the client back the next day with that reason', async () => {
