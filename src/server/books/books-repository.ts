@@ -188,16 +188,14 @@ export async function changeRole(
   role: BookRole,
 ): Promise<RoleChange> {
   // Still the owner, as this write sees the book: two hand-overs sent at once would otherwise
-  // both pass the session's check and leave two owners. The no-op update locks the owner's row
-  // on PostgreSQL, so the second waits for the first and then finds it no longer theirs.
-  const stillOwner = await trx
-    .updateTable('book_members')
-    .set({ role: 'owner' })
-    .where('book_id', '=', bookId)
-    .where('user_id', '=', ownerId)
-    .where('role', '=', 'owner')
-    .executeTakeFirst();
-  if (stillOwner.numUpdatedRows === 0n) return { kind: 'not-owner' };
+  // both pass the session's check and leave two owners.
+  if (!(await lockOwnRole(trx, bookId, ownerId, 'owner'))) return { kind: 'not-owner' };
+  // The member's row is held too (in that order, as a removal holds them), so that the member
+  // cannot leave or be removed between this read and the writes below: the owner would be
+  // made a manager of a book with no owner.
+  if (!isLookupId(memberId) || !(await lockOwnRole(trx, bookId, memberId))) {
+    return { kind: 'not-found' };
+  }
   const member = await memberOfBook(trx, bookId, memberId);
   if (!member) return { kind: 'not-found' };
   if (memberId === ownerId) {
@@ -224,17 +222,52 @@ export async function changeRole(
   return { kind: 'changed', member: { ...member, role }, handedOver };
 }
 
+/**
+ * Holds a membership's row for the rest of the write (a no-op update: PostgreSQL locks the
+ * row, and a write that changed it meanwhile is waited for and then seen; SQLite runs one
+ * write at a time). False when there is no such member, or, with `role`, not in that role.
+ */
+async function lockOwnRole(
+  trx: WriteTransaction,
+  bookId: string,
+  userId: string,
+  role?: BookRole,
+): Promise<boolean> {
+  let update = trx
+    .updateTable('book_members')
+    .set((eb) => ({ role: eb.ref('role') }))
+    .where('book_id', '=', bookId)
+    .where('user_id', '=', userId);
+  if (role) update = update.where('role', '=', role);
+  const held = await update.executeTakeFirst();
+  return held.numUpdatedRows > 0n;
+}
+
 export type Removal =
   | { kind: 'removed'; member: Member }
   | { kind: 'not-found' }
-  | { kind: 'owner' };
+  | { kind: 'owner' }
+  /** The remover handed the book over in a write that committed after their request began. */
+  | { kind: 'not-owner' };
 
-/** Takes a member out of the book; the owner cannot be (they hand the book over first). */
+/**
+ * Takes a member out of the book, by the owner (`removerId`) or by themselves leaving (null);
+ * the owner cannot be taken out (they hand the book over first). The rows are held and read
+ * as this write sees them, not as the request's session did: a hand-over committed meanwhile
+ * (to the member, or away from the remover) is seen, and a book never loses its owner.
+ */
 export async function removeMember(
   trx: WriteTransaction,
   bookId: string,
   memberId: string,
+  removerId: string | null,
 ): Promise<Removal> {
+  if (removerId !== null && !(await lockOwnRole(trx, bookId, removerId, 'owner'))) {
+    return { kind: 'not-owner' };
+  }
+  if (!isLookupId(memberId) || !(await lockOwnRole(trx, bookId, memberId))) {
+    return { kind: 'not-found' };
+  }
   const member = await memberOfBook(trx, bookId, memberId);
   if (!member) return { kind: 'not-found' };
   if (member.role === 'owner') return { kind: 'owner' };

@@ -249,7 +249,8 @@ export async function registerBooksRoutes(
           throw new HttpError(403, 'role-forbidden');
         }
         const outcome = await writeWithEvents(database, bus, async (trx, publish) => {
-          const result = await removeMember(trx, actor.bookId, request.params.id);
+          const remover = leaving ? null : actor.id;
+          const result = await removeMember(trx, actor.bookId, request.params.id, remover);
           if (result.kind !== 'removed') return result;
           await recordActivity(trx, actor, {
             action: leaving ? 'member.left' : 'member.removed',
@@ -271,6 +272,7 @@ export async function registerBooksRoutes(
         });
         if (outcome.kind === 'not-found') throw new HttpError(404, 'member-not-found');
         if (outcome.kind === 'owner') throw new HttpError(409, 'owner-cannot-leave');
+        if (outcome.kind === 'not-owner') throw new HttpError(403, 'role-forbidden');
         return reply.status(204).send(null);
       },
     );

@@ -423,6 +423,35 @@ describe('members and roles', () => {
     expect(members.find((member) => member.id === boss.userId)?.role).toBe('manager');
   });
 
+  test("a hand-over sent at once with the new owner's removal or leaving: the book keeps one owner", async () => {
+    const outcomes = new Set<string>();
+    for (let round = 0; round < 6; round += 1) {
+      const boss = await owner();
+      const staff = await joinBookAs(t.app, boss.cookie, 'staff');
+      // Removed by the owner, or leaving by themselves, while being made the owner.
+      const remover = round % 2 === 0 ? boss.cookie : staff.cookie;
+      const [handed, removed] = await Promise.all([
+        injectCall(t.app, 'PUT', apiPaths.bookMember(staff.userId), boss.cookie, { role: 'owner' }),
+        removeMember(remover, staff.userId),
+      ]);
+      outcomes.add(`${handed.statusCode} ${removed.statusCode}`);
+      const members: { id: string; role: string }[] = (
+        await get(apiPaths.bookMembers, boss.cookie)
+      ).json().items;
+      expect(members.filter((member) => member.role === 'owner')).toHaveLength(1);
+      if (handed.statusCode === 200) {
+        // Made the owner first: then neither removed nor gone.
+        expect([403, 409]).toContain(removed.statusCode);
+        expect(members.find((member) => member.id === staff.userId)?.role).toBe('owner');
+      } else {
+        expect(handed.statusCode).toBe(404);
+        expect(removed.statusCode).toBe(204);
+        expect(members).toEqual([expect.objectContaining({ id: boss.userId, role: 'owner' })]);
+      }
+    }
+    expect(outcomes.size).toBeGreaterThan(0);
+  });
+
   test("a removed member's sockets on the book close, and their next request is in their own book", async () => {
     const boss = await owner();
     const staff = await joinBookAs(t.app, boss.cookie, 'staff');
