@@ -33,8 +33,26 @@ import { inviteDigest } from './books-repository.ts';
 
 let t: ListeningTestApp;
 const { lines: logLines, stream: logStream } = capturedLog();
+/**
+ * Run once, by the next live socket's upgrade, after its session was read and before the
+ * socket is registered: for changes that land in between.
+ */
+let beforeNextSocketJoins: (() => Promise<void>) | undefined;
 beforeAll(async () => {
-  t = await startListeningTestApp({ logLevel: 'info' }, { logStream });
+  t = await startListeningTestApp(
+    { logLevel: 'info' },
+    {
+      logStream,
+      onRoute(route) {
+        if (route.url !== apiPaths.live || route.method !== 'GET') return;
+        route.preHandler = async () => {
+          const run = beforeNextSocketJoins;
+          beforeNextSocketJoins = undefined;
+          await run?.();
+        };
+      },
+    },
+  );
 }, 60_000);
 afterAll(async () => {
   await t?.close();
@@ -471,6 +489,49 @@ describe('members and roles', () => {
     expect(payment.statusCode).toBe(404);
     const books = (await get(apiPaths.books, staff.cookie)).json().items;
     expect(books).toEqual([expect.objectContaining({ id: staff.userId, current: true })]);
+  });
+
+  test('a member removed while their socket was being opened: it closes, and no event of the book reaches it', async () => {
+    const boss = await owner();
+    const staff = await joinBookAs(t.app, boss.cookie, 'staff');
+    beforeNextSocketJoins = async () => {
+      expect((await removeMember(boss.cookie, staff.userId)).statusCode).toBe(204);
+    };
+    const tab = await openLiveTab(t.liveUrl, staff.cookie);
+    expect(beforeNextSocketJoins).toBeUndefined();
+    expect(await closeCode(tab)).toBe(BOOK_ACCESS_CHANGED_CLOSE_CODE);
+    await post(t.app, apiPaths.entries(boss.client.id), boss.cookie, {
+      kind: 'charge',
+      amount: '5',
+    });
+    expect(tab.events.filter((event) => event.type === 'entry.created')).toEqual([]);
+  });
+
+  test("a role changed while a member's socket was being opened: it closes (4403), as for the sockets open before", async () => {
+    const boss = await owner();
+    const viewer = await joinBookAs(t.app, boss.cookie, 'viewer');
+    beforeNextSocketJoins = async () => {
+      const changed = await injectCall(
+        t.app,
+        'PUT',
+        apiPaths.bookMember(viewer.userId),
+        boss.cookie,
+        {
+          role: 'staff',
+        },
+      );
+      expect(changed.statusCode).toBe(200);
+    };
+    const tab = await openLiveTab(t.liveUrl, viewer.cookie);
+    expect(await closeCode(tab)).toBe(BOOK_ACCESS_CHANGED_CLOSE_CODE);
+    // Opened again, it stays: nothing changed since.
+    const again = await openLiveTab(t.liveUrl, viewer.cookie);
+    await post(t.app, apiPaths.entries(boss.client.id), boss.cookie, {
+      kind: 'charge',
+      amount: '5',
+    });
+    await received(again, 'entry.created');
+    expect(again.isOpen()).toBe(true);
   });
 
   test('a member can leave; staff cannot remove anyone else', async () => {

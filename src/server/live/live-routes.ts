@@ -176,6 +176,24 @@ export async function registerLiveRoutes(
   }
   const unsubscribe = bus.subscribe(deliver);
 
+  /**
+   * A socket joins the registry after its session was read: a removal, a role change, a
+   * switch or a sign-out committed in between was told to the sockets registered then, not to
+   * this one. So the session is read once more now that any later message will find it.
+   */
+  function recheckOnJoining(live: LiveSocket, role: string): void {
+    readSession(live.headers, { use: false })
+      .then((operator) => {
+        if (!sockets.has(live)) return;
+        if (operator?.sessionId !== live.sessionId || operator.twoFactorSetupRequired) {
+          endSession(live);
+        } else if (operator.book?.id !== live.ownerId || operator.book.role !== role) {
+          closeWith(live, BOOK_ACCESS_CHANGED_CLOSE_CODE, 'access to the book changed');
+        }
+      })
+      .catch((error: unknown) => app.log.warn({ err: error }, 'live session check failed'));
+  }
+
   const heartbeat = setInterval(() => {
     // One session read per session rather than per socket: a browser's tabs share one.
     // A session's read may end before its later sockets' slices come: they follow its verdict.
@@ -259,6 +277,7 @@ export async function registerLiveRoutes(
         alive: true,
       };
       add(live);
+      recheckOnJoining(live, bookOf(request).role);
       socket.on('pong', () => {
         live.alive = true;
       });
