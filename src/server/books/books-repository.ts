@@ -316,8 +316,9 @@ export type Acceptance =
   | { kind: 'not-found' };
 
 /**
- * Uses an invitation: its account joins the book with the invitation's role (a member already
- * keeps the role they have). An invitation is used once, and not after it expires.
+ * Uses an invitation: its account joins the book with the invitation's role. A member already
+ * keeps the role they have and does not use it up. An invitation is used once, and not after
+ * it expires.
  */
 export async function acceptInvite(
   trx: WriteTransaction,
@@ -328,6 +329,19 @@ export async function acceptInvite(
   now: Date = new Date(),
 ): Promise<Acceptance> {
   const at = now.toISOString();
+  // A member already (the owner trying the link they are about to send, say) goes to the book
+  // and leaves the invitation open for the person it was made for.
+  if (heldAt === undefined) {
+    const open = await trx
+      .selectFrom('book_invites')
+      .select('book_id')
+      .where('token_digest', '=', inviteDigest(token))
+      .where('used_at', 'is', null)
+      .where('expires_at', '>', at)
+      .executeTakeFirst();
+    const already = open && (await bookOfMember(trx, userId, open.book_id));
+    if (already) return { kind: 'joined', book: already, joined: false };
+  }
   // One statement marks it used, so two accepting at once cannot both have it.
   const unused = trx
     .updateTable('book_invites')

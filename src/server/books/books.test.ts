@@ -133,6 +133,21 @@ describe('books and invitations', () => {
     expect(names(await get(apiPaths.clients, again.cookie))).toEqual([]);
   });
 
+  test('a member opening an invitation to their book goes there, keeps their role, and leaves it for the person it is for', async () => {
+    const boss = await owner();
+    const token = await inviteToBook(t.app, boss.cookie, 'viewer');
+    const tried = await post(t.app, apiPaths.inviteAccept(token), boss.cookie);
+    expect(tried.statusCode).toBe(200);
+    expect(tried.json().book).toMatchObject({ id: boss.userId, role: 'owner' });
+    const guest = await signUp(t.app, uniqueEmail('guest'));
+    const accepted = await post(t.app, apiPaths.inviteAccept(token), guest.cookie);
+    expect(accepted.statusCode).toBe(200);
+    expect(accepted.json().book).toMatchObject({ id: boss.userId, role: 'viewer' });
+    // Used now: nobody else comes in with it.
+    const late = await signUp(t.app, uniqueEmail('late'));
+    expect((await post(t.app, apiPaths.inviteAccept(token), late.cookie)).statusCode).toBe(404);
+  });
+
   test('two invitations to one book accepted at once make one membership, and both answer it', async () => {
     const boss = await owner();
     const tokens = [
