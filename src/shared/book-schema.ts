@@ -49,6 +49,8 @@ export const inviteSchema = z.object({
 });
 export const inviteAcceptedSchema = z.object({
   book: z.object({ id: z.string(), name: z.string(), role: bookRoleSchema }),
+  /** False for a member already, who keeps their role and leaves the invitation unused. */
+  joined: z.boolean(),
 });
 
 /** What the activity log records: every change in a book, by whom. */

@@ -182,7 +182,7 @@ export async function registerBooksRoutes(
           return joined;
         });
         if (outcome.kind === 'not-found') throw new HttpError(404, 'invite-not-found');
-        return { book: outcome.book };
+        return { book: outcome.book, joined: outcome.joined };
       },
     );
 

@@ -376,7 +376,10 @@ describe('an invitation link', () => {
     const { calls } = bookApi(() => (joined ? memberOf('staff') : { items: [ownBook] }), {
       'POST /api/invites/tok-1/accept': () => {
         joined = true;
-        return { status: 200, body: { book: { id: 'b2', name: 'Sharma Traders', role: 'staff' } } };
+        return {
+          status: 200,
+          body: { book: { id: 'b2', name: 'Sharma Traders', role: 'staff' }, joined: true },
+        };
       },
     });
     const { router } = renderApp('/invite/tok-1');
@@ -385,6 +388,23 @@ describe('an invitation link', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard'));
     expect(calls).toContain('POST /api/invites/tok-1/accept');
     expect(await screen.findByRole('button', { name: 'Book: Sharma Traders' })).toBeInTheDocument();
+  });
+
+  test('a member already who opens the link is told so, not that they joined', async () => {
+    bookApi(memberOf('manager'), {
+      'POST /api/invites/tok-3/accept': () => ({
+        status: 200,
+        body: { book: { id: 'b2', name: 'Sharma Traders', role: 'manager' }, joined: false },
+      }),
+    });
+    renderApp('/invite/tok-3');
+    await userEvent.click(await screen.findByRole('button', { name: 'Join the book' }));
+    expect(
+      await screen.findByText(
+        'You are already in Sharma Traders, as Manager: the invitation is still there for the person it was made for',
+      ),
+    ).toBeInTheDocument();
+    expect(screen.queryByText(/You joined/)).not.toBeInTheDocument();
   });
 
   test('a used or expired invitation says so', async () => {

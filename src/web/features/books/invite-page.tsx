@@ -29,13 +29,11 @@ export function InvitePage({ onJoined }: { onJoined(): Promise<void> | void }) {
   async function join() {
     setBusy(true);
     try {
-      const { book } = await api.post(apiPaths.inviteAccept(token), inviteAcceptedSchema);
+      const { book, joined } = await api.post(apiPaths.inviteAccept(token), inviteAcceptedSchema);
       workInBook(book.id);
       await onJoined();
-      flash.success(
-        translate('books.join.joined', { book: book.name, role: translate(ROLE_NAMES[book.role]) }),
-        5,
-      );
+      const values = { book: book.name, role: translate(ROLE_NAMES[book.role]) };
+      flash.success(translate(joined ? 'books.join.joined' : 'books.join.already', values), 5);
       navigate(paths.dashboard, { replace: true });
     } catch (error) {
       if (error instanceof ApiError && error.status === 404) setUnknown(true);
