@@ -188,7 +188,7 @@ test.describe('the ledger behind every balance', () => {
     await expect(page.getByText('Nothing was recorded in this period.')).toBeVisible();
     await page.getByLabel('To', { exact: true }).fill('2019-12-31');
     await page.getByRole('button', { name: 'Show' }).click();
-    await expect(page.getByText('from must not be after to')).toBeVisible();
+    await expect(page.getByText('The "To" date must not be before the "From" date')).toBeVisible();
 
     // The list shows when each client last paid, and sorts by it.
     await page.goto('/dashboard');
