@@ -18,16 +18,33 @@ const NewBookDialog = lazyDialog(
   'books.new.title',
 );
 
-/** Closes the menu on a click outside it or Escape, as Bootstrap's own dropdown does. */
-function useCloseOutside(open: boolean, close: () => void) {
+/**
+ * Closes the menu on a click outside it or Escape (focus back on its button, so a keyboard
+ * user goes on from where they were), and moves between its items with the arrow keys, as
+ * Bootstrap's own dropdown does.
+ */
+function useMenuKeys(open: boolean, close: () => void) {
   const box = useRef<HTMLDivElement>(null);
+  const toggle = useRef<HTMLButtonElement>(null);
   useEffect(() => {
     if (!open) return;
     const onClick = (event: MouseEvent) => {
       if (!box.current?.contains(event.target as Node)) close();
     };
     const onKey = (event: KeyboardEvent) => {
-      if (event.key === 'Escape') close();
+      if (event.key === 'Escape') {
+        close();
+        toggle.current?.focus();
+        return;
+      }
+      if (event.key !== 'ArrowDown' && event.key !== 'ArrowUp') return;
+      const items = [...(box.current?.querySelectorAll<HTMLElement>('.dropdown-item') ?? [])];
+      if (items.length === 0) return;
+      event.preventDefault();
+      const at = items.indexOf(document.activeElement as HTMLElement);
+      const step = event.key === 'ArrowDown' ? 1 : -1;
+      const next = at < 0 ? (step > 0 ? 0 : items.length - 1) : at + step;
+      items[(next + items.length) % items.length]?.focus();
     };
     document.addEventListener('click', onClick);
     document.addEventListener('keydown', onKey);
@@ -36,7 +53,7 @@ function useCloseOutside(open: boolean, close: () => void) {
       document.removeEventListener('keydown', onKey);
     };
   }, [open, close]);
-  return box;
+  return { box, toggle };
 }
 
 /**
@@ -53,7 +70,7 @@ export function BookMenu() {
   const navigate = useNavigate();
   const [open, setOpen] = useState(false);
   const [creating, setCreating] = useState(false);
-  const box = useCloseOutside(open, () => setOpen(false));
+  const { box, toggle } = useMenuKeys(open, () => setOpen(false));
 
   if (books.isError && !books.data) {
     return (
@@ -80,6 +97,7 @@ export function BookMenu() {
   return (
     <div className="dropdown me-auto" ref={box}>
       <button
+        ref={toggle}
         type="button"
         className="nav-link dropdown-toggle text-truncate book-menu-toggle"
         aria-expanded={open}

@@ -140,6 +140,26 @@ describe('the book in the navbar', () => {
     expect(screen.queryByRole('button', { name: 'Import' })).not.toBeInTheDocument();
   });
 
+  test('the book menu works from the keyboard: arrows move between its items, Escape closes it and gives the focus back to its button', async () => {
+    bookApi(() => ({
+      items: [ownBook, { id: 'b2', name: 'Sharma Traders', role: 'staff', current: false }],
+    }));
+    renderApp('/dashboard');
+    const menu = await screen.findByRole('button', { name: 'Book: My shop' });
+    menu.focus();
+    await userEvent.keyboard('{Enter}');
+    expect(menu).toHaveAttribute('aria-expanded', 'true');
+    await userEvent.keyboard('{ArrowDown}');
+    expect(screen.getByRole('button', { name: 'My shop (Owner)' })).toHaveFocus();
+    await userEvent.keyboard('{ArrowDown}');
+    expect(screen.getByRole('button', { name: 'Sharma Traders (Staff)' })).toHaveFocus();
+    await userEvent.keyboard('{ArrowUp}{ArrowUp}');
+    expect(screen.getByRole('button', { name: 'New book…' })).toHaveFocus();
+    await userEvent.keyboard('{Escape}');
+    expect(menu).toHaveAttribute('aria-expanded', 'false');
+    expect(menu).toHaveFocus();
+  });
+
   test('a member whose role changes is told so, in the same book', async () => {
     let demoted = false;
     bookApi(() => memberOf(demoted ? 'viewer' : 'staff'));
