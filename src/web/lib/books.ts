@@ -69,6 +69,42 @@ export function followBook(queryClient: QueryClient): Promise<void> {
 }
 
 /**
+ * How long after this tab's own switch (or join) the socket's "switched" close still counts as
+ * its doing: the server closes the socket as the switch commits, so the close can come just
+ * before or just after the switch's answer.
+ */
+const OWN_SWITCH_GRACE_MS = 3_000;
+
+/** This tab's own moves whose socket close has not come yet (see asOwnSwitch). */
+const ownMoves = new Set<object>();
+
+/**
+ * Runs this tab's own move to another book (a switch from the menu, an invitation accepted):
+ * the tab says where it went itself, so the socket's close that follows is not reported as a
+ * move made "in another tab".
+ */
+export async function asOwnSwitch<T>(move: () => Promise<T>): Promise<T> {
+  const mark = {};
+  ownMoves.add(mark);
+  try {
+    return await move();
+  } finally {
+    setTimeout(() => ownMoves.delete(mark), OWN_SWITCH_GRACE_MS);
+  }
+}
+
+/**
+ * Whether a "switched" close is this tab's own move's doing (see asOwnSwitch): each move
+ * accounts for one close.
+ */
+export function takeOwnMove(): boolean {
+  const [mark] = ownMoves;
+  if (mark === undefined) return false;
+  ownMoves.delete(mark);
+  return true;
+}
+
+/**
  * Leaves the page shown (`leave`: to the dashboard), then follows the new book: a page of the
  * last book's things (a client's) must not read them again from the new one, which has none.
  */

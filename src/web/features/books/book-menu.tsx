@@ -7,7 +7,7 @@ import { paths } from '../../../shared/paths.ts';
 import { useFlash } from '../../components/flash-messages.tsx';
 import { lazyDialog } from '../../components/lazy-dialog.tsx';
 import { translate, useT } from '../../i18n/translate.tsx';
-import { enterBook, useBooks, useSwitchBook } from '../../lib/books.ts';
+import { asOwnSwitch, enterBook, useBooks, useSwitchBook } from '../../lib/books.ts';
 import { FAILURE_SECONDS, failureText } from '../../lib/shell-messages.ts';
 import { ROLE_NAMES } from './role-names.ts';
 
@@ -86,8 +86,10 @@ export function BookMenu() {
     setOpen(false);
     if (book.current) return;
     try {
-      await switchBook.mutateAsync(book.id);
-      await enterBook(queryClient, () => navigate(paths.dashboard));
+      await asOwnSwitch(async () => {
+        await switchBook.mutateAsync(book.id);
+        await enterBook(queryClient, () => navigate(paths.dashboard));
+      });
       flash.success(translate('books.flash.switched', { name: book.name }), 4);
     } catch (error) {
       flash.failure(failureText(translate('books.switch.failed'), error), FAILURE_SECONDS);

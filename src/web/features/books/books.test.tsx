@@ -1,9 +1,12 @@
 import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, test } from 'vitest';
+// Loaded before the tests (the app loads it when a socket closes): its work then begins at once.
+import '../../app/follow-book-change.ts';
 import type { ActivityItem, Book, Member } from '../../../shared/book-schema.ts';
 import {
   apiClient,
+  FakeWebSocket,
   liveChannel,
   memberOf,
   mockApi,
@@ -122,12 +125,15 @@ describe('the book in the navbar', () => {
       'GET /api/clients': () => (current === 'b1' ? listOf(asha) : listOf(ravi)),
       'PUT /api/books/current': (init: RequestInit | undefined) => {
         current = JSON.parse(String(init?.body)).id;
+        // As the server does: the session's sockets close as the switch commits.
+        FakeWebSocket.latest?.onclose?.({ code: 4410 });
         return { status: 200, body: books().items.find((book) => book.current) };
       },
     });
     renderApp('/dashboard');
     const menu = await screen.findByRole('button', { name: 'Book: My shop' });
     expect(await screen.findAllByRole('link', { name: 'Asha' })).not.toHaveLength(0);
+    await liveChannel();
 
     await userEvent.click(menu);
     await userEvent.click(screen.getByRole('button', { name: 'Sharma Traders (Staff)' }));
@@ -158,6 +164,51 @@ describe('the book in the navbar', () => {
     await userEvent.keyboard('{Escape}');
     expect(menu).toHaveAttribute('aria-expanded', 'false');
     expect(menu).toHaveFocus();
+  });
+
+  test('the tab that switches says where it went, once: the socket closed by its own switch is not "another tab"', async () => {
+    let current = 'b1';
+    const books = (): { items: Book[] } => ({
+      items: [
+        { ...ownBook, current: current === 'b1' },
+        { id: 'b2', name: 'Sharma Traders', role: 'staff', current: current === 'b2' },
+      ],
+    });
+    bookApi(books, {
+      'PUT /api/books/current': (init: RequestInit | undefined) => {
+        current = JSON.parse(String(init?.body)).id;
+        // The server closes the session's sockets as the switch commits, before it answers.
+        FakeWebSocket.latest?.onclose?.({ code: 4410 });
+        return { status: 200, body: books().items.find((book) => book.current) };
+      },
+    });
+    renderApp('/dashboard');
+    const menu = await screen.findByRole('button', { name: 'Book: My shop' });
+    await liveChannel();
+    await userEvent.click(menu);
+    await userEvent.click(screen.getByRole('button', { name: 'Sharma Traders (Staff)' }));
+    expect(await screen.findByText('You are in Sharma Traders now')).toBeInTheDocument();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(screen.queryByText(/in another tab/)).not.toBeInTheDocument();
+  });
+
+  test('a switch made in another tab of the session is reported as such', async () => {
+    let current = 'b1';
+    bookApi(() => ({
+      items: [
+        { ...ownBook, current: current === 'b1' },
+        { id: 'b2', name: 'Sharma Traders', role: 'staff', current: current === 'b2' },
+      ],
+    }));
+    renderApp('/dashboard');
+    expect(await screen.findByRole('button', { name: 'Book: My shop' })).toBeInTheDocument();
+    const socket = await liveChannel();
+    current = 'b2';
+    act(() => socket.onclose?.({ code: 4410 }));
+    expect(
+      await screen.findByText('This session moved to Sharma Traders in another tab'),
+    ).toBeInTheDocument();
+    expect(await screen.findByRole('button', { name: 'Book: Sharma Traders' })).toBeInTheDocument();
   });
 
   test('a member whose role changes is told so, in the same book', async () => {

@@ -6,6 +6,7 @@ import { useFlash } from '../../components/flash-messages.tsx';
 import { usePageTitle } from '../../components/page-title.ts';
 import { translate, useT } from '../../i18n/translate.tsx';
 import { ApiError, api, workInBook } from '../../lib/api-client.ts';
+import { asOwnSwitch } from '../../lib/books.ts';
 import { useSession } from '../../lib/session.ts';
 import { FAILURE_SECONDS, failureText } from '../../lib/shell-messages.ts';
 import { ROLE_NAMES } from './role-names.ts';
@@ -29,9 +30,12 @@ export function InvitePage({ onJoined }: { onJoined(): Promise<void> | void }) {
   async function join() {
     setBusy(true);
     try {
-      const { book, joined } = await api.post(apiPaths.inviteAccept(token), inviteAcceptedSchema);
-      workInBook(book.id);
-      await onJoined();
+      const { book, joined } = await asOwnSwitch(async () => {
+        const accepted = await api.post(apiPaths.inviteAccept(token), inviteAcceptedSchema);
+        workInBook(accepted.book.id);
+        await onJoined();
+        return accepted;
+      });
       const values = { book: book.name, role: translate(ROLE_NAMES[book.role]) };
       flash.success(translate(joined ? 'books.join.joined' : 'books.join.already', values), 5);
       navigate(paths.dashboard, { replace: true });
