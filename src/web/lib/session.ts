@@ -21,13 +21,28 @@ export function sessionUserOf(answer: SessionAnswer): SessionUser {
  * before anything else, and the pages before sign-in load without TanStack Query (decision
  * 0013). Whatever learns who it is now (a sign-in, a sign-out, an answer) sets it here.
  */
+/** The last read found the session ended by the server (see sessionEndedElsewhere). */
+let endedElsewhere = false;
+
 export const session = createResource<SessionUser | null>({
   async read() {
     const answer = await api.get(apiPaths.session, z.nullable(sessionAnswerSchema));
-    return answer && sessionUserOf(answer);
+    const user = answer && sessionUserOf(answer);
+    // Signed in a moment ago, and no longer, without signing out here: the session ended
+    // (unused too long, at its maximum age, or from another device).
+    endedElsewhere = user === null && Boolean(session.get()?.data);
+    return user;
   },
   staleMs: 60_000,
 });
+
+/**
+ * Whether the last read found this tab's session ended by the server rather than by signing
+ * out here: the sign-in page then says why the tab is there.
+ */
+export function sessionEndedElsewhere(): boolean {
+  return endedElsewhere && !session.get()?.data;
+}
 
 export function useSession() {
   return useResource(session);

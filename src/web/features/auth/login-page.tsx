@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { signInSchema } from '../../../shared/auth-schema.ts';
 import { paths } from '../../../shared/paths.ts';
@@ -8,6 +9,7 @@ import { errorText } from '../../i18n/errors.ts';
 import { translate, useT } from '../../i18n/translate.tsx';
 import { applyServerErrors } from '../../lib/form-errors.ts';
 import { returnPath } from '../../lib/return-path.ts';
+import { sessionEndedElsewhere } from '../../lib/session.ts';
 import { useSchemaForm } from '../../lib/use-schema-form.ts';
 import { authMessages } from './auth-messages.ts';
 import { signIn } from './sign-in-api.ts';
@@ -21,6 +23,8 @@ export function LoginPage() {
   const { search } = useLocation();
   const form = useSchemaForm(signInSchema, ['email', 'password']);
   const { errors, isSubmitting } = form;
+  // Read once: the note stays while this page is shown, whatever is read meanwhile.
+  const [ended] = useState(sessionEndedElsewhere);
 
   const onSubmit = form.handleSubmit(async (values) => {
     try {
@@ -42,6 +46,11 @@ export function LoginPage() {
     <div className="card mx-auto auth-card">
       <div className="card-body">
         <h1 className="h3 text-center mb-4">{t('auth.login.title')}</h1>
+        {ended ? (
+          <p className="alert alert-info" role="status">
+            {t('auth.login.sessionEnded')}
+          </p>
+        ) : null}
         <form noValidate onSubmit={onSubmit} aria-label={t('auth.login.title')}>
           <FormField
             id="login-email"
