@@ -1,5 +1,5 @@
 import type { QueryClient } from '@tanstack/react-query';
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { paths } from '../../shared/paths.ts';
 import { useFlash } from '../components/flash-messages.tsx';
@@ -22,8 +22,12 @@ function showsBookThings(pathname: string): boolean {
   return pathname.startsWith('/client/') || pathname === paths.activity;
 }
 
-/** Keeps this tab's cached data current with every change the operator makes elsewhere. */
-export function useLiveSync(queryClient: QueryClient, operatorId: string): void {
+/**
+ * Keeps this tab's cached data current with every change the operator makes elsewhere, and
+ * says whether it can (false while the channel is broken and being opened again).
+ */
+export function useLiveSync(queryClient: QueryClient, operatorId: string): boolean {
+  const [connected, setConnected] = useState(true);
   const flash = useFlash();
   const navigate = useNavigate();
   const { pathname } = useLocation();
@@ -33,6 +37,7 @@ export function useLiveSync(queryClient: QueryClient, operatorId: string): void 
   // biome-ignore lint/correctness/useExhaustiveDependencies: a new operator gets a new channel.
   useEffect(() => {
     return connectLive({
+      onConnectionChange: setConnected,
       onEvent(event) {
         if (event.type === 'settings.updated') {
           settings.set(event.settings);
@@ -92,4 +97,5 @@ export function useLiveSync(queryClient: QueryClient, operatorId: string): void 
       },
     });
   }, [operatorId, queryClient]);
+  return connected;
 }

@@ -5,9 +5,10 @@ import {
   QueryClient,
   QueryClientProvider,
 } from '@tanstack/react-query';
-import type { ReactNode } from 'react';
+import { type ReactNode, useEffect, useState } from 'react';
 import { clientListQuery } from '../features/clients/clients-api.ts';
 import { listParams, viewFromParams } from '../features/clients/list-view.ts';
+import { useT } from '../i18n/translate.tsx';
 import { worthRetrying } from '../lib/api-client.ts';
 import { booksQuery } from '../lib/books.ts';
 import { rereadSessionOnRefusal, session } from '../lib/session.ts';
@@ -36,10 +37,31 @@ export function QueryShell({ client, children }: { client: QueryClient; children
   return <QueryClientProvider client={client}>{children}</QueryClientProvider>;
 }
 
-/** Keeps this tab's cached data current with what the operator does elsewhere; shows nothing. */
+/** How long a break must last to be shown: a quick reconnect (a book switch) shows nothing. */
+const BREAK_SHOWN_AFTER_MS = 3_000;
+
+/**
+ * Keeps this tab's cached data current with what the operator does elsewhere, and says so
+ * when it cannot: while the channel is broken, what is shown may be out of date.
+ */
 export function LiveSync({ client, operatorId }: { client: QueryClient; operatorId: string }) {
-  useLiveSync(client, operatorId);
-  return null;
+  const t = useT();
+  const connected = useLiveSync(client, operatorId);
+  const [shown, setShown] = useState(false);
+  useEffect(() => {
+    if (connected) {
+      setShown(false);
+      return;
+    }
+    const timer = setTimeout(() => setShown(true), BREAK_SHOWN_AFTER_MS);
+    return () => clearTimeout(timer);
+  }, [connected]);
+  if (!shown) return null;
+  return (
+    <div className="live-break alert alert-warning shadow mb-0" role="status">
+      {t('shell.live.broken')}
+    </div>
+  );
 }
 
 /** A list page's clients, asked for beside its code (routes.tsx, listPage); `search`: its URL's. */

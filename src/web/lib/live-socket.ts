@@ -22,6 +22,8 @@ export interface LiveHandlers {
    * The socket opens again at once, on the session's current book.
    */
   onBookChanged(why: 'access' | 'switched'): void;
+  /** The channel is open (true), or broken and being opened again (false). */
+  onConnectionChange?(connected: boolean): void;
 }
 
 const FIRST_RETRY_MS = 500;
@@ -48,6 +50,7 @@ export function connectLive(handlers: LiveHandlers): () => void {
     if (stopped) return;
     socket = new WebSocket(url);
     socket.onopen = () => {
+      handlers.onConnectionChange?.(true);
       if (hadConnection) handlers.onResync();
       hadConnection = true;
       attempt = 0;
@@ -79,6 +82,7 @@ export function connectLive(handlers: LiveHandlers): () => void {
         attempt = 0;
       }
       // A break after a working connection means events may have been missed.
+      handlers.onConnectionChange?.(false);
       scheduleRetry();
     };
   }
