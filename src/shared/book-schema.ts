@@ -80,6 +80,19 @@ export const ACTIVITY_ACTIONS = [
 export const activityActionSchema = z.enum(ACTIVITY_ACTIONS);
 export type ActivityAction = z.infer<typeof activityActionSchema>;
 
+/**
+ * What a line was about beyond its client, for the web app to say in the reader's language:
+ * an amount (a payment, a charge, a promise, a confirmed claim: "1500.00"), a member (their
+ * e-mail) and a role, a number of clients imported. Null for lines with none.
+ */
+export const activityDetailsSchema = z.object({
+  amount: z.optional(z.string()),
+  member: z.optional(z.string()),
+  role: z.optional(bookRoleSchema),
+  count: z.optional(z.number()),
+});
+export type ActivityDetails = z.infer<typeof activityDetailsSchema>;
+
 export const activityItemSchema = z.object({
   id: z.string(),
   at: z.string(),
@@ -88,6 +101,7 @@ export const activityItemSchema = z.object({
   clientId: z.nullable(z.string()),
   /** In English, for API clients; the web app says it in its own words by `action`. */
   summary: z.string(),
+  details: z.nullable(activityDetailsSchema),
 });
 export type ActivityItem = z.infer<typeof activityItemSchema>;
 export const activityPageSchema = z.object({

@@ -9,11 +9,13 @@ export function clientName(client: { fname: string; lname: string }): string {
 
 export function entryActivity(entry: Entry, client: Client): Activity {
   const payment = entry.kind === 'payment';
+  const amount = entry.amount.replace(/^-/, '');
   return {
     action: payment ? 'entry.payment' : 'entry.charge',
     clientId: client.id,
     summary: payment
-      ? `Recorded a payment of ₹${entry.amount.replace(/^-/, '')} from ${clientName(client)}`
-      : `Recorded a charge of ₹${entry.amount} to ${clientName(client)}`,
+      ? `Recorded a payment of ₹${amount} from ${clientName(client)}`
+      : `Recorded a charge of ₹${amount} to ${clientName(client)}`,
+    details: { amount },
   };
 }

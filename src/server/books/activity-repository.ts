@@ -1,4 +1,9 @@
-import type { ActivityAction, ActivityItem } from '../../shared/book-schema.ts';
+import {
+  type ActivityAction,
+  type ActivityDetails,
+  type ActivityItem,
+  activityDetailsSchema,
+} from '../../shared/book-schema.ts';
 import { isLookupId } from '../../shared/text.ts';
 import { compiledQuery } from '../db/compiled-queries.ts';
 import type { WriteTransaction } from '../db/database.ts';
@@ -10,8 +15,9 @@ import type { BookMember } from './book-member.ts';
 export interface Activity {
   action: ActivityAction;
   clientId?: string | null;
-  /** In English, for API clients (the web app words it from `action`). */
+  /** In English, for API clients (the web app words it from `action` and `details`). */
   summary: string;
+  details?: ActivityDetails;
 }
 
 interface ActivityRow {
@@ -21,6 +27,7 @@ interface ActivityRow {
   action: string;
   clientId: string | null;
   summary: string;
+  details: string | null;
 }
 
 /** A line's columns (from placeholders, when the compiled insert is built). */
@@ -32,6 +39,7 @@ function activityColumns(row: ActivityRow) {
     action: row.action,
     client_id: row.clientId,
     summary: row.summary,
+    details: row.details,
   };
 }
 
@@ -61,6 +69,7 @@ export async function recordActivity(
       action: line.action,
       clientId: line.clientId ?? null,
       summary: line.summary,
+      details: line.details ? JSON.stringify(line.details) : null,
     }),
   );
   const [only] = rows;
@@ -70,6 +79,17 @@ export async function recordActivity(
   }
   if (rows.length === 0) return;
   await trx.insertInto('activity').values(rows.map(activityColumns)).execute();
+}
+
+/** A line's stored details; anything unreadable reads as none (the line still says what). */
+function detailsOf(stored: string | null): ActivityDetails | null {
+  if (stored === null) return null;
+  try {
+    const read = activityDetailsSchema.safeParse(JSON.parse(stored));
+    return read.success ? read.data : null;
+  } catch {
+    return null;
+  }
 }
 
 export const ACTIVITY_PAGE_SIZE = 50;
@@ -95,7 +115,16 @@ export async function listActivity(
   let query = handleOf(source)
     .selectFrom('activity as a')
     .innerJoin('user as u', 'u.id', 'a.actor_id')
-    .select(['a.seq', 'a.at', 'a.actor_id', 'u.email', 'a.action', 'a.client_id', 'a.summary'])
+    .select([
+      'a.seq',
+      'a.at',
+      'a.actor_id',
+      'u.email',
+      'a.action',
+      'a.client_id',
+      'a.summary',
+      'a.details',
+    ])
     .where('a.book_id', '=', bookId);
   if (clientId !== undefined) query = query.where('a.client_id', '=', clientId);
   if (memberId !== undefined) query = query.where('a.actor_id', '=', memberId);
@@ -112,6 +141,7 @@ export async function listActivity(
     action: row.action as ActivityAction,
     clientId: row.client_id,
     summary: row.summary,
+    details: detailsOf(row.details),
   }));
   const last = items.at(-1);
   return { items, nextCursor: rows.length > limit && last ? last.id : null };

@@ -148,6 +148,7 @@ export async function registerBooksRoutes(
           await recordActivity(trx, member, {
             action: 'invite.created',
             summary: `Made an invitation to join as ${invite.role}`,
+            details: { role: invite.role },
           });
           return invite;
         });
@@ -210,6 +211,7 @@ export async function registerBooksRoutes(
             summary: handedOver
               ? `Handed the book over to ${member.email}`
               : `Made ${member.email} ${role}`,
+            details: { member: member.email, role },
           });
           await publish({
             kind: 'event',
@@ -257,6 +259,7 @@ export async function registerBooksRoutes(
             summary: leaving
               ? `${actor.email} left the book`
               : `Removed ${result.member.email} from the book`,
+            ...(leaving ? {} : { details: { member: result.member.email } }),
           });
           await publish({
             kind: 'event',

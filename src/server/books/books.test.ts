@@ -115,6 +115,7 @@ describe('books and invitations', () => {
     expect(accepted.statusCode).toBe(200);
     expect(accepted.json()).toEqual({
       book: { id: boss.userId, name: expect.any(String), role: 'staff' },
+      joined: true,
     });
     // The book is now the helper's session's: its clients are the owner's.
     expect(names(await get(apiPaths.clients, helper.cookie))).toEqual([boss.client.lname]);
@@ -623,6 +624,9 @@ describe('the activity log', () => {
       `Recorded a payment of ₹40.00 from ${boss.client.fname} ${boss.client.lname}`,
     );
     expect(all.items[2].clientId).toBe(boss.client.id);
+    // What it was about, for the web app to say in the reader's language.
+    expect(all.items[2].details).toEqual({ amount: '40.00' });
+    expect(all.items[0].details).toBeNull();
 
     const byStaff = (
       await get(`${apiPaths.activity}?memberId=${staff.userId}`, boss.cookie)
@@ -639,6 +643,24 @@ describe('the activity log', () => {
     ]);
     expect((await get(apiPaths.activity, staff.cookie)).statusCode).toBe(403);
     expect((await get(`${apiPaths.activity}?cursor=abc`, boss.cookie)).statusCode).toBe(400);
+  });
+
+  test("a member's role changed, a member removed and an invitation made say who and what in their details", async () => {
+    const boss = await owner();
+    const staff = await joinBookAs(t.app, boss.cookie, 'staff');
+    const helper = await joinBookAs(t.app, boss.cookie, 'manager');
+    await injectCall(t.app, 'PUT', apiPaths.bookMember(staff.userId), boss.cookie, {
+      role: 'viewer',
+    });
+    await removeMember(boss.cookie, helper.userId);
+    const items: { action: string; details: unknown }[] = (
+      await get(apiPaths.activity, boss.cookie)
+    ).json().items;
+    const of = (action: string) => items.find((item) => item.action === action)?.details;
+    expect(of('member.removed')).toEqual({ member: helper.email });
+    expect(of('member.role-changed')).toEqual({ member: staff.email, role: 'viewer' });
+    expect(of('invite.created')).toEqual({ role: 'manager' });
+    expect(of('member.joined')).toBeNull();
   });
 
   test('pages follow one another without a gap or a repeat', async () => {

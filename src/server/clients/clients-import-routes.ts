@@ -160,6 +160,7 @@ export async function registerClientsImportRoutes(
               await recordActivity(trx, member, {
                 action: 'clients.imported',
                 summary: `Imported ${created} ${created === 1 ? 'client' : 'clients'}`,
+                details: { count: created },
               });
             }
             return { created, skipped: duplicates.size };

@@ -331,6 +331,7 @@ function clientChangeActivity(
       action: 'balance.edited',
       clientId: client.id,
       summary: `Set the balance of ${clientName(client)} to ₹${client.balance}`,
+      details: { amount: client.balance },
     });
   }
   return lines;

@@ -158,6 +158,7 @@ export async function registerShareLinksRoutes(
               action: 'claim.confirmed',
               clientId: id,
               summary: `Confirmed a reported payment of ₹${result.claim.amount} from ${clientName(result.client)}`,
+              details: { amount: result.claim.amount },
             });
           }
           return result;
@@ -192,6 +193,7 @@ export async function registerShareLinksRoutes(
               action: 'claim.dismissed',
               clientId: id,
               summary: `Dismissed a reported payment of ₹${result.claim.amount} from ${clientName(result.client)}`,
+              details: { amount: result.claim.amount },
             });
           }
           return result;

@@ -21,6 +21,7 @@ import { listVersionsMigration } from './migrations/0018-list-versions.ts';
 import { languagesMigration } from './migrations/0019-languages.ts';
 import { sharedBooksMigration } from './migrations/0020-shared-books.ts';
 import { lastUsedBookMigration } from './migrations/0021-last-used-book.ts';
+import { activityDetailsMigration } from './migrations/0022-activity-details.ts';
 
 export interface MigrationOptions {
   /** The panel's time zone: existing clients' opening entries are dated in it. */
@@ -67,6 +68,7 @@ function appMigrations(
         : {}),
     }),
     '0021_last_used_book': lastUsedBookMigration,
+    '0022_activity_details': activityDetailsMigration,
   };
 }
 

@@ -337,6 +337,8 @@ export interface ActivityTable {
   action: string;
   client_id: string | null;
   summary: string;
+  /** ActivityDetails as JSON (migration 0022); null before it, and for lines with none. */
+  details: string | null;
 }
 
 export interface DatabaseSchema {

@@ -114,6 +114,7 @@ export async function registerDuesRoutes(
               action: 'promise.created',
               clientId: result.client.id,
               summary: `Recorded a promise from ${clientName(result.client)} to pay ₹${result.promise.amount} by ${result.promise.by}`,
+              details: { amount: result.promise.amount },
             });
           }
           return result;

@@ -1,16 +1,19 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import type { ActivityAction, ActivityItem } from '../../../shared/book-schema.ts';
+import type { ActivityAction, ActivityDetails, ActivityItem } from '../../../shared/book-schema.ts';
 import { clientSchema } from '../../../shared/client-schema.ts';
+import { formatInr, paiseFromAmount } from '../../../shared/money.ts';
 import { apiPaths, paths } from '../../../shared/paths.ts';
 import { LoadFailed } from '../../components/loading.tsx';
+import { balanceText } from '../../components/money.tsx';
 import type { MessageId } from '../../i18n/catalogues.ts';
 import { errorText } from '../../i18n/errors.ts';
-import { T, useT } from '../../i18n/translate.tsx';
+import { T, translate, useT } from '../../i18n/translate.tsx';
 import { api } from '../../lib/api-client.ts';
 import { formatTime } from '../../lib/dates.ts';
 import { clientKeys } from '../../lib/query-keys.ts';
 import { type ActivityFilter, useActivity } from './members-api.ts';
+import { ROLE_NAMES } from './role-names.ts';
 
 /** Each thing done, in the reader's words (the answer's `summary` is English, for API users). */
 const ACTION_TEXT: Record<ActivityAction, MessageId> = {
@@ -53,15 +56,55 @@ function ClientName({ id }: { id: string | null }) {
   return <Link to={paths.clientDetails(id)}>{name ?? t('books.activity.someClient')}</Link>;
 }
 
+/**
+ * The same, with what the line was about (`details`): which fields each needs. A line written
+ * before details were kept, or without them, reads as above.
+ */
+const DETAILED_TEXT: Partial<
+  Record<ActivityAction, { id: MessageId; needs: (keyof ActivityDetails)[] }>
+> = {
+  'entry.payment': { id: 'books.activity.detailed.entry.payment', needs: ['amount'] },
+  'entry.charge': { id: 'books.activity.detailed.entry.charge', needs: ['amount'] },
+  'balance.edited': { id: 'books.activity.detailed.balance.edited', needs: ['amount'] },
+  'claim.confirmed': { id: 'books.activity.detailed.claim.confirmed', needs: ['amount'] },
+  'claim.dismissed': { id: 'books.activity.detailed.claim.dismissed', needs: ['amount'] },
+  'promise.created': { id: 'books.activity.detailed.promise.created', needs: ['amount'] },
+  'invite.created': { id: 'books.activity.detailed.invite.created', needs: ['role'] },
+  'member.role-changed': {
+    id: 'books.activity.detailed.member.role-changed',
+    needs: ['member', 'role'],
+  },
+  'member.removed': { id: 'books.activity.detailed.member.removed', needs: ['member'] },
+  'book.handed-over': { id: 'books.activity.detailed.book.handed-over', needs: ['member'] },
+  'clients.imported': { id: 'books.activity.detailed.clients.imported', needs: ['count'] },
+};
+
+/** The words of a line, and the values they need (amounts and roles as the reader reads them). */
+function wordsOf(item: ActivityItem): { id: MessageId; values: Record<string, string | number> } {
+  const detailed = DETAILED_TEXT[item.action];
+  const details = item.details;
+  if (!detailed || !details || detailed.needs.some((field) => details[field] === undefined)) {
+    return { id: ACTION_TEXT[item.action], values: { actor: item.actor.email } };
+  }
+  const values: Record<string, string | number> = { actor: item.actor.email };
+  if (details.amount !== undefined) {
+    values.amount =
+      item.action === 'balance.edited'
+        ? balanceText(details.amount)
+        : formatInr(paiseFromAmount(details.amount));
+  }
+  if (details.member !== undefined) values.member = details.member;
+  if (details.role !== undefined) values.role = translate(ROLE_NAMES[details.role]);
+  if (details.count !== undefined) values.count = details.count;
+  return { id: detailed.id, values };
+}
+
 function Item({ item }: { item: ActivityItem }) {
+  const { id, values } = wordsOf(item);
   return (
     <li className="list-group-item">
       <div>
-        <T
-          id={ACTION_TEXT[item.action]}
-          values={{ actor: item.actor.email }}
-          components={{ 0: <ClientName id={item.clientId} /> }}
-        />
+        <T id={id} values={values} components={{ 0: <ClientName id={item.clientId} /> }} />
       </div>
       <div className="small text-body-secondary">
         <time dateTime={item.at}>{formatTime(item.at)}</time>

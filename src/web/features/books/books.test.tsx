@@ -360,13 +360,18 @@ describe('members in the settings', () => {
   });
 });
 
-const activityItem = (id: string, action: ActivityItem['action']): ActivityItem => ({
+const activityItem = (
+  id: string,
+  action: ActivityItem['action'],
+  details: ActivityItem['details'] = null,
+): ActivityItem => ({
   id,
   at: '2026-03-01T10:00:00.000Z',
   actor: { id: 'u2', email: 'helper@example.com' },
   action,
   clientId: 'a1',
   summary: 'in English',
+  details,
 });
 
 describe('the activity log', () => {
@@ -407,6 +412,45 @@ describe('the activity log', () => {
     ).toBeInTheDocument();
     expect(cursors).toEqual([null, 'next-1']);
     expect(screen.queryByRole('button', { name: 'Load more' })).not.toBeInTheDocument();
+  });
+
+  test('a line says what it was about when the log kept it: the amount, the member and role, the number imported', async () => {
+    bookApi(
+      { items: [ownBook] },
+      {
+        'GET /api/book/members': () => ({ status: 200, body: { items: [owner, helper] } }),
+        'GET /api/activity': () => ({
+          status: 200,
+          body: {
+            items: [
+              activityItem('e5', 'entry.payment', { amount: '150000.00' }),
+              activityItem('e4', 'balance.edited', { amount: '-500.00' }),
+              activityItem('e3', 'member.role-changed', {
+                member: 'staff@shop.in',
+                role: 'viewer',
+              }),
+              activityItem('e2', 'member.removed', { member: 'tutor@shop.in' }),
+              activityItem('e1', 'clients.imported', { count: 3 }),
+            ],
+            nextCursor: null,
+          },
+        }),
+      },
+    );
+    renderApp('/activity');
+    const list = await screen.findByRole('list', { name: 'Activity' });
+    const lines = [
+      'helper@example.com recorded a payment of ₹1,50,000.00 from Asha Verma',
+      'helper@example.com set the balance of Asha Verma to ₹500.00 in credit',
+      'helper@example.com made staff@shop.in Viewer',
+      'helper@example.com removed tutor@shop.in from the book',
+      'helper@example.com imported 3 clients',
+    ];
+    for (const line of lines) {
+      expect(
+        await within(list).findByText((_, element) => element?.textContent === line),
+      ).toBeInTheDocument();
+    }
   });
 
   test('staff who open the activity page are told their role does not allow it', async () => {
