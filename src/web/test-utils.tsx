@@ -6,6 +6,7 @@ import type { BookRole } from '../shared/book-roles.ts';
 import type { Book } from '../shared/book-schema.ts';
 import type { Client } from '../shared/client-schema.ts';
 import english from '../shared/locales/en/validation.json' with { type: 'json' };
+import { formatAmount, paiseFromAmount } from '../shared/money.ts';
 import {
   fillPlaceholders,
   type MessageValues,
@@ -183,6 +184,15 @@ export function liveChannel(): Promise<FakeWebSocket> {
  * A client as the API answers one (a valid mobile, nothing pending, never reminded, nothing
  * overdue, no promise).
  */
+/** GET /api/clients's answer with these clients: all of them, and what they owe in all. */
+export function clientListAnswer(...clients: Client[]) {
+  const owed = clients.reduce((sum, client) => sum + paiseFromAmount(client.balance), 0n);
+  return {
+    status: 200,
+    body: { items: clients, total: clients.length, totalOwed: formatAmount(owed) },
+  };
+}
+
 export function apiClient(id: string, fname: string, lname: string, balance: string): Client {
   return {
     id,

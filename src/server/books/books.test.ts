@@ -75,6 +75,10 @@ async function owner() {
 const removeMember = (ownerCookie: string, userId: string) =>
   injectCall(t.app, 'DELETE', apiPaths.bookMember(userId), ownerCookie);
 
+/** The owner gives a member another role ('owner': hands the book over). */
+const setRole = (ownerCookie: string, userId: string, role: string) =>
+  injectCall(t.app, 'PUT', apiPaths.bookMember(userId), ownerCookie, { role });
+
 /** Waits until the tab has received an event of this type, or fails after `ms`. */
 async function received(tab: { events: { type: string }[] }, type: string, ms = 3000) {
   const until = Date.now() + ms;
@@ -365,9 +369,7 @@ describe('ids no row can have', () => {
     expect(switched.json().fieldErrors).toEqual({
       id: 'A book id contains characters that cannot be stored (control or broken characters)',
     });
-    const role = await injectCall(t.app, 'PUT', apiPaths.bookMember(bad), boss.cookie, {
-      role: 'staff',
-    });
+    const role = await setRole(boss.cookie, bad, 'staff');
     expect(role.statusCode).toBe(404);
     const removed = await injectCall(t.app, 'DELETE', apiPaths.bookMember(bad), boss.cookie);
     expect(removed.statusCode).toBe(404);
@@ -416,20 +418,10 @@ describe('members and roles', () => {
     const leave = await injectCall(t.app, 'DELETE', apiPaths.bookMember(boss.userId), boss.cookie);
     expect(leave.statusCode).toBe(409);
     expect(leave.json().code).toBe('owner-cannot-leave');
-    const demote = await injectCall(t.app, 'PUT', apiPaths.bookMember(boss.userId), boss.cookie, {
-      role: 'staff',
-    });
+    const demote = await setRole(boss.cookie, boss.userId, 'staff');
     expect(demote.statusCode).toBe(409);
 
-    const handed = await injectCall(
-      t.app,
-      'PUT',
-      apiPaths.bookMember(manager.userId),
-      boss.cookie,
-      {
-        role: 'owner',
-      },
-    );
+    const handed = await setRole(boss.cookie, manager.userId, 'owner');
     expect(handed.statusCode).toBe(200);
     const members = (await get(apiPaths.bookMembers, manager.cookie)).json().items;
     const roles = Object.fromEntries(
@@ -445,8 +437,7 @@ describe('members and roles', () => {
     const boss = await owner();
     const manager = await joinBookAs(t.app, boss.cookie, 'manager');
     const staff = await joinBookAs(t.app, boss.cookie, 'staff');
-    const handOver = (to: string) =>
-      injectCall(t.app, 'PUT', apiPaths.bookMember(to), boss.cookie, { role: 'owner' });
+    const handOver = (to: string) => setRole(boss.cookie, to, 'owner');
     const answers = await Promise.all([handOver(manager.userId), handOver(staff.userId)]);
     expect(answers.map((answer) => answer.statusCode).sort()).toEqual([200, 403]);
     expect(answers.find((answer) => answer.statusCode === 403)?.json().code).toBe('role-forbidden');
@@ -465,7 +456,7 @@ describe('members and roles', () => {
       // Removed by the owner, or leaving by themselves, while being made the owner.
       const remover = round % 2 === 0 ? boss.cookie : staff.cookie;
       const [handed, removed] = await Promise.all([
-        injectCall(t.app, 'PUT', apiPaths.bookMember(staff.userId), boss.cookie, { role: 'owner' }),
+        setRole(boss.cookie, staff.userId, 'owner'),
         removeMember(remover, staff.userId),
       ]);
       outcomes.add(`${handed.statusCode} ${removed.statusCode}`);
@@ -527,15 +518,7 @@ describe('members and roles', () => {
     const boss = await owner();
     const viewer = await joinBookAs(t.app, boss.cookie, 'viewer');
     beforeNextSocketJoins = async () => {
-      const changed = await injectCall(
-        t.app,
-        'PUT',
-        apiPaths.bookMember(viewer.userId),
-        boss.cookie,
-        {
-          role: 'staff',
-        },
-      );
+      const changed = await setRole(boss.cookie, viewer.userId, 'staff');
       expect(changed.statusCode).toBe(200);
     };
     const tab = await openLiveTab(t.liveUrl, viewer.cookie);
@@ -649,9 +632,7 @@ describe('the activity log', () => {
     const boss = await owner();
     const staff = await joinBookAs(t.app, boss.cookie, 'staff');
     const helper = await joinBookAs(t.app, boss.cookie, 'manager');
-    await injectCall(t.app, 'PUT', apiPaths.bookMember(staff.userId), boss.cookie, {
-      role: 'viewer',
-    });
+    await setRole(boss.cookie, staff.userId, 'viewer');
     await removeMember(boss.cookie, helper.userId);
     const items: { action: string; details: unknown }[] = (
       await get(apiPaths.activity, boss.cookie)

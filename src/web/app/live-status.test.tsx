@@ -2,6 +2,7 @@ import { act, screen, waitFor } from '@testing-library/react';
 import { describe, expect, test } from 'vitest';
 import {
   apiClient,
+  clientListAnswer,
   FakeWebSocket,
   liveChannel,
   mockApi,
@@ -19,10 +20,7 @@ describe('the live channel, broken', () => {
     mockApi({
       session: signedIn,
       routes: {
-        'GET /api/clients': () => ({
-          status: 200,
-          body: { items: [apiClient('a1', 'Asha', 'Verma', '1.00')], total: 1, totalOwed: '1.00' },
-        }),
+        'GET /api/clients': () => clientListAnswer(apiClient('a1', 'Asha', 'Verma', '1.00')),
       },
     });
     renderApp('/dashboard');

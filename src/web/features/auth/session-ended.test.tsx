@@ -3,6 +3,7 @@ import { describe, expect, test } from 'vitest';
 import { SESSION_ENDED_CLOSE_CODE } from '../../../shared/live-events.ts';
 import {
   apiClient,
+  clientListAnswer,
   liveChannel,
   mockApi,
   renderApp,
@@ -21,10 +22,7 @@ describe('a session that ends by itself', () => {
     mockApi({
       session: () => (ended ? null : signedIn),
       routes: {
-        'GET /api/clients': () => ({
-          status: 200,
-          body: { items: [apiClient('a1', 'Asha', 'Verma', '1.00')], total: 1, totalOwed: '1.00' },
-        }),
+        'GET /api/clients': () => clientListAnswer(apiClient('a1', 'Asha', 'Verma', '1.00')),
       },
     });
     const { router } = renderApp('/dashboard');

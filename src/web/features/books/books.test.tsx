@@ -6,6 +6,7 @@ import '../../app/follow-book-change.ts';
 import type { ActivityItem, Book, Member } from '../../../shared/book-schema.ts';
 import {
   apiClient,
+  clientListAnswer,
   FakeWebSocket,
   liveChannel,
   memberOf,
@@ -23,14 +24,33 @@ const operator = { user: { ...signedIn.user, role: 'operator' } };
 const asha = apiClient('a1', 'Asha', 'Verma', '100.00');
 const ravi = apiClient('r1', 'Ravi', 'Kumar', '250.00');
 
-const listOf = (...clients: (typeof asha)[]) => ({
-  status: 200,
-  body: {
-    items: clients,
-    total: clients.length,
-    totalOwed: '0.00',
-  },
-});
+/**
+ * The operator's own book (current at first) and Sharma Traders (staff there); `switchTo`
+ * answers PUT /api/books/current as the server does, closing the session's sockets (4410) as
+ * the switch commits, before it answers.
+ */
+function twoBooks() {
+  let current = 'b1';
+  const books = (): { items: Book[] } => ({
+    items: [
+      { ...ownBook, current: current === 'b1' },
+      { id: 'b2', name: 'Sharma Traders', role: 'staff', current: current === 'b2' },
+    ],
+  });
+  return {
+    books,
+    current: () => current,
+    /** Another tab of the session switched: the books read so from now on. */
+    switchElsewhere(id: string) {
+      current = id;
+    },
+    switchTo(init: RequestInit | undefined) {
+      current = JSON.parse(String(init?.body)).id;
+      FakeWebSocket.latest?.onclose?.({ code: 4410 });
+      return { status: 200, body: books().items.find((book) => book.current) };
+    },
+  };
+}
 
 /** The dashboard's and a client's page's answers, in a book where the operator is `books`'. */
 function bookApi(books: unknown, routes = {}) {
@@ -38,7 +58,7 @@ function bookApi(books: unknown, routes = {}) {
     session: operator,
     books,
     routes: {
-      'GET /api/clients': () => listOf(asha),
+      'GET /api/clients': () => clientListAnswer(asha),
       'GET /api/clients/a1': () => ({ status: 200, body: asha }),
       'GET /api/clients/a1/entries': () => ({ status: 200, body: { items: [], nextCursor: null } }),
       'GET /api/activity': () => ({ status: 200, body: { items: [], nextCursor: null } }),
@@ -102,7 +122,7 @@ describe('what each role is offered', () => {
       routes: {
         // Never answered: the role stays unknown.
         'GET /api/books': () => new Promise(() => {}) as never,
-        'GET /api/clients': () => listOf(asha),
+        'GET /api/clients': () => clientListAnswer(asha),
       },
     });
     renderApp('/dashboard');
@@ -114,21 +134,10 @@ describe('what each role is offered', () => {
 
 describe('the book in the navbar', () => {
   test("the current book's name is always shown, and switching book reads everything again from the new one", async () => {
-    let current = 'b1';
-    const books = (): { items: Book[] } => ({
-      items: [
-        { ...ownBook, current: current === 'b1' },
-        { id: 'b2', name: 'Sharma Traders', role: 'staff', current: current === 'b2' },
-      ],
-    });
-    const { calls } = bookApi(books, {
-      'GET /api/clients': () => (current === 'b1' ? listOf(asha) : listOf(ravi)),
-      'PUT /api/books/current': (init: RequestInit | undefined) => {
-        current = JSON.parse(String(init?.body)).id;
-        // As the server does: the session's sockets close as the switch commits.
-        FakeWebSocket.latest?.onclose?.({ code: 4410 });
-        return { status: 200, body: books().items.find((book) => book.current) };
-      },
+    const shop = twoBooks();
+    const { calls } = bookApi(shop.books, {
+      'GET /api/clients': () => clientListAnswer(shop.current() === 'b1' ? asha : ravi),
+      'PUT /api/books/current': shop.switchTo,
     });
     renderApp('/dashboard');
     const menu = await screen.findByRole('button', { name: 'Book: My shop' });
@@ -167,21 +176,8 @@ describe('the book in the navbar', () => {
   });
 
   test('the tab that switches says where it went, once: the socket closed by its own switch is not "another tab"', async () => {
-    let current = 'b1';
-    const books = (): { items: Book[] } => ({
-      items: [
-        { ...ownBook, current: current === 'b1' },
-        { id: 'b2', name: 'Sharma Traders', role: 'staff', current: current === 'b2' },
-      ],
-    });
-    bookApi(books, {
-      'PUT /api/books/current': (init: RequestInit | undefined) => {
-        current = JSON.parse(String(init?.body)).id;
-        // The server closes the session's sockets as the switch commits, before it answers.
-        FakeWebSocket.latest?.onclose?.({ code: 4410 });
-        return { status: 200, body: books().items.find((book) => book.current) };
-      },
-    });
+    const shop = twoBooks();
+    bookApi(shop.books, { 'PUT /api/books/current': shop.switchTo });
     renderApp('/dashboard');
     const menu = await screen.findByRole('button', { name: 'Book: My shop' });
     await liveChannel();
@@ -193,17 +189,12 @@ describe('the book in the navbar', () => {
   });
 
   test('a switch made in another tab of the session is reported as such', async () => {
-    let current = 'b1';
-    bookApi(() => ({
-      items: [
-        { ...ownBook, current: current === 'b1' },
-        { id: 'b2', name: 'Sharma Traders', role: 'staff', current: current === 'b2' },
-      ],
-    }));
+    const shop = twoBooks();
+    bookApi(shop.books);
     renderApp('/dashboard');
     expect(await screen.findByRole('button', { name: 'Book: My shop' })).toBeInTheDocument();
     const socket = await liveChannel();
-    current = 'b2';
+    shop.switchElsewhere('b2');
     act(() => socket.onclose?.({ code: 4410 }));
     expect(
       await screen.findByText('This session moved to Sharma Traders in another tab'),
@@ -265,7 +256,7 @@ function settingsApi(books: unknown, routes = {}) {
         status: 200,
         body: { enabled: true, backupCodesLeft: 3 },
       }),
-      'GET /api/clients': () => listOf(asha),
+      'GET /api/clients': () => clientListAnswer(asha),
       'GET /api/book/members': () => ({ status: 200, body: { items: [owner, helper] } }),
       ...routes,
     },
