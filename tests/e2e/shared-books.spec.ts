@@ -97,7 +97,7 @@ test('the owner invites staff, who record a payment the owner sees live, find no
     owner.page.getByRole('table', { name: 'History' }).getByRole('row').nth(1),
   ).toContainText('500.00');
   await expect(owner.page.getByRole('list', { name: 'Activity' })).toContainText(
-    `${staff.email} recorded a payment from Meera Pillai`,
+    `${staff.email} recorded a payment of ₹500.00 from Meera Pillai`,
   );
 
   // The owner removes them, on a phone; their page leaves the book at once and says so.
@@ -130,14 +130,15 @@ test('the owner invites staff, who record a payment the owner sees live, find no
   // The activity log names who did what, newest first; one member's, when asked.
   await owner.page.goto('/activity');
   const log = owner.page.getByRole('list', { name: 'Activity' });
-  await expect(log).toContainText(`${owner.email} removed a member`);
-  await expect(log).toContainText(`${staff.email} recorded a payment from Meera Pillai`);
+  const removed = `${owner.email} removed ${staff.email} from the book`;
+  await expect(log).toContainText(removed);
+  await expect(log).toContainText(`${staff.email} recorded a payment of ₹500.00 from Meera Pillai`);
   await expect(log).toContainText(`${staff.email} joined the book`);
-  await expect(log).toContainText(`${owner.email} made an invitation`);
-  await expect(log.getByRole('listitem').first()).toContainText(`${owner.email} removed a member`);
+  await expect(log).toContainText(`${owner.email} made an invitation to join as Staff`);
+  await expect(log.getByRole('listitem').first()).toContainText(removed);
   await owner.page.getByLabel('Member').selectOption({ label: staff.email });
-  await expect(log).not.toContainText(`${owner.email} removed a member`);
-  await expect(log).toContainText(`${staff.email} recorded a payment from Meera Pillai`);
+  await expect(log).not.toContainText(removed);
+  await expect(log).toContainText(`${staff.email} recorded a payment of ₹500.00 from Meera Pillai`);
 
   await owner.context.close();
   await staff.context.close();
