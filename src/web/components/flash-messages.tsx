@@ -3,6 +3,7 @@ import {
   type ReactNode,
   useCallback,
   useContext,
+  useEffect,
   useMemo,
   useRef,
   useState,
@@ -38,6 +39,15 @@ const FlashListContext = createContext<{ list: FlashMessage[]; dismiss(id: numbe
 export function FlashProvider({ children }: { children: ReactNode }) {
   const [list, setList] = useState<FlashMessage[]>([]);
   const nextId = useRef(1);
+  // Each message's end, cancelled if the app goes first (a test's page, torn down).
+  const timers = useRef(new Set<ReturnType<typeof setTimeout>>());
+  useEffect(() => {
+    const pending = timers.current;
+    return () => {
+      for (const timer of pending) clearTimeout(timer);
+      pending.clear();
+    };
+  }, []);
 
   const dismiss = useCallback((id: number) => {
     setList((current) => current.filter((m) => m.id !== id));
@@ -54,7 +64,11 @@ export function FlashProvider({ children }: { children: ReactNode }) {
         ),
         { id, text, variant, action },
       ]);
-      setTimeout(() => dismiss(id), seconds * 1000);
+      const timer = setTimeout(() => {
+        timers.current.delete(timer);
+        dismiss(id);
+      }, seconds * 1000);
+      timers.current.add(timer);
     },
     [dismiss],
   );
