@@ -300,8 +300,15 @@ export async function login(page: Page, email: string, password = PASSWORD): Pro
 }
 
 export async function logout(page: Page): Promise<void> {
+  // The page goes to /login before the server has ended the session: wait for that too, or
+  // the next navigation may cancel the sign-out and leave the session signed in.
+  const signedOut = page.waitForResponse(
+    (response) =>
+      response.url().endsWith('/api/auth/sign-out') && response.request().method() === 'POST',
+  );
   await page.getByRole('button', { name: 'Logout' }).click();
   await expect(page).toHaveURL(/\/login$/);
+  expect((await signedOut).ok()).toBe(true);
 }
 
 /** The first account of every panel startPanel makes, and so its administrator. */
