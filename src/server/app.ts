@@ -26,7 +26,6 @@ import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
 import { registerDuesRoutes } from './dues/dues-routes.ts';
 import type { RouteParts } from './http/api-routes.ts';
-import { BookWriteGate, registerBookWriteGate, writesPerBook } from './http/book-write-gate.ts';
 import { answerClientError } from './http/client-errors.ts';
 import { registerCompression } from './http/compression.ts';
 import { ConnectionLimit } from './http/connection-limit.ts';
@@ -167,10 +166,6 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   registerErrorHandling(app);
   registerJsonBodies(app);
   registerRequestDeadline(app, database.dialect);
-  // SQLite runs one write at a time already, in batches the gate would break up.
-  if (config.database.kind === 'postgres') {
-    registerBookWriteGate(app, new BookWriteGate(writesPerBook(config.database.poolSize)));
-  }
   registerSecurity(app, config);
   await registerCompression(app);
 
