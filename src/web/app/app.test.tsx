@@ -62,6 +62,40 @@ describe('navbar', () => {
     expect(screen.queryByText('op@example.com')).toBeNull();
     expect(screen.getByRole('link', { name: 'Login' })).toBeVisible();
   });
+
+  test('logout ends the session only once the requests already sent have their answers', async () => {
+    const { calls } = mockApi({
+      session: signedIn,
+      routes: {
+        'GET /api/clients': () => ({ status: 200, body: emptyList }),
+        'POST /api/auth/sign-out': () => ({ status: 200, body: { success: true } }),
+      },
+    });
+    // The dashboard's list is still on its way when Logout is pressed.
+    const answer = vi.mocked(fetch);
+    let answerTheList = () => {};
+    const listAnswered = new Promise<void>((resolve) => {
+      answerTheList = resolve;
+    });
+    let listAsked = false;
+    vi.stubGlobal('fetch', async (input: RequestInfo | URL, init?: RequestInit) => {
+      if (String(input).startsWith('/api/clients')) {
+        listAsked = true;
+        await listAnswered;
+      }
+      return answer(input, init);
+    });
+    renderApp('/dashboard');
+    await waitFor(() => expect(listAsked).toBe(true));
+    await userEvent.click(await screen.findByRole('button', { name: 'Logout' }));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(calls).not.toContain('POST /api/auth/sign-out');
+    answerTheList();
+    expect(await screen.findByText('Logged Out !!')).toBeVisible();
+    expect(calls.indexOf('POST /api/auth/sign-out')).toBeGreaterThan(
+      calls.indexOf('GET /api/clients'),
+    );
+  });
 });
 
 describe('the navbar at phone width', () => {

@@ -2,7 +2,7 @@ import { afterEach, expect, test, vi } from 'vitest';
 import * as z from 'zod/mini';
 import { BOOK_HEADER } from '../../shared/book-roles.ts';
 import { UNATTENDED_AFTER_MS, UNATTENDED_HEADER } from '../../shared/session-use.ts';
-import { apiRequest, workInBook } from './api-client.ts';
+import { apiRequest, requestsAnswered, workInBook } from './api-client.ts';
 import { noteInput, watchInput } from './attention.ts';
 
 afterEach(() => {
@@ -40,4 +40,26 @@ test("calls name the book the page shows once it is known, so the server can ref
   workInBook('book-1');
   expect((await headersOfACall())[BOOK_HEADER]).toBe('book-1');
   workInBook(undefined);
+});
+
+test('waiting for the answers on their way gives up at its limit when the server never answers', async () => {
+  let answerAtLast = () => {};
+  vi.stubGlobal(
+    'fetch',
+    () =>
+      new Promise<Response>((resolve) => {
+        answerAtLast = () => resolve(new Response('{}', { status: 200 }));
+      }),
+  );
+  const request = apiRequest('GET', '/api/totals', z.object({}));
+  let waited = false;
+  const waiting = requestsAnswered(100).then(() => {
+    waited = true;
+  });
+  await new Promise((resolve) => setTimeout(resolve, 30));
+  expect(waited).toBe(false);
+  await waiting;
+  expect(waited).toBe(true);
+  answerAtLast();
+  await request;
 });

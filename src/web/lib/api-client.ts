@@ -75,6 +75,40 @@ export function workInBook(id: string | undefined): void {
 }
 
 /**
+ * This page's requests the server has not answered yet. Signing out waits for them: one the
+ * server read after the session ended would come back refused (401), in the console of a page
+ * that has gone.
+ */
+const unanswered = {
+  requests: new Set<Promise<unknown>>(),
+  track<T>(request: Promise<T>): Promise<T> {
+    this.requests.add(request);
+    const answered = () => this.requests.delete(request);
+    request.then(answered, answered);
+    return request;
+  },
+};
+
+/**
+ * Resolves once every request sent so far (and any sent meanwhile) has its answer, or after
+ * `limitMs` should one hang: a sign-out is not held up for good by a server that never answers.
+ */
+export async function requestsAnswered(limitMs: number): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const limit = new Promise<'limit'>((resolve) => {
+    timer = setTimeout(() => resolve('limit'), limitMs);
+  });
+  try {
+    while (unanswered.requests.size > 0) {
+      const outcome = await Promise.race([Promise.allSettled([...unanswered.requests]), limit]);
+      if (outcome === 'limit') return;
+    }
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
  * Sends a request and checks the answer against the shared schema it must match: the rest
  * of the app only ever sees data of the shape it was promised.
  */
@@ -86,17 +120,19 @@ export async function apiRequest<T>(
 ): Promise<T> {
   let response: Response;
   try {
-    response = await fetch(path, {
-      method,
-      credentials: 'same-origin',
-      headers: {
-        accept: 'application/json',
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-        ...(isUnattended() ? { [UNATTENDED_HEADER]: '1' } : {}),
-        ...(workingBook === undefined ? {} : { [BOOK_HEADER]: workingBook }),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
+    response = await unanswered.track(
+      fetch(path, {
+        method,
+        credentials: 'same-origin',
+        headers: {
+          accept: 'application/json',
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+          ...(isUnattended() ? { [UNATTENDED_HEADER]: '1' } : {}),
+          ...(workingBook === undefined ? {} : { [BOOK_HEADER]: workingBook }),
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      }),
+    );
   } catch {
     throw new ApiError(0, NETWORK_ERROR_MESSAGE);
   }

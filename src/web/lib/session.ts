@@ -2,7 +2,7 @@ import { useState } from 'react';
 import * as z from 'zod/mini';
 import { type SessionAnswer, sessionAnswerSchema } from '../../shared/operator-schema.ts';
 import { apiPaths } from '../../shared/paths.ts';
-import { ApiError, api } from './api-client.ts';
+import { ApiError, api, requestsAnswered } from './api-client.ts';
 import { createResource, useResource } from './resource.ts';
 
 /**
@@ -48,14 +48,19 @@ export function useSession() {
   return useResource(session);
 }
 
+/** How long a sign-out waits for the answers already on their way (see requestsAnswered). */
+const SIGN_OUT_WAITS_MS = 5_000;
+
 /**
  * The guards leave the signed-in pages before the session ends, so that nothing they show (a
- * panel still loading its data) asks the server once it would be refused; the layout then
- * forgets their data. Should the sign-out fail, the session is still good and comes back.
+ * panel still loading its data) asks the server once it would be refused, and the session
+ * ends only once what they asked before has its answer; the layout then forgets their data.
+ * Should the sign-out fail, the session is still good and comes back.
  */
 async function signOut(): Promise<void> {
   const previous = session.get().data;
   session.set(null);
+  await requestsAnswered(SIGN_OUT_WAITS_MS);
   try {
     await api.post(apiPaths.signOut, z.object({ success: z.boolean() }), {});
   } catch (error) {
