@@ -49,7 +49,10 @@ export const inviteSchema = z.object({
 });
 export const inviteAcceptedSchema = z.object({
   book: z.object({ id: z.string(), name: z.string(), role: bookRoleSchema }),
-  /** False for a member already, who keeps their role and leaves the invitation unused. */
+  /**
+   * False for a member already, who keeps their role (and, a member before opening it, leaves
+   * the invitation unused).
+   */
   joined: z.boolean(),
 });
 
@@ -99,7 +102,7 @@ export const activityItemSchema = z.object({
   actor: z.object({ id: z.string(), email: z.string() }),
   action: activityActionSchema,
   clientId: z.nullable(z.string()),
-  /** In English, for API clients; the web app says it in its own words by `action`. */
+  /** In English, for API clients; the web app says it in its own words by `action` and `details`. */
   summary: z.string(),
   details: z.nullable(activityDetailsSchema),
 });

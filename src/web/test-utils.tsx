@@ -17,11 +17,20 @@ import { LanguageProvider } from './i18n/language-provider.tsx';
 import { session } from './lib/session.ts';
 import { settings } from './lib/settings-service.ts';
 
-/** Answers one "METHOD /path" request (its query in `url`): its status and JSON body. */
+/** What a handler answers: a status and a JSON body. */
+interface HandlerAnswer {
+  status: number;
+  body?: unknown;
+}
+
+/**
+ * Answers one "METHOD /path" request (its query in `url`): its status and JSON body, or a
+ * promise of them (an answer held back; one never settled never comes).
+ */
 export type Handler = (
   init: RequestInit | undefined,
   url?: URL,
-) => { status: number; body?: unknown };
+) => HandlerAnswer | Promise<HandlerAnswer>;
 
 /** The API a test answers with, beyond the session and the settings. */
 export type ApiRoutes = Record<string, Handler>;
@@ -68,7 +77,7 @@ export function mockApi({
     calls.push(key);
     const handler = handlers[key];
     if (!handler) throw new Error(`unexpected request ${key}`);
-    const { status, body } = handler(init, url);
+    const { status, body } = await handler(init, url);
     return new Response(body === undefined ? null : JSON.stringify(body), {
       status,
       headers: { 'content-type': 'application/json' },
@@ -180,10 +189,6 @@ export function liveChannel(): Promise<FakeWebSocket> {
   });
 }
 
-/**
- * A client as the API answers one (a valid mobile, nothing pending, never reminded, nothing
- * overdue, no promise).
- */
 /** GET /api/clients's answer with these clients: all of them, and what they owe in all. */
 export function clientListAnswer(...clients: Client[]) {
   const owed = clients.reduce((sum, client) => sum + paiseFromAmount(client.balance), 0n);
@@ -192,6 +197,11 @@ export function clientListAnswer(...clients: Client[]) {
     body: { items: clients, total: clients.length, totalOwed: formatAmount(owed) },
   };
 }
+
+/**
+ * A client as the API answers one (a valid mobile, nothing pending, never reminded, nothing
+ * overdue, no promise).
+ */
 
 export function apiClient(id: string, fname: string, lname: string, balance: string): Client {
   return {

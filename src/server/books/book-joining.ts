@@ -20,7 +20,7 @@ export async function joinByInvite(
   heldAt?: string,
 ): Promise<Acceptance> {
   const outcome = await acceptInvite(trx, token, user.id, heldAt);
-  if (outcome.kind !== 'joined') return outcome;
+  if (outcome.kind !== 'in-book') return outcome;
   let sessions = trx.updateTable('session').set({ current_book_id: outcome.book.id });
   sessions =
     'sessionId' in where

@@ -189,13 +189,11 @@ export async function changeRole(
 ): Promise<RoleChange> {
   // Still the owner, as this write sees the book: two hand-overs sent at once would otherwise
   // both pass the session's check and leave two owners.
-  if (!(await lockOwnRole(trx, bookId, ownerId, 'owner'))) return { kind: 'not-owner' };
+  if (!(await holdMembership(trx, bookId, ownerId, 'owner'))) return { kind: 'not-owner' };
   // The member's row is held too (in that order, as a removal holds them), so that the member
   // cannot leave or be removed between this read and the writes below: the owner would be
   // made a manager of a book with no owner.
-  if (!isLookupId(memberId) || !(await lockOwnRole(trx, bookId, memberId))) {
-    return { kind: 'not-found' };
-  }
+  if (!(await holdMembership(trx, bookId, memberId))) return { kind: 'not-found' };
   const member = await memberOfBook(trx, bookId, memberId);
   if (!member) return { kind: 'not-found' };
   if (memberId === ownerId) {
@@ -227,12 +225,14 @@ export async function changeRole(
  * row, and a write that changed it meanwhile is waited for and then seen; SQLite runs one
  * write at a time). False when there is no such member, or, with `role`, not in that role.
  */
-async function lockOwnRole(
+async function holdMembership(
   trx: WriteTransaction,
   bookId: string,
   userId: string,
   role?: BookRole,
 ): Promise<boolean> {
+  // An id from the request's path that could name nothing is no member, and is not looked up.
+  if (!isLookupId(userId)) return false;
   let update = trx
     .updateTable('book_members')
     .set((eb) => ({ role: eb.ref('role') }))
@@ -262,12 +262,10 @@ export async function removeMember(
   memberId: string,
   removerId: string | null,
 ): Promise<Removal> {
-  if (removerId !== null && !(await lockOwnRole(trx, bookId, removerId, 'owner'))) {
+  if (removerId !== null && !(await holdMembership(trx, bookId, removerId, 'owner'))) {
     return { kind: 'not-owner' };
   }
-  if (!isLookupId(memberId) || !(await lockOwnRole(trx, bookId, memberId))) {
-    return { kind: 'not-found' };
-  }
+  if (!(await holdMembership(trx, bookId, memberId))) return { kind: 'not-found' };
   const member = await memberOfBook(trx, bookId, memberId);
   if (!member) return { kind: 'not-found' };
   if (member.role === 'owner') return { kind: 'owner' };
@@ -311,8 +309,9 @@ export async function createInvite(
   return { id, token, role: invite.role, expiresAt };
 }
 
+/** In the book (`joined`: by this invitation, rather than a member already), or no such invitation. */
 export type Acceptance =
-  | { kind: 'joined'; book: { id: string; name: string; role: BookRole }; joined: boolean }
+  | { kind: 'in-book'; book: { id: string; name: string; role: BookRole }; joined: boolean }
   | { kind: 'not-found' };
 
 /**
@@ -329,24 +328,25 @@ export async function acceptInvite(
   now: Date = new Date(),
 ): Promise<Acceptance> {
   const at = now.toISOString();
+  const digest = inviteDigest(token);
   // A member already (the owner trying the link they are about to send, say) goes to the book
   // and leaves the invitation open for the person it was made for.
   if (heldAt === undefined) {
     const open = await trx
       .selectFrom('book_invites')
       .select('book_id')
-      .where('token_digest', '=', inviteDigest(token))
+      .where('token_digest', '=', digest)
       .where('used_at', 'is', null)
       .where('expires_at', '>', at)
       .executeTakeFirst();
     const already = open && (await bookOfMember(trx, userId, open.book_id));
-    if (already) return { kind: 'joined', book: already, joined: false };
+    if (already) return { kind: 'in-book', book: already, joined: false };
   }
   // One statement marks it used, so two accepting at once cannot both have it.
   const unused = trx
     .updateTable('book_invites')
     .set({ used_at: at, used_by: userId })
-    .where('token_digest', '=', inviteDigest(token));
+    .where('token_digest', '=', digest);
   const used = await (heldAt === undefined
     ? unused.where('used_at', 'is', null).where('expires_at', '>', at)
     : unused.where('used_at', '=', heldAt).where('used_by', 'is', null)
@@ -363,7 +363,7 @@ export async function acceptInvite(
     .executeTakeFirst();
   const book = await bookOfMember(trx, userId, used.book_id);
   if (!book) throw new Error('a member just added is not there');
-  return { kind: 'joined', book, joined: (added.numInsertedOrUpdatedRows ?? 0n) > 0n };
+  return { kind: 'in-book', book, joined: (added.numInsertedOrUpdatedRows ?? 0n) > 0n };
 }
 
 /**

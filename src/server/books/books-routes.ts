@@ -177,7 +177,7 @@ export async function registerBooksRoutes(
           const joined = await joinByInvite(trx, publish, operator, request.params.token, {
             sessionId: operator.sessionId,
           });
-          if (joined.kind === 'joined') {
+          if (joined.kind === 'in-book') {
             await publish({ kind: 'book-switched', sessionId: operator.sessionId });
           }
           return joined;
@@ -259,7 +259,7 @@ export async function registerBooksRoutes(
             summary: leaving
               ? `${actor.email} left the book`
               : `Removed ${result.member.email} from the book`,
-            ...(leaving ? {} : { details: { member: result.member.email } }),
+            details: leaving ? undefined : { member: result.member.email },
           });
           await publish({
             kind: 'event',

@@ -143,11 +143,14 @@ describe('books and invitations', () => {
     const token = await inviteToBook(t.app, boss.cookie, 'viewer');
     const tried = await post(t.app, apiPaths.inviteAccept(token), boss.cookie);
     expect(tried.statusCode).toBe(200);
-    expect(tried.json().book).toMatchObject({ id: boss.userId, role: 'owner' });
+    expect(tried.json()).toMatchObject({ book: { id: boss.userId, role: 'owner' }, joined: false });
     const guest = await signUp(t.app, uniqueEmail('guest'));
     const accepted = await post(t.app, apiPaths.inviteAccept(token), guest.cookie);
     expect(accepted.statusCode).toBe(200);
-    expect(accepted.json().book).toMatchObject({ id: boss.userId, role: 'viewer' });
+    expect(accepted.json()).toMatchObject({
+      book: { id: boss.userId, role: 'viewer' },
+      joined: true,
+    });
     // Used now: nobody else comes in with it.
     const late = await signUp(t.app, uniqueEmail('late'));
     expect((await post(t.app, apiPaths.inviteAccept(token), late.cookie)).statusCode).toBe(404);
@@ -449,7 +452,6 @@ describe('members and roles', () => {
   });
 
   test("a hand-over sent at once with the new owner's removal or leaving: the book keeps one owner", async () => {
-    const outcomes = new Set<string>();
     for (let round = 0; round < 6; round += 1) {
       const boss = await owner();
       const staff = await joinBookAs(t.app, boss.cookie, 'staff');
@@ -459,7 +461,6 @@ describe('members and roles', () => {
         setRole(boss.cookie, staff.userId, 'owner'),
         removeMember(remover, staff.userId),
       ]);
-      outcomes.add(`${handed.statusCode} ${removed.statusCode}`);
       const members: { id: string; role: string }[] = (
         await get(apiPaths.bookMembers, boss.cookie)
       ).json().items;
@@ -474,7 +475,6 @@ describe('members and roles', () => {
         expect(members).toEqual([expect.objectContaining({ id: boss.userId, role: 'owner' })]);
       }
     }
-    expect(outcomes.size).toBeGreaterThan(0);
   });
 
   test("a removed member's sockets on the book close, and their next request is in their own book", async () => {

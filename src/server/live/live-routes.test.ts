@@ -192,6 +192,18 @@ describe('live channel', () => {
     bobTab.socket.close();
   });
 
+  test("a role changed where no message said so closes the member's sockets at the next heartbeat", async () => {
+    const alice = await signUp(t.app);
+    const tab = await connect(alice.cookie);
+    const closed = new Promise<number>((resolve) => tab.socket.once('close', resolve));
+    // Behind the app's back (as when another instance's message is lost): no bus message.
+    await sql`UPDATE book_members SET role = 'manager' WHERE user_id = ${alice.userId}`.execute(
+      t.database.db,
+    );
+    const timedOut = new Promise<number>((resolve) => setTimeout(() => resolve(-1), 5000));
+    expect(await Promise.race([closed, timedOut])).toBe(4403);
+  });
+
   test('once the administrator requires two-factor sign-in, the sockets of an operator without it close at the next heartbeat', async () => {
     const alice = await signUp(t.app);
     const bob = await signUp(t.app);

@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import websocket from '@fastify/websocket';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { BookRole } from '../../shared/book-roles.ts';
 import { errorMessage } from '../../shared/error-messages.ts';
 import {
   BOOK_ACCESS_CHANGED_CLOSE_CODE,
@@ -9,7 +10,7 @@ import {
 } from '../../shared/live-events.ts';
 import { apiPaths } from '../../shared/paths.ts';
 import { addressGroupOf } from '../auth/rate-limiter.ts';
-import { bookOf, requireSession, type SessionReader } from '../auth/session.ts';
+import { bookOf, type Operator, requireSession, type SessionReader } from '../auth/session.ts';
 import type { Config } from '../config.ts';
 import { countUntilClose } from '../http/connection-limit.ts';
 import { HttpError } from '../http/errors.ts';
@@ -38,6 +39,8 @@ interface LiveRoutesOptions {
 interface LiveSocket extends Recipient {
   /** The book whose changes it is sent. */
   ownerId: string;
+  /** The member's role there when it opened: another role is read again from the start. */
+  role: BookRole;
   /** The signed-in account, for what is sent to that account alone. */
   userId: string;
   sessionId: string;
@@ -177,20 +180,39 @@ export async function registerLiveRoutes(
   const unsubscribe = bus.subscribe(deliver);
 
   /**
+   * Whether the session a socket opened with has ended, read again: gone, or held to the
+   * two-factor setup by the administrator's policy (no more events either).
+   */
+  function sessionGone(operator: Operator | null, live: LiveSocket): boolean {
+    return operator?.sessionId !== live.sessionId || operator.twoFactorSetupRequired;
+  }
+
+  /**
+   * Closes a socket its session, read again, no longer allows: the session ended (or is held
+   * to the two-factor setup by the administrator's policy), or its book or role there is not
+   * the one the socket opened with. Whether it is kept.
+   */
+  function keepIfStillAllowed(live: LiveSocket, operator: Operator | null): boolean {
+    if (!sockets.has(live)) return false;
+    if (sessionGone(operator, live)) {
+      endSession(live);
+      return false;
+    }
+    if (operator?.book?.id !== live.ownerId || operator.book.role !== live.role) {
+      closeWith(live, BOOK_ACCESS_CHANGED_CLOSE_CODE, 'access to the book changed');
+      return false;
+    }
+    return true;
+  }
+
+  /**
    * A socket joins the registry after its session was read: a removal, a role change, a
    * switch or a sign-out committed in between was told to the sockets registered then, not to
    * this one. So the session is read once more now that any later message will find it.
    */
-  function recheckOnJoining(live: LiveSocket, role: string): void {
+  function recheckOnJoining(live: LiveSocket): void {
     readSession(live.headers, { use: false })
-      .then((operator) => {
-        if (!sockets.has(live)) return;
-        if (operator?.sessionId !== live.sessionId || operator.twoFactorSetupRequired) {
-          endSession(live);
-        } else if (operator.book?.id !== live.ownerId || operator.book.role !== role) {
-          closeWith(live, BOOK_ACCESS_CHANGED_CLOSE_CODE, 'access to the book changed');
-        }
-      })
+      .then((operator) => keepIfStillAllowed(live, operator))
       .catch((error: unknown) => app.log.warn({ err: error }, 'live session check failed'));
   }
 
@@ -215,21 +237,12 @@ export async function registerLiveRoutes(
       }
       const checked = { group: [live], ended: false };
       sessions.set(live.sessionId, checked);
-      // A socket outliving its session (expired, or revoked where no event said so) closes.
+      // A socket outliving its session (expired, or revoked where no event said so), or its
+      // access to the book (where another instance's message was lost), closes.
       readSession(live.headers)
         .then((operator) => {
-          // Held to the two-factor setup by the administrator's policy: no more events either.
-          if (operator?.sessionId === live.sessionId && !operator.twoFactorSetupRequired) {
-            // A book whose access ended where no message said so (another instance's was lost).
-            for (const each of checked.group) {
-              if (sockets.has(each) && operator.book?.id !== each.ownerId) {
-                closeWith(each, BOOK_ACCESS_CHANGED_CLOSE_CODE, 'access to the book changed');
-              }
-            }
-            return;
-          }
-          checked.ended = true;
-          for (const each of checked.group) if (sockets.has(each)) endSession(each);
+          checked.ended = sessionGone(operator, live);
+          for (const each of checked.group) keepIfStillAllowed(each, operator);
         })
         .catch((error: unknown) => app.log.warn({ err: error }, 'live session check failed'));
     });
@@ -271,13 +284,14 @@ export async function registerLiveRoutes(
       const live: LiveSocket = {
         ...recipientOf(socket),
         ownerId: bookOf(request).id,
+        role: bookOf(request).role,
         userId: request.operator.id,
         sessionId: request.operator.sessionId,
         headers: { cookie: request.headers.cookie },
         alive: true,
       };
       add(live);
-      recheckOnJoining(live, bookOf(request).role);
+      recheckOnJoining(live);
       socket.on('pong', () => {
         live.alive = true;
       });

@@ -4,6 +4,7 @@ import { beforeEach, describe, expect, test, vi } from 'vitest';
 import { ApiError } from '../lib/api-client.ts';
 import {
   apiClient,
+  clientListAnswer,
   mockApi,
   openSettings,
   renderApp,
@@ -12,8 +13,6 @@ import {
 } from '../test-utils.tsx';
 
 stubLiveSocketInEachTest();
-
-const emptyList = { items: [], total: 0, totalOwed: '0.00' };
 
 describe('navbar', () => {
   test('signed out: Login and Register while registrations are allowed', async () => {
@@ -36,7 +35,7 @@ describe('navbar', () => {
   test('signed in: Dashboard, the e-mail, Settings and Logout', async () => {
     mockApi({
       session: signedIn,
-      routes: { 'GET /api/clients': () => ({ status: 200, body: emptyList }) },
+      routes: { 'GET /api/clients': () => clientListAnswer() },
     });
     renderApp('/dashboard');
     const nav = await screen.findByRole('navigation');
@@ -51,7 +50,7 @@ describe('navbar', () => {
     mockApi({
       session: signedIn,
       routes: {
-        'GET /api/clients': () => ({ status: 200, body: emptyList }),
+        'GET /api/clients': () => clientListAnswer(),
         'POST /api/auth/sign-out': () => ({ status: 200, body: { success: true } }),
       },
     });
@@ -64,37 +63,29 @@ describe('navbar', () => {
   });
 
   test('logout ends the session only once the requests already sent have their answers', async () => {
-    const { calls } = mockApi({
-      session: signedIn,
-      routes: {
-        'GET /api/clients': () => ({ status: 200, body: emptyList }),
-        'POST /api/auth/sign-out': () => ({ status: 200, body: { success: true } }),
-      },
-    });
     // The dashboard's list is still on its way when Logout is pressed.
-    const answer = vi.mocked(fetch);
     let answerTheList = () => {};
     const listAnswered = new Promise<void>((resolve) => {
       answerTheList = resolve;
     });
-    let listAsked = false;
-    vi.stubGlobal('fetch', async (input: RequestInfo | URL, init?: RequestInit) => {
-      if (String(input).startsWith('/api/clients')) {
-        listAsked = true;
-        await listAnswered;
-      }
-      return answer(input, init);
+    const { calls } = mockApi({
+      session: signedIn,
+      routes: {
+        'GET /api/clients': async () => {
+          await listAnswered;
+          return clientListAnswer();
+        },
+        'POST /api/auth/sign-out': () => ({ status: 200, body: { success: true } }),
+      },
     });
     renderApp('/dashboard');
-    await waitFor(() => expect(listAsked).toBe(true));
+    await waitFor(() => expect(calls).toContain('GET /api/clients'));
     await userEvent.click(await screen.findByRole('button', { name: 'Logout' }));
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(calls).not.toContain('POST /api/auth/sign-out');
     answerTheList();
     expect(await screen.findByText('Logged Out !!')).toBeVisible();
-    expect(calls.indexOf('POST /api/auth/sign-out')).toBeGreaterThan(
-      calls.indexOf('GET /api/clients'),
-    );
+    expect(calls).toContain('POST /api/auth/sign-out');
   });
 });
 
@@ -124,10 +115,9 @@ describe('who is signed in', () => {
     mockApi({
       session: () => session,
       routes: {
-        'GET /api/clients': () => ({
-          status: 200,
-          body: { items: [asha], total: 1, totalOwed: '100.00' },
-        }),
+        // The second operator's list is still on its way: only a cache could show one now.
+        'GET /api/clients': () =>
+          session === other ? new Promise(() => {}) : clientListAnswer(asha),
         'POST /api/auth/sign-out': () => {
           session = null;
           return { status: 200, body: { success: true } };
@@ -138,13 +128,6 @@ describe('who is signed in', () => {
         },
       },
     });
-    // The second operator's list is still on its way: only a cache could show one now.
-    const answer = vi.mocked(fetch);
-    vi.stubGlobal('fetch', (input: RequestInfo | URL, init?: RequestInit) =>
-      session === other && String(input).startsWith('/api/clients')
-        ? new Promise(() => {})
-        : answer(input, init),
-    );
     renderApp('/dashboard');
     expect(await screen.findAllByText(/Asha/)).not.toHaveLength(0);
     await userEvent.click(screen.getByRole('button', { name: 'Logout' }));
@@ -178,7 +161,7 @@ describe('guards', () => {
   test('a signed-in operator opening /login goes to the dashboard', async () => {
     mockApi({
       session: signedIn,
-      routes: { 'GET /api/clients': () => ({ status: 200, body: emptyList }) },
+      routes: { 'GET /api/clients': () => clientListAnswer() },
     });
     const { router } = renderApp('/login');
     expect(await screen.findByText('No users found')).toBeVisible();
@@ -364,7 +347,7 @@ describe('failures are shown, never a blank screen', () => {
   test('the next page shows again after one that threw', async () => {
     mockApi({
       session: signedIn,
-      routes: { 'GET /api/clients': () => ({ status: 200, body: emptyList }) },
+      routes: { 'GET /api/clients': () => clientListAnswer() },
     });
     const consoleError = vi.spyOn(console, 'error').mockImplementation(() => {});
     try {

@@ -3,7 +3,7 @@ import type { Flash } from '../components/flash-messages.tsx';
 import { ROLE_NAMES } from '../features/books/role-names.ts';
 import { loadCatalogues } from '../i18n/language.ts';
 import { translate } from '../i18n/translate.tsx';
-import { type BookList, bookKeys, booksQuery, enterBook, takeOwnMove } from '../lib/books.ts';
+import { type BookList, bookKeys, booksQuery, enterBook } from '../lib/books.ts';
 import { FAILURE_SECONDS } from '../lib/shell-messages.ts';
 
 /** Long enough to read, and to see what went with the old role. */
@@ -23,8 +23,6 @@ export async function followBookChange(
   /** Reads everything shown again (live-sync.tsx's), should the books not be read. */
   reloadEverything: () => void,
 ): Promise<void> {
-  // This tab's own switch: it goes to the new book and says so itself.
-  if (why === 'switched' && takeOwnMove()) return;
   const before = queryClient.getQueryData<BookList>(bookKeys.list)?.items.find((b) => b.current);
   let books: BookList;
   try {

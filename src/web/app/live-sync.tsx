@@ -5,6 +5,7 @@ import { paths } from '../../shared/paths.ts';
 import { useFlash } from '../components/flash-messages.tsx';
 import { applyClientEvent } from '../features/clients/clients-cache.ts';
 import { changeLanguage } from '../i18n/language.ts';
+import { takeOwnMove } from '../lib/books.ts';
 import { connectLive } from '../lib/live-socket.ts';
 import { collectKeys, refreshAfterChange } from '../lib/query-keys.ts';
 import { session } from '../lib/session.ts';
@@ -80,6 +81,9 @@ export function useLiveSync(queryClient: QueryClient, operatorId: string): boole
         void session.reload();
       },
       onBookChanged(why) {
+        // This tab's own switch: it goes to the new book and says so itself. Taken here, not
+        // once the code below has loaded, which may be after the switch's grace has passed.
+        if (why === 'switched' && takeOwnMove()) return;
         // Rare: its code comes when it happens, not with every signed-in page.
         import('./follow-book-change.ts')
           .then((m) =>

@@ -75,19 +75,31 @@ export function workInBook(id: string | undefined): void {
 }
 
 /**
+ * What every request of this page says beside its own: that it wants JSON, the book it is
+ * for (see workInBook), and whether nobody is at the page (see isUnattended).
+ */
+export function pageHeaders(): Record<string, string> {
+  return {
+    accept: 'application/json',
+    ...(isUnattended() ? { [UNATTENDED_HEADER]: '1' } : {}),
+    ...(workingBook === undefined ? {} : { [BOOK_HEADER]: workingBook }),
+  };
+}
+
+/**
  * This page's requests the server has not answered yet. Signing out waits for them: one the
  * server read after the session ended would come back refused (401), in the console of a page
  * that has gone.
  */
-const unanswered = {
-  requests: new Set<Promise<unknown>>(),
-  track<T>(request: Promise<T>): Promise<T> {
-    this.requests.add(request);
-    const answered = () => this.requests.delete(request);
-    request.then(answered, answered);
-    return request;
-  },
-};
+const unanswered = new Set<Promise<unknown>>();
+
+/** Counts a request among those on their way until its answer comes (see requestsAnswered). */
+export function awaitingAnswer<T>(request: Promise<T>): Promise<T> {
+  unanswered.add(request);
+  const answered = () => unanswered.delete(request);
+  request.then(answered, answered);
+  return request;
+}
 
 /**
  * Resolves once every request sent so far (and any sent meanwhile) has its answer, or after
@@ -99,8 +111,8 @@ export async function requestsAnswered(limitMs: number): Promise<void> {
     timer = setTimeout(() => resolve('limit'), limitMs);
   });
   try {
-    while (unanswered.requests.size > 0) {
-      const outcome = await Promise.race([Promise.allSettled([...unanswered.requests]), limit]);
+    while (unanswered.size > 0) {
+      const outcome = await Promise.race([Promise.allSettled([...unanswered]), limit]);
       if (outcome === 'limit') return;
     }
   } finally {
@@ -120,15 +132,13 @@ export async function apiRequest<T>(
 ): Promise<T> {
   let response: Response;
   try {
-    response = await unanswered.track(
+    response = await awaitingAnswer(
       fetch(path, {
         method,
         credentials: 'same-origin',
         headers: {
-          accept: 'application/json',
+          ...pageHeaders(),
           ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-          ...(isUnattended() ? { [UNATTENDED_HEADER]: '1' } : {}),
-          ...(workingBook === undefined ? {} : { [BOOK_HEADER]: workingBook }),
         },
         body: body === undefined ? undefined : JSON.stringify(body),
       }),

@@ -87,9 +87,13 @@ export async function asOwnSwitch<T>(move: () => Promise<T>): Promise<T> {
   const mark = {};
   ownMoves.add(mark);
   try {
-    return await move();
-  } finally {
+    const moved = await move();
     setTimeout(() => ownMoves.delete(mark), OWN_SWITCH_GRACE_MS);
+    return moved;
+  } catch (error) {
+    // No move, no close of its own: a switch made in another tab meanwhile is still said.
+    ownMoves.delete(mark);
+    throw error;
   }
 }
 

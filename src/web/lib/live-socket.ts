@@ -81,8 +81,10 @@ export function connectLive(handlers: LiveHandlers): () => void {
         // Not a break: the next socket is for the book the session is in now.
         attempt = 0;
       }
-      // A break after a working connection means events may have been missed.
+      // Said for a book's change too: its new socket opens at once, well inside the delay
+      // before a page shows a break (signed-in.tsx), so only a real break is seen.
       handlers.onConnectionChange?.(false);
+      // A break after a working connection means events may have been missed.
       scheduleRetry();
     };
   }

@@ -16,13 +16,14 @@ export function sessionUserOf(answer: SessionAnswer): SessionUser {
   return { ...answer.user, twoFactorSetupRequired: answer.twoFactorSetupRequired };
 }
 
+/** The last read found the session ended by the server (see sessionEndedElsewhere). */
+let endedElsewhere = false;
+
 /**
  * Who is signed in (null: nobody). Not in the query cache: the guards and the navbar need it
  * before anything else, and the pages before sign-in load without TanStack Query (decision
  * 0013). Whatever learns who it is now (a sign-in, a sign-out, an answer) sets it here.
  */
-/** The last read found the session ended by the server (see sessionEndedElsewhere). */
-let endedElsewhere = false;
 
 export const session = createResource<SessionUser | null>({
   async read() {
@@ -30,7 +31,7 @@ export const session = createResource<SessionUser | null>({
     const user = answer && sessionUserOf(answer);
     // Signed in a moment ago, and no longer, without signing out here: the session ended
     // (unused too long, at its maximum age, or from another device).
-    endedElsewhere = user === null && Boolean(session.get()?.data);
+    endedElsewhere = user === null && Boolean(session.get().data);
     return user;
   },
   staleMs: 60_000,
@@ -41,7 +42,7 @@ export const session = createResource<SessionUser | null>({
  * out here: the sign-in page then says why the tab is there.
  */
 export function sessionEndedElsewhere(): boolean {
-  return endedElsewhere && !session.get()?.data;
+  return endedElsewhere && !session.get().data;
 }
 
 export function useSession() {

@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, test } from 'vitest';
 import { SIGN_IN_AGAIN_MESSAGE } from '../../../shared/two-factor-schema.ts';
 import {
+  clientListAnswer,
   englishFieldMessage,
   type Handler,
   mockApi,
@@ -13,8 +14,6 @@ import {
 
 stubLiveSocketInEachTest();
 
-const emptyList = { items: [], total: 0, totalOwed: '0.00' };
-
 /** The sign-in page's answers for an account with two-factor sign-in on. */
 function twoFactorAccount(secondFactor: Handler) {
   let session: typeof signedIn | null = null;
@@ -22,7 +21,7 @@ function twoFactorAccount(secondFactor: Handler) {
   const api = mockApi({
     session: () => session,
     routes: {
-      'GET /api/clients': () => ({ status: 200, body: emptyList }),
+      'GET /api/clients': () => clientListAnswer(),
       'POST /api/auth/sign-in/email': () => ({ status: 200, body: { secondFactorRequired: true } }),
       'POST /api/auth/sign-in/second-factor': (init) => {
         sent.push(JSON.parse(String(init?.body)));

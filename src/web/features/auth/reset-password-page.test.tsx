@@ -1,13 +1,18 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, test } from 'vitest';
-import { mockApi, renderApp, signedIn, stubLiveSocketInEachTest } from '../../test-utils.tsx';
+import {
+  clientListAnswer,
+  mockApi,
+  renderApp,
+  signedIn,
+  stubLiveSocketInEachTest,
+} from '../../test-utils.tsx';
 
 stubLiveSocketInEachTest();
 
 const link = '/reset-password#token=abcdefghijklmnopqrstuvwx';
 const expiresAt = '2030-01-01T10:00:00.000Z';
-const emptyList = { items: [], total: 0, totalOwed: '0.00' };
 const other = { user: { id: 'u2', email: 'admin@example.com', role: 'admin' } };
 
 /**
@@ -24,7 +29,7 @@ function answers(initial: typeof signedIn | null, { sessionReadFails = false } =
         reset && sessionReadFails
           ? { status: 503, body: { message: 'Service unavailable' } }
           : { status: 200, body: session },
-      'GET /api/clients': () => ({ status: 200, body: emptyList }),
+      'GET /api/clients': () => clientListAnswer(),
       'POST /api/password-reset/check': () => ({
         status: 200,
         body: { email: signedIn.user.email, expiresAt },

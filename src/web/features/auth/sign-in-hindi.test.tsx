@@ -4,11 +4,15 @@ import { describe, expect, test } from 'vitest';
 import hindiErrors from '../../../shared/locales/hi/errors.json' with { type: 'json' };
 import hindiValidation from '../../../shared/locales/hi/validation.json' with { type: 'json' };
 import { changeLanguage, i18n } from '../../i18n/language.ts';
-import { mockApi, renderApp, signedIn, stubLiveSocketInEachTest } from '../../test-utils.tsx';
+import {
+  clientListAnswer,
+  mockApi,
+  renderApp,
+  signedIn,
+  stubLiveSocketInEachTest,
+} from '../../test-utils.tsx';
 
 stubLiveSocketInEachTest();
-
-const emptyList = { items: [], total: 0, totalOwed: '0.00' };
 
 /**
  * The Hindi text of a refusal's code, from the errors catalogue (src/shared/locales/hi, filled
@@ -40,7 +44,7 @@ describe('the sign-in pages in Hindi', () => {
             body: { message: 'Invalid email or password', code: 'invalid-credentials' },
           };
         },
-        'GET /api/clients': () => ({ status: 200, body: emptyList }),
+        'GET /api/clients': () => clientListAnswer(),
       },
     });
     await changeLanguage('hi');
@@ -98,7 +102,7 @@ describe('the sign-in pages in Hindi', () => {
             user = { user: { ...signedIn.user, language } };
             return { status: 200, body: user };
           },
-          'GET /api/clients': () => ({ status: 200, body: emptyList }),
+          'GET /api/clients': () => clientListAnswer(),
         },
       });
       await changeLanguage(language);

@@ -1,9 +1,8 @@
 import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, test } from 'vitest';
-// Loaded before the tests (the app loads it when a socket closes): its work then begins at once.
-import '../../app/follow-book-change.ts';
 import type { ActivityItem, Book, Member } from '../../../shared/book-schema.ts';
+import { BOOK_SWITCHED_CLOSE_CODE } from '../../../shared/live-events.ts';
 import {
   apiClient,
   clientListAnswer,
@@ -46,7 +45,7 @@ function twoBooks() {
     },
     switchTo(init: RequestInit | undefined) {
       current = JSON.parse(String(init?.body)).id;
-      FakeWebSocket.latest?.onclose?.({ code: 4410 });
+      FakeWebSocket.latest?.onclose?.({ code: BOOK_SWITCHED_CLOSE_CODE });
       return { status: 200, body: books().items.find((book) => book.current) };
     },
   };
@@ -121,7 +120,7 @@ describe('what each role is offered', () => {
       session: operator,
       routes: {
         // Never answered: the role stays unknown.
-        'GET /api/books': () => new Promise(() => {}) as never,
+        'GET /api/books': () => new Promise(() => {}),
         'GET /api/clients': () => clientListAnswer(asha),
       },
     });
@@ -195,7 +194,7 @@ describe('the book in the navbar', () => {
     expect(await screen.findByRole('button', { name: 'Book: My shop' })).toBeInTheDocument();
     const socket = await liveChannel();
     shop.switchElsewhere('b2');
-    act(() => socket.onclose?.({ code: 4410 }));
+    act(() => socket.onclose?.({ code: BOOK_SWITCHED_CLOSE_CODE }));
     expect(
       await screen.findByText('This session moved to Sharma Traders in another tab'),
     ).toBeInTheDocument();

@@ -7,7 +7,13 @@ import {
   importResultSchema,
 } from '../../../shared/client-csv-import.ts';
 import { apiPaths } from '../../../shared/paths.ts';
-import { ApiError, answerOf, NETWORK_ERROR_MESSAGE } from '../../lib/api-client.ts';
+import {
+  ApiError,
+  answerOf,
+  awaitingAnswer,
+  NETWORK_ERROR_MESSAGE,
+  pageHeaders,
+} from '../../lib/api-client.ts';
 
 /**
  * Sends a file as the body of a POST, reporting how much of it has gone (fetch cannot tell
@@ -20,10 +26,14 @@ function apiUpload<T>(
   contentType: string,
   onProgress: (sentFraction: number) => void,
 ): Promise<T> {
-  return new Promise((resolve, reject) => {
+  const upload = new Promise<T>((resolve, reject) => {
     const request = new XMLHttpRequest();
     request.open('POST', path);
-    request.setRequestHeader('accept', 'application/json');
+    // As every request of the page: above all the book it is for, so that a file chosen in
+    // one book is never stored in another the session has moved to meanwhile.
+    for (const [name, value] of Object.entries(pageHeaders())) {
+      request.setRequestHeader(name, value);
+    }
     request.setRequestHeader('content-type', contentType);
     request.upload.onprogress = (event) => {
       if (event.lengthComputable && event.total > 0) onProgress(event.loaded / event.total);
@@ -38,6 +48,7 @@ function apiUpload<T>(
     };
     request.send(file);
   });
+  return awaitingAnswer(upload);
 }
 
 export interface ImportChoices {

@@ -4,6 +4,7 @@ import { describe, expect, test } from 'vitest';
 import type { Totals } from '../../../shared/ledger-schema.ts';
 import { TWO_FACTOR_SETUP_REQUIRED_MESSAGE } from '../../../shared/two-factor-schema.ts';
 import {
+  clientListAnswer,
   FakeWebSocket,
   mockApi,
   renderApp,
@@ -14,7 +15,6 @@ import {
 stubLiveSocketInEachTest();
 
 const operator = { user: { ...signedIn.user, role: 'operator' } };
-const emptyList = { items: [], total: 0, totalOwed: '0.00' };
 const emptyTotals: Totals = {
   clients: 0,
   totalOwed: '0.00',
@@ -45,7 +45,7 @@ function requiredOfThisOperator({ required = true } = {}) {
   return mockApi({
     session: () => (on ? operator : { ...operator, twoFactorSetupRequired: true }),
     routes: {
-      'GET /api/clients': guarded(emptyList),
+      'GET /api/clients': guarded(clientListAnswer().body),
       'GET /api/totals': guarded(emptyTotals),
       'GET /api/account/two-factor': () => ({
         status: 200,
