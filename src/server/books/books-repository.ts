@@ -171,6 +171,8 @@ export async function memberOfBook(
 
 export type RoleChange =
   | { kind: 'changed'; member: Member; handedOver: boolean }
+  /** The member has that role already: nothing is written. */
+  | { kind: 'unchanged'; member: Member }
   | { kind: 'not-found' }
   | { kind: 'owner-stays' }
   /** The caller handed the book over in a write that committed after their request began. */
@@ -196,12 +198,9 @@ export async function changeRole(
   if (!(await holdMembership(trx, bookId, memberId))) return { kind: 'not-found' };
   const member = await memberOfBook(trx, bookId, memberId);
   if (!member) return { kind: 'not-found' };
-  if (memberId === ownerId) {
-    // The owner's own role changes only by handing the book to someone else.
-    return role === 'owner'
-      ? { kind: 'changed', member, handedOver: false }
-      : { kind: 'owner-stays' };
-  }
+  if (member.role === role) return { kind: 'unchanged', member };
+  // The owner's own role changes only by handing the book to someone else.
+  if (memberId === ownerId) return { kind: 'owner-stays' };
   const handedOver = role === 'owner';
   if (handedOver) {
     await trx

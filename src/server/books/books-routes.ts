@@ -204,7 +204,7 @@ export async function registerBooksRoutes(
         const { role } = request.body;
         const outcome = await writeWithEvents(database, bus, async (trx, publish) => {
           const result = await changeRole(trx, owner.bookId, owner.id, request.params.id, role);
-          if (result.kind !== 'changed' || result.member.id === owner.id) return result;
+          if (result.kind !== 'changed') return result;
           const { member, handedOver } = result;
           await recordActivity(trx, owner, {
             action: handedOver ? 'book.handed-over' : 'member.role-changed',

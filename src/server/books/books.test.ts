@@ -644,6 +644,19 @@ describe('the activity log', () => {
     expect(of('member.joined')).toBeNull();
   });
 
+  test('giving a member the role they have changes nothing and logs nothing', async () => {
+    const boss = await owner();
+    const staff = await joinBookAs(t.app, boss.cookie, 'staff');
+    const before = (await get(apiPaths.activity, boss.cookie)).json().items.length;
+    const same = await setRole(boss.cookie, staff.userId, 'staff');
+    expect(same.statusCode).toBe(200);
+    expect(same.json()).toMatchObject({ id: staff.userId, role: 'staff' });
+    expect((await setRole(boss.cookie, boss.userId, 'owner')).statusCode).toBe(200);
+    expect((await get(apiPaths.activity, boss.cookie)).json().items).toHaveLength(before);
+    // Still a member of the book, not sent out of it as a changed role would be.
+    expect((await get(apiPaths.clients, staff.cookie)).statusCode).toBe(200);
+  });
+
   test('pages follow one another without a gap or a repeat', async () => {
     const boss = await owner();
     for (let i = 0; i < 55; i += 1) {

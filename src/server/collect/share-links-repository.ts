@@ -92,8 +92,8 @@ export async function listShareLinks(
 }
 
 /**
- * Revokes a link of the operator's client (a link already revoked keeps its first time);
- * false when there is no such link. Every instance reads links from the database, so the
+ * Revokes a link of the operator's client; a link already revoked keeps its first time, and
+ * nothing changes (`already`). Every instance reads links from the database, so the
  * link stops working everywhere with this commit.
  */
 export async function revokeShareLink(
@@ -102,16 +102,25 @@ export async function revokeShareLink(
   clientId: string,
   linkId: string,
   now: Date = new Date(),
-): Promise<boolean> {
-  if (!isClientId(linkId) || !(await lockOwnedClient(trx, ownerId, clientId))) return false;
-  const found = await trx
+): Promise<'revoked' | 'already' | 'not-found'> {
+  if (!isClientId(linkId) || !(await lockOwnedClient(trx, ownerId, clientId))) return 'not-found';
+  const revoked = await trx
     .updateTable('share_links')
-    .set({ revoked_at: sql`COALESCE(revoked_at, ${now.toISOString()})` })
+    .set({ revoked_at: now.toISOString() })
+    .where('id', '=', linkId)
+    .where('owner_id', '=', ownerId)
+    .where('client_id', '=', clientId)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  if (Number(revoked.numUpdatedRows) > 0) return 'revoked';
+  const found = await trx
+    .selectFrom('share_links')
+    .select('id')
     .where('id', '=', linkId)
     .where('owner_id', '=', ownerId)
     .where('client_id', '=', clientId)
     .executeTakeFirst();
-  return Number(found.numUpdatedRows) > 0;
+  return found ? 'already' : 'not-found';
 }
 
 /** A link that works: whose it is and for which client. */

@@ -93,9 +93,10 @@ export async function registerShareLinksRoutes(
       async (request, reply) => {
         const { id, linkId } = request.params;
         const member = memberOf(request);
-        const revoked = await writeWithEvents(database, bus, async (trx) => {
+        const outcome = await writeWithEvents(database, bus, async (trx) => {
           const done = await revokeShareLink(trx, member.bookId, id, linkId);
-          if (done) {
+          // Revoked again: a no-op, not a change for the book's log.
+          if (done === 'revoked') {
             await recordActivity(trx, member, {
               action: 'link.revoked',
               clientId: id,
@@ -104,7 +105,7 @@ export async function registerShareLinksRoutes(
           }
           return done;
         });
-        if (!revoked) throw new HttpError(404, 'link-not-found');
+        if (outcome === 'not-found') throw new HttpError(404, 'link-not-found');
         return reply.status(204).send(null);
       },
     );

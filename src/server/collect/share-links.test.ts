@@ -366,6 +366,41 @@ describe('what the link shows', () => {
     expect(css.body).toContain('prefers-color-scheme:dark');
   });
 
+  test('revoking a link again, or many times at once, keeps its first time and logs one revoke', async () => {
+    const client = await addClient(t.app, owner.cookie);
+    const link = await makeLink(owner.cookie, client.id);
+    const revoke = () =>
+      t.app.inject({
+        method: 'DELETE',
+        url: apiPaths.shareLink(client.id, link.id),
+        headers: { cookie: owner.cookie },
+      });
+    expect((await revoke()).statusCode).toBe(204);
+    const first = (
+      await t.app.inject({
+        method: 'GET',
+        url: apiPaths.shareLinks(client.id),
+        headers: { cookie: owner.cookie },
+      })
+    ).json().items[0].revokedAt;
+    const again = await Promise.all([revoke(), revoke(), revoke()]);
+    expect(again.map((answer) => answer.statusCode)).toEqual([204, 204, 204]);
+    const links = await t.app.inject({
+      method: 'GET',
+      url: apiPaths.shareLinks(client.id),
+      headers: { cookie: owner.cookie },
+    });
+    expect(links.json().items[0].revokedAt).toBe(first);
+    const activity = await t.app.inject({
+      method: 'GET',
+      url: `${apiPaths.activity}?clientId=${client.id}`,
+      headers: { cookie: owner.cookie },
+    });
+    expect(
+      activity.json().items.filter((item: { action: string }) => item.action === 'link.revoked'),
+    ).toHaveLength(1);
+  });
+
   test('unknown, expired and revoked links answer the same 404', async () => {
     const client = await addClient(t.app, owner.cookie);
     const revoked = await makeLink(owner.cookie, client.id);
