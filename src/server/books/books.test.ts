@@ -657,6 +657,19 @@ describe('the activity log', () => {
     expect((await get(apiPaths.clients, staff.cookie)).statusCode).toBe(200);
   });
 
+  test('a balance sent as it was is no balance edit in the log; a new one is', async () => {
+    const boss = await owner();
+    const { id, balance, version } = boss.client;
+    const edit = (body: object) =>
+      injectCall(t.app, 'PATCH', apiPaths.client(id), boss.cookie, body);
+    expect((await edit({ version, balance })).statusCode).toBe(200);
+    expect((await edit({ version: version + 1, balance: '123.45' })).statusCode).toBe(200);
+    const edits = (await get(`${apiPaths.activity}?clientId=${id}`, boss.cookie))
+      .json()
+      .items.filter((item: { action: string }) => item.action === 'balance.edited');
+    expect(edits.map((item: { details: unknown }) => item.details)).toEqual([{ amount: '123.45' }]);
+  });
+
   test('pages follow one another without a gap or a repeat', async () => {
     const boss = await owner();
     for (let i = 0; i < 55; i += 1) {

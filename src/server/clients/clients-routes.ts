@@ -230,7 +230,7 @@ export async function registerClientsRoutes(
               trx,
               author.operator,
               clientChangeActivity(result.client, {
-                balance,
+                balanceChanged: result.balanceChanged,
                 changesOthers,
               }),
             );
@@ -316,7 +316,7 @@ export async function registerClientsRoutes(
 /** An edit, and a balance set by hand (an adjustment), each on a line of its own. */
 function clientChangeActivity(
   client: Client,
-  change: { balance: string | undefined; changesOthers: boolean },
+  change: { balanceChanged: boolean; changesOthers: boolean },
 ): Activity[] {
   const lines: Activity[] = [];
   if (change.changesOthers) {
@@ -326,7 +326,8 @@ function clientChangeActivity(
       summary: `Edited client ${clientName(client)}`,
     });
   }
-  if (change.balance !== undefined) {
+  // A balance sent as it was is no change of it (the edit form sends every field).
+  if (change.balanceChanged) {
     lines.push({
       action: 'balance.edited',
       clientId: client.id,

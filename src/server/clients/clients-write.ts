@@ -196,7 +196,8 @@ export async function insertClients(
 }
 
 type UpdateOutcome =
-  | { kind: 'updated'; client: Client }
+  /** `balanceChanged`: a balance was sent and differs from the one stored (an adjustment). */
+  | { kind: 'updated'; client: Client; balanceChanged: boolean }
   | { kind: 'conflict'; current: Client }
   | { kind: 'not-found' };
 
@@ -285,7 +286,11 @@ export async function updateClient(
       overdue_paise: due.overduePaise,
     });
   }
-  return { kind: 'updated', client: await answerClient(trx, row, author.today) };
+  return {
+    kind: 'updated',
+    client: await answerClient(trx, row, author.today),
+    balanceChanged: after !== before,
+  };
 }
 
 /**
