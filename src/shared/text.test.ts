@@ -13,6 +13,8 @@ describe('storable text', () => {
       'a\u0000b',
       'tab\there',
       'line\nbreak',
+      'line\u2028separator',
+      'paragraph\u2029separator',
       'del\u007f',
       'c1\u0085',
       'x\ud800',

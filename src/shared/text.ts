@@ -7,7 +7,8 @@ import { type ValidationCode, validationMessage } from './validation-messages.ts
  * e-mail or a search) and no unpaired UTF-16 surrogates (each driver would silently store
  * U+FFFD instead). Multi-line text (notes) may also hold tabs and line breaks.
  */
-const SINGLE_LINE_FORBIDDEN = /[\p{Cc}\p{Cs}]/u;
+// A line or paragraph separator (U+2028, U+2029) breaks a line as a line feed does.
+const SINGLE_LINE_FORBIDDEN = /[\p{Cc}\p{Cs}\p{Zl}\p{Zp}]/u;
 const MULTI_LINE_FORBIDDEN = /[^\P{Cc}\t\n\r]|\p{Cs}/u;
 
 /** A text field's code prefix: its messages are `<field>.required` and `<field>.invalid-characters`. */
