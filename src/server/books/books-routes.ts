@@ -38,7 +38,7 @@ import {
 
 const memberParams = z.object({ id: z.string() });
 const tokenParams = z.object({ token: z.string().check(z.maxLength(200)) });
-const activityQuerySchema = z.object({
+const activityQuerySchema = z.strictObject({
   clientId: z.optional(storableText('clientId', {}, z.maxLength(100))),
   memberId: z.optional(storableText('memberId', {}, z.maxLength(100))),
   cursor: z.optional(z.string().check(z.regex(/^\d{1,18}$/, validationMessage('cursor.invalid')))),

@@ -626,6 +626,9 @@ describe('the activity log', () => {
     ]);
     expect((await get(apiPaths.activity, staff.cookie)).statusCode).toBe(403);
     expect((await get(`${apiPaths.activity}?cursor=abc`, boss.cookie)).statusCode).toBe(400);
+    const unknown = await get(`${apiPaths.activity}?limit=5`, boss.cookie);
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.json().fieldErrors._).toMatch(/limit/);
   });
 
   test("a member's role changed, a member removed and an invitation made say who and what in their details", async () => {
