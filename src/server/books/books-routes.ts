@@ -108,7 +108,9 @@ export async function registerBooksRoutes(
         const book = await writeWithEvents(database, bus, (trx) =>
           createBook(trx, request.operator.id, request.body.name),
         );
-        return reply.status(201).send({ ...book, current: false });
+        // An account in no book (it handed its own over and left) works in its first book:
+        // this one, from now on.
+        return reply.status(201).send({ ...book, current: request.operator.book === null });
       },
     );
 

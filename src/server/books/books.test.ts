@@ -190,6 +190,21 @@ describe('books and invitations', () => {
     expect((await post(t.app, apiPaths.inviteAccept(token), late.cookie)).statusCode).toBe(404);
   });
 
+  test('an account left in no book works in the next book it makes, and is told so', async () => {
+    const boss = await owner();
+    const heir = await joinBookAs(t.app, boss.cookie, 'staff');
+    expect((await setRole(boss.cookie, heir.userId, 'owner')).statusCode).toBe(200);
+    expect((await removeMember(boss.cookie, boss.userId)).statusCode).toBe(204);
+    expect((await get(apiPaths.clients, boss.cookie)).statusCode).toBe(403);
+    const made = await post(t.app, apiPaths.books, boss.cookie, { name: 'Fresh start' });
+    expect(made.json()).toMatchObject({ name: 'Fresh start', role: 'owner', current: true });
+    const books = (await get(apiPaths.books, boss.cookie)).json().items;
+    expect(books).toEqual([expect.objectContaining({ id: made.json().id, current: true })]);
+    // One more is not the current one.
+    const another = await post(t.app, apiPaths.books, boss.cookie, { name: 'Second' });
+    expect(another.json().current).toBe(false);
+  });
+
   test("no log line holds an invitation's token", async () => {
     const boss = await owner();
     const token = await inviteToBook(t.app, boss.cookie, 'staff');
