@@ -44,7 +44,13 @@ export function AgeingPanel() {
             onRetry={() => ageing.refetch()}
           />
         ) : null}
-        {ageing.data ? <AgeingTable ageing={ageing.data} links /> : null}
+        {ageing.data ? (
+          <>
+            <AgeingTable ageing={ageing.data} links />
+            {/* The counts and the lists the links open follow different rules (api.md): said. */}
+            <p className="small text-body-secondary mb-0">{t('ledger.ageing.linksNote')}</p>
+          </>
+        ) : null}
       </Card.Body>
     </Card>
   );
