@@ -1,12 +1,14 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, test, vi } from 'vitest';
+import type { Book } from '../../shared/book-schema.ts';
 import type { Client } from '../../shared/client-schema.ts';
 import type { CollectItem, PromiseToPay } from '../../shared/dues-schema.ts';
 import { changeLanguage } from '../i18n/language.ts';
 import {
   apiClient,
   liveChannel,
+  memberOf,
   mockApi,
   renderApp,
   signedIn,
@@ -80,7 +82,7 @@ const totals = {
 };
 
 /** The round as the server holds it; a client dealt with leaves it and counts as done. */
-function roundApi(items: CollectItem[] = ROUND, done = 9) {
+function roundApi(items: CollectItem[] = ROUND, done = 9, books?: { items: Book[] }) {
   let round = { on: TODAY, items, remaining: items.length, done };
   const sent: { key: string; body: unknown }[] = [];
   let roundReads = 0;
@@ -94,6 +96,7 @@ function roundApi(items: CollectItem[] = ROUND, done = 9) {
   };
   const api = mockApi({
     session: signedIn,
+    ...(books ? { books } : {}),
     routes: {
       'GET /api/collect': () => {
         roundReads++;
@@ -391,6 +394,61 @@ describe("the day's collection round", () => {
       expect(within(table).queryByRole('rowheader', { name: 'Ravi Kumar' })).toBeNull(),
     );
     expect(screen.getByText('10 of 12 done today')).toBeVisible();
+  });
+
+  test('a client dealt with leaves the round, and the focus goes to the client now in their place', async () => {
+    roundApi();
+    renderApp('/collect');
+    const table = await screen.findByRole('table', { name: 'Clients to see today' });
+    await userEvent.click(
+      within(rowOf(table, 'Ravi Kumar')).getByRole('button', {
+        name: 'Skip for today: Ravi Kumar',
+      }),
+    );
+    await waitFor(() =>
+      expect(within(table).getByRole('link', { name: 'Asha Verma' })).toHaveFocus(),
+    );
+  });
+
+  test('closing the reminder of a client who has left the round puts the focus on the next client', async () => {
+    roundApi();
+    renderApp('/collect');
+    const table = await screen.findByRole('table', { name: 'Clients to see today' });
+    await userEvent.click(
+      within(rowOf(table, 'Ravi Kumar')).getByRole('button', { name: 'Remind Ravi Kumar' }),
+    );
+    const dialog = await screen.findByRole('dialog', { name: 'Remind Ravi Kumar' });
+    await userEvent.click(await within(dialog).findByRole('button', { name: 'WhatsApp' }));
+    await waitFor(() =>
+      expect(within(table).queryByRole('rowheader', { name: 'Ravi Kumar' })).toBeNull(),
+    );
+    await userEvent.click(
+      within(dialog).getAllByRole('button', { name: 'Close' })[0] as HTMLElement,
+    );
+    await waitFor(() =>
+      expect(within(table).getByRole('link', { name: 'Asha Verma' })).toHaveFocus(),
+    );
+  });
+
+  test('a viewer sees the round without a column of actions they may not take', async () => {
+    roundApi(ROUND, 9, memberOf('viewer'));
+    renderApp('/collect');
+    const table = await screen.findByRole('table', { name: 'Clients to see today' });
+    await waitFor(() =>
+      expect(within(table).queryByRole('columnheader', { name: 'Actions' })).toBeNull(),
+    );
+    expect(within(table).getAllByRole('columnheader')).toHaveLength(3);
+    expect(within(table).queryAllByRole('button')).toHaveLength(0);
+  });
+
+  test('with nobody to see today at all, no "0 of 0 done" is shown', async () => {
+    roundApi([], 0);
+    renderApp('/collect');
+    expect(
+      await screen.findByRole('heading', { level: 2, name: 'Nothing to collect today' }),
+    ).toBeVisible();
+    expect(screen.queryByText(/0 of 0/)).toBeNull();
+    expect(screen.queryByRole('progressbar')).toBeNull();
   });
 
   test('when everyone is dealt with the page says there is nothing to collect today', async () => {

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { type RefObject, useEffect, useRef, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import Table from 'react-bootstrap/Table';
@@ -53,26 +53,26 @@ const nameOf = (client: Client) => `${client.fname} ${client.lname}`;
 function Progress({ round }: { round: CollectRound }) {
   const t = useT();
   const total = round.done + round.remaining;
+  // Nobody to see today at all: "0 of 0" would say nothing the page does not say better.
+  if (total === 0) return null;
   const text = t('collect.page.progress', { done: round.done, total });
   return (
     <div className="mb-3">
       <p className="mb-1">{text}</p>
-      {total > 0 ? (
+      <div
+        className="progress"
+        role="progressbar"
+        aria-label={text}
+        aria-valuenow={round.done}
+        aria-valuemin={0}
+        aria-valuemax={total}
+        style={{ height: '0.5rem' }}
+      >
         <div
-          className="progress"
-          role="progressbar"
-          aria-label={text}
-          aria-valuenow={round.done}
-          aria-valuemin={0}
-          aria-valuemax={total}
-          style={{ height: '0.5rem' }}
-        >
-          <div
-            className="progress-bar bg-success"
-            style={{ width: `${(100 * round.done) / total}%` }}
-          />
-        </div>
-      ) : null}
+          className="progress-bar bg-success"
+          style={{ width: `${(100 * round.done) / total}%` }}
+        />
+      </div>
     </div>
   );
 }
@@ -163,9 +163,20 @@ function Actions({
   );
 }
 
+/** Whether this member may deal with a client on the round in any of its four ways. */
+function useMayAct(): boolean {
+  const mayRemind = useMay('reminders.send');
+  const mayRecord = useMay('entries.record');
+  const mayPromise = useMay('promises.record');
+  const maySkip = useMay('round.skip');
+  return mayRemind || mayRecord || mayPromise || maySkip;
+}
+
 function RoundTable({ round, handlers }: { round: CollectRound; handlers: RowHandlers }) {
   const t = useT();
   const { paying, setPaying } = handlers;
+  // A viewer sees the round, with no column of buttons they may not have.
+  const mayAct = useMayAct();
   return (
     <Table hover responsive aria-label={t('collect.page.table')} className="align-middle">
       <thead>
@@ -175,14 +186,14 @@ function RoundTable({ round, handlers }: { round: CollectRound; handlers: RowHan
             {t('collect.page.overdue')}
           </th>
           <th scope="col">{t('collect.page.why')}</th>
-          <th scope="col">{t('collect.page.actions')}</th>
+          {mayAct ? <th scope="col">{t('collect.page.actions')}</th> : null}
         </tr>
       </thead>
       <tbody>
         {round.items.map((item) => {
           const { client } = item;
           return [
-            <tr key={client.id}>
+            <tr key={client.id} data-round-row>
               <th scope="row">
                 <Link to={paths.clientDetails(client.id)}>{nameOf(client)}</Link>
               </th>
@@ -192,13 +203,15 @@ function RoundTable({ round, handlers }: { round: CollectRound; handlers: RowHan
               <td>
                 <Reasons item={item} on={round.on} />
               </td>
-              <td>
-                <Actions client={client} handlers={handlers} />
-              </td>
+              {mayAct ? (
+                <td>
+                  <Actions client={client} handlers={handlers} />
+                </td>
+              ) : null}
             </tr>,
             paying === client.id ? (
               <tr key={`${client.id}-payment`}>
-                <td colSpan={4}>
+                <td colSpan={mayAct ? 4 : 3}>
                   <EntryForm client={client} kind="payment" onDone={() => setPaying(null)} />
                 </td>
               </tr>
@@ -222,7 +235,7 @@ function RoundCard({ round, handlers }: { round: CollectRound; handlers: RowHand
   if (!item) return null;
   const { client } = item;
   return (
-    <Card as="section" aria-labelledby="round-card-name">
+    <Card as="section" aria-labelledby="round-card-name" data-round-row>
       <Card.Body>
         <p className="small text-body-secondary mb-1">
           {t('collect.page.left', { position: at + 1, remaining: round.remaining })}
@@ -261,6 +274,46 @@ function RoundCard({ round, handlers }: { round: CollectRound; handlers: RowHand
 }
 
 /**
+ * Keeps the place of a keyboard or screen-reader user going through the round: a client dealt
+ * with leaves it, and with them the button that had the focus (or that a closing dialog gives
+ * it back to). The focus then goes to the client now in that place (their name), or to the
+ * page's heading once nobody is left, instead of falling to the top of the document.
+ */
+function useKeptPlace(
+  round: RefObject<HTMLDivElement | null>,
+  itemsKey: string,
+  dialogOpen: boolean,
+) {
+  // The place (row) last used on the round; null until the person works in it.
+  const place = useRef<number | null>(null);
+  useEffect(() => {
+    const element = round.current;
+    if (!element) return;
+    const note = (event: FocusEvent) => {
+      const row = (event.target as HTMLElement).closest('[data-round-row]');
+      const rows = [...element.querySelectorAll('[data-round-row]')];
+      if (row) place.current = rows.indexOf(row);
+    };
+    element.addEventListener('focusin', note);
+    return () => element.removeEventListener('focusin', note);
+  });
+  // biome-ignore lint/correctness/useExhaustiveDependencies: run again whenever the round's rows change (itemsKey), which is when a focused row may have gone.
+  useEffect(() => {
+    if (dialogOpen || place.current === null) return;
+    // After the dialog's own focus handling, which gives the focus back as it closes.
+    const timer = setTimeout(() => {
+      const active = document.activeElement;
+      if (active && active !== document.body && active.isConnected) return;
+      const rows = round.current?.querySelectorAll<HTMLElement>('[data-round-row]') ?? [];
+      const next = rows[Math.min(place.current ?? 0, rows.length - 1)];
+      const target = next?.querySelector<HTMLElement>('a, button') ?? document.querySelector('h1');
+      target?.focus();
+    }, 0);
+    return () => clearTimeout(timer);
+  }, [itemsKey, dialogOpen, round]);
+}
+
+/**
  * Today's collection round: promises due today, promises broken, and clients overdue and
  * not reminded for a week, biggest overdue first, each with why and what to do. A client
  * dealt with (reminded, paid, promised, skipped) leaves it, here and on every other tab.
@@ -275,6 +328,8 @@ export function CollectPage() {
   const handlers: RowHandlers = { paying, setPaying, open: setDialog };
   const close = () => setDialog(null);
   const data = round.data;
+  const roundRef = useRef<HTMLDivElement>(null);
+  useKeptPlace(roundRef, data?.items.map((item) => item.client.id).join() ?? '', dialog !== null);
   return (
     <>
       <h1 className="h2 mb-3" tabIndex={-1}>
@@ -289,7 +344,7 @@ export function CollectPage() {
       ) : !data ? (
         <Loading />
       ) : (
-        <>
+        <div ref={roundRef}>
           <Progress round={data} />
           {data.items.length === 0 ? (
             <div className="text-center py-4">
@@ -313,7 +368,7 @@ export function CollectPage() {
               ) : null}
             </>
           )}
-        </>
+        </div>
       )}
       {dialog?.kind === 'remind' ? (
         <RemindDialog key={dialog.client.id} client={dialog.client} onClose={close} />
