@@ -11,7 +11,7 @@ import {
 } from '../clients/client-rows.ts';
 import type { WriteTransaction } from '../db/database.ts';
 import type { DatabaseReader } from '../db/reader.ts';
-import { markDealtWith } from '../dues/collect-round.ts';
+import { markDealtWithToday } from '../dues/collect-round.ts';
 
 interface NewReminder {
   operator: BookMember;
@@ -53,7 +53,14 @@ export async function recordReminder(
     .where('owner_id', '=', reminder.operator.bookId)
     .returning(CLIENT_COLUMNS)
     .executeTakeFirstOrThrow();
-  await markDealtWith(trx, reminder.operator.bookId, reminder.client, reminder.today, 'reminded');
+  await markDealtWithToday(
+    trx,
+    reminder.operator.bookId,
+    reminder.client,
+    client,
+    reminder.today,
+    'reminded',
+  );
   return {
     id: row.id,
     sentAt: row.sent_at,

@@ -70,6 +70,27 @@ const markDoneQuery = compiledQuery(
 );
 
 /**
+ * Marks a client dealt with by what was done today (a reminder, a promise): on today's round
+ * when they were on it (`before`, the row as it was before the write), and on yesterday's (a
+ * browser still on that day asks for it) when this took them off it (`after`): a client
+ * leaving that list counts there as done, not as nobody. Not on tomorrow's: a mark there
+ * would hide whatever brings the client back tomorrow (a promise broken overnight).
+ */
+export async function markDealtWithToday(
+  trx: WriteTransaction,
+  ownerId: string,
+  before: RoundFields & { id: string },
+  after: RoundFields,
+  today: string,
+  action: RoundAction,
+): Promise<void> {
+  for (const day of roundDays(today).filter((day) => day <= today)) {
+    const dealtWith = isOnRound(before, day) && (day === today || !isOnRound(after, day));
+    if (dealtWith) await markDealtWith(trx, ownerId, before, day, action);
+  }
+}
+
+/**
  * Marks a client dealt with on the round of `on`, when it is on it (`row` as it was before
  * the write), in the write's transaction; the first action of the day counts.
  */

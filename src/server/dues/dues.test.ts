@@ -606,6 +606,21 @@ describe("the day's collection round", () => {
     }
   });
 
+  test("a reminder sent today that takes a client off yesterday's round counts there as done, and not on tomorrow's", async () => {
+    const cookie = await operator();
+    const client = await addClient(t.app, cookie, { balance: '0', fname: 'Elsewhere' });
+    await charge(cookie, client, '400', addDays(today, -20));
+    const days = [addDays(today, -1), today, addDays(today, 1)];
+    for (const on of days) expect(await round(cookie, on)).toMatchObject({ remaining: 1, done: 0 });
+    await post(t.app, apiPaths.reminders(client.id), cookie, { channel: 'copy' });
+    // A browser still on yesterday sees the client dealt with, as today's does.
+    for (const on of days.slice(0, 2)) {
+      expect(await round(cookie, on), on).toMatchObject({ items: [], remaining: 0, done: 1 });
+    }
+    // Reminded within the week before tomorrow: not on its round, and nothing marked there.
+    expect(await round(cookie, addDays(today, 1))).toMatchObject({ remaining: 0, done: 0 });
+  });
+
   test('a broken promise brings the client back the next day with that reason', async () => {
     const cookie = await operator();
     const midnight = nextMidnightInIndia();

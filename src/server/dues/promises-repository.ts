@@ -21,7 +21,7 @@ import {
 import type { WriteTransaction } from '../db/database.ts';
 import { type DbInteger, exactInteger } from '../db/integers.ts';
 import { handleOf, type ReadSource } from '../db/reader.ts';
-import { markDealtWith } from './collect-round.ts';
+import { markDealtWithToday } from './collect-round.ts';
 
 interface PromiseRow {
   id: string;
@@ -91,7 +91,14 @@ export async function createPromise(
     created_by: operator.id,
   };
   await trx.insertInto('promises').values(row).execute();
-  await markDealtWith(trx, operator.bookId, before, today, 'promised');
+  await markDealtWithToday(
+    trx,
+    operator.bookId,
+    before,
+    { ...before, promise_by: input.by },
+    today,
+    'promised',
+  );
   const updated = await trx
     .updateTable('clients')
     .set({ promise_id: row.id, promise_amount_paise: row.amount_paise, promise_by: row.by_on })
