@@ -125,6 +125,8 @@ describe("sharing a client's statement", () => {
     await userEvent.type(days, '400');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Make link' }));
     expect(days).toHaveAccessibleDescription('Days must be at most 365');
+    // The field to mend has the focus.
+    expect(days).toHaveFocus();
     expect(sent).toEqual([]);
 
     await userEvent.clear(days);

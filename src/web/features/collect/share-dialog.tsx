@@ -1,4 +1,4 @@
-import { useId, useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import InputGroup from 'react-bootstrap/InputGroup';
@@ -83,6 +83,7 @@ export function ShareDialog({ client, onClose }: { client: Client; onClose(): vo
   const links = useShareLinks(client.id);
   const create = useCreateShareLink(client.id);
   const [days, setDays] = useState(String(DEFAULT_LINK_DAYS));
+  const daysInput = useRef<HTMLInputElement>(null);
   const [daysError, setDaysError] = useState<string | null>(null);
   const [url, setUrl] = useState<string | null>(null);
   const [copied, setCopied] = useState<boolean | null>(null);
@@ -94,7 +95,11 @@ export function ShareDialog({ client, onClose }: { client: Client; onClose(): vo
         ? translate('collect.share.daysWhole')
         : fieldMessageText(checked.error?.issues[0]?.message);
     setDaysError(problem ?? null);
-    if (problem || !checked.success) return;
+    if (problem || !checked.success) {
+      // The field to mend has the focus, as on every form of the app.
+      daysInput.current?.focus();
+      return;
+    }
     setCopied(null);
     try {
       const made = await create.mutateAsync(checked.data.expiresInDays ?? DEFAULT_LINK_DAYS);
@@ -123,6 +128,7 @@ export function ShareDialog({ client, onClose }: { client: Client; onClose(): vo
           <Form.Label htmlFor={daysId}>{t('collect.share.days')}</Form.Label>
           <InputGroup hasValidation className="mb-2">
             <Form.Control
+              ref={daysInput}
               id={daysId}
               type="number"
               inputMode="numeric"
