@@ -17,12 +17,7 @@ const CHART_HEIGHT = 140;
 function axisFormats(language: Language) {
   const locale = INTL_LOCALES[language];
   return {
-    amount: new Intl.NumberFormat(locale, {
-      style: 'currency',
-      currency: 'INR',
-      notation: 'compact',
-      maximumFractionDigits: 1,
-    }),
+    amounts: (ticks: number[]) => amountLabels(language, ticks),
     day: new Intl.DateTimeFormat(locale, {
       day: 'numeric',
       month: language === 'hi' ? 'long' : 'short',
@@ -30,6 +25,27 @@ function axisFormats(language: Language) {
     }),
     daySpace: language === 'hi' ? 80 : 50,
   };
+}
+
+/**
+ * The amount axis's labels, short, but never two alike: a narrow range (₹12.40Cr to ₹12.45Cr)
+ * takes more decimals, and past three the amount in full.
+ */
+export function amountLabels(language: Language, ticks: number[]): string[] {
+  const locale = INTL_LOCALES[language];
+  for (const digits of [1, 2, 3]) {
+    const short = new Intl.NumberFormat(locale, {
+      style: 'currency',
+      currency: 'INR',
+      notation: 'compact',
+      minimumFractionDigits: 0,
+      maximumFractionDigits: digits,
+    });
+    const labels = ticks.map((tick) => short.format(tick));
+    if (new Set(labels).size === labels.length) return labels;
+  }
+  const full = new Intl.NumberFormat(locale, { style: 'currency', currency: 'INR' });
+  return ticks.map((tick) => full.format(tick));
 }
 
 /** The theme's colour of a CSS variable at the time the chart is drawn. */
@@ -106,7 +122,7 @@ function TrendCanvas({ points }: { points: TotalsHistory['points'] }) {
               {
                 ...axis,
                 size: 64,
-                values: (_u, ticks) => ticks.map((v) => format.amount.format(v)),
+                values: (_u, ticks) => format.amounts(ticks),
               },
             ],
             series: [{}, { stroke: line, width: 2, fill: `${line}22` }],
