@@ -23,9 +23,9 @@ function twoFactorAccount(secondFactor: Handler) {
     routes: {
       'GET /api/clients': () => clientListAnswer(),
       'POST /api/auth/sign-in/email': () => ({ status: 200, body: { secondFactorRequired: true } }),
-      'POST /api/auth/sign-in/second-factor': (init) => {
+      'POST /api/auth/sign-in/second-factor': async (init) => {
         sent.push(JSON.parse(String(init?.body)));
-        const answer = secondFactor(init);
+        const answer = await secondFactor(init);
         if (answer.status === 200) session = signedIn;
         return answer;
       },

@@ -2,10 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import * as z from 'zod/mini';
 import { claimSchema } from '../../../shared/claim-schema.ts';
 import { clientListSchema, clientSchema } from '../../../shared/client-schema.ts';
-import {
-  type CollectionSettingsInput,
-  collectionSettingsSchema,
-} from '../../../shared/collection-schema.ts';
+import type { CollectionSettingsInput } from '../../../shared/collection-schema.ts';
 import { entrySchema } from '../../../shared/ledger-schema.ts';
 import { apiPaths } from '../../../shared/paths.ts';
 import {
@@ -21,6 +18,10 @@ import {
   shareLinkListSchema,
 } from '../../../shared/share-link-schema.ts';
 import { api } from '../../lib/api-client.ts';
+import {
+  collectionSettingsAnswer,
+  collectionSettingsQuery,
+} from '../../lib/collection-settings.ts';
 import { clientKeys, collectKeys, refreshAfterChange } from '../../lib/query-keys.ts';
 
 /*
@@ -28,14 +29,8 @@ import { clientKeys, collectKeys, refreshAfterChange } from '../../lib/query-key
  * requests, each answer checked against its shared schema.
  */
 
-// The answer carries every field, the payment terms too (a request may leave them out).
-const collectionSettingsAnswer = z.required(z.object(collectionSettingsSchema.shape));
-
 export function useCollectionSettings() {
-  return useQuery({
-    queryKey: collectKeys.settings,
-    queryFn: () => api.get(apiPaths.collectionSettings, collectionSettingsAnswer),
-  });
+  return useQuery(collectionSettingsQuery);
 }
 
 export function useSaveCollectionSettings() {

@@ -6,8 +6,6 @@ import {
   useQuery,
   useQueryClient,
 } from '@tanstack/react-query';
-import * as z from 'zod/mini';
-import { collectionSettingsSchema } from '../../../shared/collection-schema.ts';
 import { ageingSchema } from '../../../shared/dues-schema.ts';
 import {
   entriesPageSchema,
@@ -18,7 +16,8 @@ import {
 } from '../../../shared/ledger-schema.ts';
 import { apiPaths } from '../../../shared/paths.ts';
 import { api } from '../../lib/api-client.ts';
-import { clientKeys, collectKeys, ledgerKeys, refreshAfterChange } from '../../lib/query-keys.ts';
+import { collectionSettingsQuery } from '../../lib/collection-settings.ts';
+import { clientKeys, ledgerKeys, refreshAfterChange } from '../../lib/query-keys.ts';
 
 const HISTORY_PAGE = 20;
 
@@ -76,15 +75,10 @@ export function useRecordEntry(clientId: string) {
   });
 }
 
-// The same query as the getting-paid settings (same key, same answer), read here for the
-// charge form's terms: a saved change, or the live event of one, reaches both.
-const collectionSettingsAnswer = z.required(z.object(collectionSettingsSchema.shape));
-
-/** The operator's collection settings, for their payment terms (days until a charge is due). */
+/** The book's payment terms (days until a charge is due), from its collection settings. */
 export function usePaymentTerms() {
   return useQuery({
-    queryKey: collectKeys.settings,
-    queryFn: () => api.get(apiPaths.collectionSettings, collectionSettingsAnswer),
+    ...collectionSettingsQuery,
     select: (settings) => settings.paymentTermsDays,
   });
 }

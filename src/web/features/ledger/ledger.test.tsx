@@ -522,6 +522,40 @@ describe('the ledger in Hindi', () => {
     await waitFor(() => expect(document.title).toMatch(/^खाता विवरण: Meera Pillai/));
   });
 
+  test('the statement to print says whose business it is from and how to pay it', async () => {
+    detailsApi({
+      'GET /api/collection-settings': () => ({
+        status: 200,
+        body: {
+          ...DEFAULT_COLLECTION_SETTINGS,
+          businessName: 'Sharma Traders',
+          upiId: 'sharma@okbank',
+          otherWaysToPay: 'Cash at the shop\nNEFT: 1234',
+        },
+      }),
+      'GET /api/clients/c1/statement': () => ({
+        status: 200,
+        body: {
+          client,
+          from: '2026-01-01',
+          to: '2026-03-31',
+          opening: '1000.00',
+          charges: '0.00',
+          payments: '0.00',
+          closing: '1000.00',
+          entries: [],
+        },
+      }),
+    });
+    renderApp('/client/c1/statement?from=2026-01-01&to=2026-03-31');
+    const sheet = await screen.findByRole('article', { name: 'Statement of account' });
+    expect(await within(sheet).findByText('Sharma Traders')).toBeVisible();
+    expect(within(sheet).getByText('Pay by UPI to sharma@okbank')).toBeVisible();
+    expect(within(sheet).getByText(/Other ways to pay: Cash at the shop/)).toHaveTextContent(
+      'NEFT: 1234',
+    );
+  });
+
   test('the payment terms and a payment larger than what is owed are said in Hindi', async () => {
     await changeLanguage('hi');
     expect(termsDueText(15, '2026-10-05')).toBe('15 दिन में देय (भुगतान की अवधि), 20 अक्टूबर 2026 को');

@@ -1,4 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
+import { useQuery } from '@tanstack/react-query';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
@@ -15,6 +16,7 @@ import { LoadFailed, Loading } from '../../components/loading.tsx';
 import { Balance, Money } from '../../components/money.tsx';
 import { usePageTitle } from '../../components/page-title.ts';
 import { useT } from '../../i18n/translate.tsx';
+import { collectionSettingsQuery } from '../../lib/collection-settings.ts';
 import { formatDay } from '../../lib/dates.ts';
 import { fieldMessageText } from '../../lib/form-errors.ts';
 import { usePanelToday } from '../../lib/panel-today.ts';
@@ -83,6 +85,31 @@ export function runningBalances(statement: Pick<Statement, 'opening' | 'entries'
   });
 }
 
+/** Who the statement is from: the business's name, when the book has one. */
+function BusinessName() {
+  const name = useQuery(collectionSettingsQuery).data?.businessName;
+  return name ? <p className="mb-1 fs-5 fw-semibold">{name}</p> : null;
+}
+
+/** How the client can pay the business (its UPI ID, its other ways), when it says. */
+function WaysToPay() {
+  const t = useT();
+  const settings = useQuery(collectionSettingsQuery).data;
+  if (!settings || (!settings.upiId && !settings.otherWaysToPay)) return null;
+  return (
+    <footer className="mt-3">
+      {settings.upiId ? (
+        <p className="mb-1">{t('ledger.statement.payByUpi', { upi: settings.upiId })}</p>
+      ) : null}
+      {settings.otherWaysToPay ? (
+        <p className="mb-0 text-break statement-ways">
+          {t('ledger.statement.otherWays', { ways: settings.otherWaysToPay })}
+        </p>
+      ) : null}
+    </footer>
+  );
+}
+
 function StatementSheet({ statement }: { statement: Statement }) {
   const t = useT();
   const { client } = statement;
@@ -90,6 +117,7 @@ function StatementSheet({ statement }: { statement: Statement }) {
   return (
     <article aria-labelledby="statement-heading" className="statement">
       <header className="mb-3">
+        <BusinessName />
         <h1 id="statement-heading" className="h3" tabIndex={-1}>
           {t('ledger.statement.title')}
         </h1>
@@ -220,6 +248,7 @@ function StatementSheet({ statement }: { statement: Statement }) {
           </tfoot>
         </Table>
       )}
+      <WaysToPay />
     </article>
   );
 }

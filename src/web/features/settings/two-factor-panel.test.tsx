@@ -30,9 +30,9 @@ function answers(status: TwoFactorStatus, extra: ApiRoutes) {
   const sent: Record<string, unknown> = {};
   const recorded = Object.entries(extra).map(([key, handler]) => [
     key,
-    (init: RequestInit | undefined) => {
+    async (init: RequestInit | undefined) => {
       sent[key] = JSON.parse(String(init?.body));
-      const answer = handler(init);
+      const answer = await handler(init);
       const body = answer.body as Partial<TwoFactorStatus> | undefined;
       if (answer.status === 200 && typeof body?.enabled === 'boolean') {
         current = body as TwoFactorStatus;
