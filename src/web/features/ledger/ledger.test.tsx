@@ -37,6 +37,24 @@ function entry(id: string, kind: Entry['kind'], amount: string, balanceAfter: st
 
 const opening = entry('1', 'opening', '1000.00', '1000.00', '2026-01-01');
 
+/** The statement of Jan–Mar 2026 from an opening balance of 1,000: nothing else unless given. */
+function firstQuarterStatement(changes: Partial<Statement>) {
+  return {
+    status: 200,
+    body: {
+      client,
+      from: '2026-01-01',
+      to: '2026-03-31',
+      opening: '1000.00',
+      charges: '0.00',
+      payments: '0.00',
+      closing: '1000.00',
+      entries: [],
+      ...changes,
+    },
+  };
+}
+
 function detailsApi(extra: ApiRoutes = {}) {
   return mockApi({
     session: signedIn,
@@ -493,19 +511,8 @@ describe('the ledger in Hindi', () => {
       note: 'नकद',
     };
     detailsApi({
-      'GET /api/clients/c1/statement': () => ({
-        status: 200,
-        body: {
-          client,
-          from: '2026-01-01',
-          to: '2026-03-31',
-          opening: '1000.00',
-          charges: '0.00',
-          payments: '300.00',
-          closing: '700.00',
-          entries: [payment],
-        },
-      }),
+      'GET /api/clients/c1/statement': () =>
+        firstQuarterStatement({ payments: '300.00', closing: '700.00', entries: [payment] }),
     });
     renderApp('/client/c1/statement?from=2026-01-01&to=2026-03-31');
     expect(await screen.findByRole('heading', { name: 'खाता विवरण' })).toBeVisible();
@@ -533,19 +540,7 @@ describe('the ledger in Hindi', () => {
           otherWaysToPay: 'Cash at the shop\nNEFT: 1234',
         },
       }),
-      'GET /api/clients/c1/statement': () => ({
-        status: 200,
-        body: {
-          client,
-          from: '2026-01-01',
-          to: '2026-03-31',
-          opening: '1000.00',
-          charges: '0.00',
-          payments: '0.00',
-          closing: '1000.00',
-          entries: [],
-        },
-      }),
+      'GET /api/clients/c1/statement': () => firstQuarterStatement({}),
     });
     renderApp('/client/c1/statement?from=2026-01-01&to=2026-03-31');
     const sheet = await screen.findByRole('article', { name: 'Statement of account' });
