@@ -352,7 +352,7 @@ export async function acceptInvite(
   )
     .returning(['book_id', 'role'])
     .executeTakeFirst();
-  if (!used) return heldAt === undefined ? usedByThemselves(trx, digest, userId) : NOT_FOUND;
+  if (!used) return { kind: 'not-found' };
   // A member keeps the role they have. Two invitations to one book accepted at once: the
   // second insert waits for the first (PostgreSQL) and then adds nothing.
   const added = await trx
@@ -363,27 +363,6 @@ export async function acceptInvite(
   const book = await bookOfMember(trx, userId, used.book_id);
   if (!book) throw new Error('a member just added is not there');
   return { kind: 'in-book', book, joined: (added.numInsertedOrUpdatedRows ?? 0n) > 0n };
-}
-
-const NOT_FOUND = { kind: 'not-found' } as const;
-
-/**
- * An invitation this account used already, opened again (a second click, or the same link in
- * two tabs at once): they are in the book, and it is no use to anyone else either way.
- */
-async function usedByThemselves(
-  trx: WriteTransaction,
-  digest: string,
-  userId: string,
-): Promise<Acceptance> {
-  const invite = await trx
-    .selectFrom('book_invites')
-    .select('book_id')
-    .where('token_digest', '=', digest)
-    .where('used_by', '=', userId)
-    .executeTakeFirst();
-  const book = invite && (await bookOfMember(trx, userId, invite.book_id));
-  return book ? { kind: 'in-book', book, joined: false } : NOT_FOUND;
 }
 
 /**

@@ -174,22 +174,6 @@ describe('books and invitations', () => {
     expect(theirs).toEqual([expect.objectContaining({ role: first.role })]);
   });
 
-  test('one invitation opened again, or three times at once, by the account it let in: in the book each time, joined once', async () => {
-    const boss = await owner();
-    const token = await inviteToBook(t.app, boss.cookie, 'staff');
-    const guest = await signUp(t.app, uniqueEmail('clicks'));
-    const answers = await Promise.all(
-      [1, 2, 3].map(() => post(t.app, apiPaths.inviteAccept(token), guest.cookie)),
-    );
-    expect(answers.map((answer) => answer.statusCode)).toEqual([200, 200, 200]);
-    expect(answers.map((answer) => answer.json().joined).sort()).toEqual([false, false, true]);
-    const again = await post(t.app, apiPaths.inviteAccept(token), guest.cookie);
-    expect(again.json()).toMatchObject({ book: { id: boss.userId, role: 'staff' }, joined: false });
-    // Still used: nobody else comes in with it.
-    const late = await signUp(t.app, uniqueEmail('late'));
-    expect((await post(t.app, apiPaths.inviteAccept(token), late.cookie)).statusCode).toBe(404);
-  });
-
   test('an account left in no book works in the next book it makes, and is told so', async () => {
     const boss = await owner();
     const heir = await joinBookAs(t.app, boss.cookie, 'staff');
