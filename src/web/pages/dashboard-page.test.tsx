@@ -196,15 +196,6 @@ describe('what is overdue and collected, on the dashboard', () => {
     expect(await screen.findByLabelText('Overdue for')).toHaveValue('31-60');
   });
 
-  test('the ageing says what its counts and its links each take in', async () => {
-    agedDashboardApi();
-    renderApp('/dashboard');
-    await screen.findByRole('table', { name: 'Ageing' });
-    expect(
-      screen.getByText(/Each link lists the clients whose oldest overdue amount is in that bucket/),
-    ).toBeVisible();
-  });
-
   test('the ageing downloads as a CSV and opens as a page to print, with its day', async () => {
     agedDashboardApi();
     const { router } = renderApp('/dashboard');

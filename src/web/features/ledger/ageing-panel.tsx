@@ -44,13 +44,7 @@ export function AgeingPanel() {
             onRetry={() => ageing.refetch()}
           />
         ) : null}
-        {ageing.data ? (
-          <>
-            <AgeingTable ageing={ageing.data} links />
-            {/* The counts and the lists the links open follow different rules (api.md): said. */}
-            <p className="small text-body-secondary mb-0">{t('ledger.ageing.linksNote')}</p>
-          </>
-        ) : null}
+        {ageing.data ? <AgeingTable ageing={ageing.data} links /> : null}
       </Card.Body>
     </Card>
   );
