@@ -86,7 +86,7 @@ export async function markDealtWithToday(
 ): Promise<void> {
   for (const day of roundDays(today).filter((day) => day <= today)) {
     const dealtWith = isOnRound(before, day) && (day === today || !isOnRound(after, day));
-    if (dealtWith) await markDealtWith(trx, ownerId, before, day, action);
+    if (dealtWith) await markDone(trx, ownerId, before.id, day, action);
   }
 }
 
@@ -102,12 +102,17 @@ export async function markDealtWith(
   action: RoundAction,
 ): Promise<boolean> {
   if (!isOnRound(row, on)) return false;
-  await markDoneQuery(trx, {
-    ownerId,
-    on,
-    clientId: row.id,
-    action,
-    doneAt: new Date().toISOString(),
-  });
+  await markDone(trx, ownerId, row.id, on, action);
   return true;
+}
+
+/** The client's mark as dealt with on the round of `on` (the first action of the day counts). */
+function markDone(
+  trx: WriteTransaction,
+  ownerId: string,
+  clientId: string,
+  on: string,
+  action: RoundAction,
+): Promise<unknown> {
+  return markDoneQuery(trx, { ownerId, on, clientId, action, doneAt: new Date().toISOString() });
 }

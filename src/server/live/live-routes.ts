@@ -190,19 +190,15 @@ export async function registerLiveRoutes(
   /**
    * Closes a socket its session, read again, no longer allows: the session ended (or is held
    * to the two-factor setup by the administrator's policy), or its book or role there is not
-   * the one the socket opened with. Whether it is kept.
+   * the one the socket opened with.
    */
-  function keepIfStillAllowed(live: LiveSocket, operator: Operator | null): boolean {
-    if (!sockets.has(live)) return false;
+  function closeUnlessStillAllowed(live: LiveSocket, operator: Operator | null): void {
+    if (!sockets.has(live)) return;
     if (sessionGone(operator, live)) {
       endSession(live);
-      return false;
-    }
-    if (operator?.book?.id !== live.ownerId || operator.book.role !== live.role) {
+    } else if (operator?.book?.id !== live.ownerId || operator.book.role !== live.role) {
       closeWith(live, BOOK_ACCESS_CHANGED_CLOSE_CODE, 'access to the book changed');
-      return false;
     }
-    return true;
   }
 
   /**
@@ -212,7 +208,7 @@ export async function registerLiveRoutes(
    */
   function recheckOnJoining(live: LiveSocket): void {
     readSession(live.headers, { use: false })
-      .then((operator) => keepIfStillAllowed(live, operator))
+      .then((operator) => closeUnlessStillAllowed(live, operator))
       .catch((error: unknown) => app.log.warn({ err: error }, 'live session check failed'));
   }
 
@@ -242,7 +238,7 @@ export async function registerLiveRoutes(
       readSession(live.headers)
         .then((operator) => {
           checked.ended = sessionGone(operator, live);
-          for (const each of checked.group) keepIfStillAllowed(each, operator);
+          for (const each of checked.group) closeUnlessStillAllowed(each, operator);
         })
         .catch((error: unknown) => app.log.warn({ err: error }, 'live session check failed'));
     });

@@ -1,4 +1,4 @@
-import { type RefObject, useEffect, useRef, useState } from 'react';
+import { type FocusEvent, type RefObject, useEffect, useRef, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import Table from 'react-bootstrap/Table';
@@ -286,17 +286,6 @@ function useKeptPlace(
 ) {
   // The place (row) last used on the round; null until the person works in it.
   const place = useRef<number | null>(null);
-  useEffect(() => {
-    const element = round.current;
-    if (!element) return;
-    const note = (event: FocusEvent) => {
-      const row = (event.target as HTMLElement).closest('[data-round-row]');
-      const rows = [...element.querySelectorAll('[data-round-row]')];
-      if (row) place.current = rows.indexOf(row);
-    };
-    element.addEventListener('focusin', note);
-    return () => element.removeEventListener('focusin', note);
-  });
   // biome-ignore lint/correctness/useExhaustiveDependencies: run again whenever the round's rows change (itemsKey), which is when a focused row may have gone.
   useEffect(() => {
     if (dialogOpen || place.current === null) return;
@@ -311,6 +300,12 @@ function useKeptPlace(
     }, 0);
     return () => clearTimeout(timer);
   }, [itemsKey, dialogOpen, round]);
+  /** The round's focus handler: notes the place of the row that has the focus. */
+  return (event: FocusEvent<HTMLDivElement>) => {
+    const row = (event.target as HTMLElement).closest('[data-round-row]');
+    if (row)
+      place.current = [...event.currentTarget.querySelectorAll('[data-round-row]')].indexOf(row);
+  };
 }
 
 /**
@@ -329,7 +324,11 @@ export function CollectPage() {
   const close = () => setDialog(null);
   const data = round.data;
   const roundRef = useRef<HTMLDivElement>(null);
-  useKeptPlace(roundRef, data?.items.map((item) => item.client.id).join() ?? '', dialog !== null);
+  const notePlace = useKeptPlace(
+    roundRef,
+    data?.items.map((item) => item.client.id).join() ?? '',
+    dialog !== null,
+  );
   return (
     <>
       <h1 className="h2 mb-3" tabIndex={-1}>
@@ -344,7 +343,8 @@ export function CollectPage() {
       ) : !data ? (
         <Loading />
       ) : (
-        <div ref={roundRef}>
+        // biome-ignore lint/a11y/noStaticElementInteractions: it only notes which row its own buttons' focus is in; it adds no interaction.
+        <div ref={roundRef} onFocus={notePlace}>
           <Progress round={data} />
           {data.items.length === 0 ? (
             <div className="text-center py-4">
