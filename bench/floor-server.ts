@@ -27,23 +27,41 @@ db.pragma('busy_timeout = 5000');
 // The statements below are the app's own (auth/session.ts, clients/clients-read.ts, as Kysely
 // writes them), columns and all, so that SQLite does the same work for both.
 const sessionQuery = db.prepare(sessionStatement());
-const pageQuery = db.prepare(
-  `select "id", "fname", "lname", "email", "phone", "phone_display", "phone_valid",
+/**
+ * The page's statement for one limit: the app writes the limit into the text, as SQLite would
+ * otherwise prepare the statement again on every run (src/server/db/inline-limits.ts).
+ */
+function pageStatement(limit: number) {
+  const statement = db.prepare(
+    `select "id", "fname", "lname", "email", "phone", "phone_display", "phone_valid",
      "balance_paise", "version", "last_payment_on", "pending_claims", "last_reminded_on",
      "oldest_due_on", "latest_due_on", "promise_id", "promise_amount_paise", "promise_by",
      "language", "created_at", "updated_at", CASE WHEN c.oldest_due_on < ?
     AND c.latest_due_on >= ? THEN (SELECT SUM(d.amount_paise) FROM dues d
       WHERE d.client_id = c.id AND d.due_on < ?) END as "overdue_paise"
    from "clients" as "c" where "owner_id" = ? and 1 = 1
-   order by lname asc, "fname" asc, "seq" asc limit ? offset ?`,
-);
+   order by lname asc, "fname" asc, "seq" asc limit ${limit} offset ?`,
+  );
+  statement.safeIntegers(true);
+  statement.raw(true);
+  return statement;
+}
+const pageQueries = new Map([[DEFAULT_LIMIT, pageStatement(DEFAULT_LIMIT)]]);
+function pageQuery(limit: number) {
+  let statement = pageQueries.get(limit);
+  if (!statement) {
+    statement = pageStatement(limit);
+    pageQueries.set(limit, statement);
+  }
+  return statement;
+}
 const totalsQuery = db.prepare(
   `select "client_count", "total_paise", "owing_count", "owing_paise", "credit_count",
      "credit_paise", "list_version" from "owner_totals" where "owner_id" = ?`,
 );
 // Integers are read as BigInt, as the app reads them, so that no amount is ever rounded; rows
 // as arrays, as the app reads them (sqlite-connection.ts), each mapped straight to the answer.
-for (const statement of [sessionQuery, pageQuery, totalsQuery]) {
+for (const statement of [sessionQuery, totalsQuery]) {
   statement.safeIntegers(true);
   statement.raw(true);
 }
@@ -54,7 +72,9 @@ const BOOK_ID = sessionColumns.indexOf('bookId');
 const BOOK_ROLE = sessionColumns.indexOf('bookRole');
 
 // Where each of the page's columns is in its rows.
-const pageColumns = pageQuery.columns().map((column) => column.name);
+const pageColumns = pageQuery(DEFAULT_LIMIT)
+  .columns()
+  .map((column) => column.name);
 function column(name: string): number {
   const index = pageColumns.indexOf(name);
   if (index < 0) throw new Error(`the page has no column ${name}`);
@@ -191,7 +211,7 @@ const server = createServer((request, response) => {
   const limit = pageParameter(search, 'limit', DEFAULT_LIMIT);
   const offset = pageParameter(search, 'offset', 0);
   const today = dateFormat.format(new Date());
-  const rows = pageQuery.all(today, today, today, book, limit, offset) as unknown[][];
+  const rows = pageQuery(limit).all(today, today, today, book, offset) as unknown[][];
   const totals = totalsQuery.get(book) as bigint[] | undefined;
   const body = JSON.stringify({
     items: rows.map((row) => client(row, today)),

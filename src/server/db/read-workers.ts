@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
+import { inlineLimits, limitedSource } from './inline-limits.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -109,7 +110,13 @@ export function startReadWorkers(file: string, size: number): ReadWorkers {
       load.set(worker, (load.get(worker) ?? 0) + 1);
       return new Promise((resolve, reject) => {
         pending.set(id, { resolve, reject });
-        worker.postMessage({ id, statements });
+        // Each LIMIT written into the text, as on the main connection (inline-limits.ts).
+        worker.postMessage({
+          id,
+          statements: statements.map(({ sql, parameters }) =>
+            inlineLimits(limitedSource(sql), sql, parameters),
+          ),
+        });
       });
     },
     async close() {

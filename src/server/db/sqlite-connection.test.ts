@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { afterEach, describe, expect, test } from 'vitest';
+import { afterEach, describe, expect, test, vi } from 'vitest';
 import { sqliteConnection } from './sqlite-connection.ts';
 
 const dirs: string[] = [];
@@ -52,6 +52,36 @@ describe('rows read as arrays come out as objects of their columns', () => {
     expect(Object.getPrototypeOf(row)).toBe(Object.prototype);
     expect(Object.getOwnPropertyDescriptor(row, '__proto__')?.value).toBe(1);
     expect(row).toHaveProperty('after', 2);
+    close();
+  });
+});
+
+describe('a statement with LIMIT ? is planned once per limit, not on every run', () => {
+  test('each limit is prepared once and reads what the bound statement reads', () => {
+    const { connection, other, close } = twoHandles();
+    other.exec(
+      'CREATE TABLE r (x INTEGER NOT NULL); WITH RECURSIVE s(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM s WHERE x < 50) INSERT INTO r SELECT x FROM s',
+    );
+    const sql = 'SELECT x FROM r WHERE x > ? ORDER BY x LIMIT ? OFFSET ?';
+    const bound = other.prepare(sql).pluck();
+    const spy = vi.spyOn(SqliteDatabase.prototype, 'prepare');
+    for (const [after, limit, offset] of [
+      [0, 10, 0],
+      [5, 10, 20],
+      [0, 3, 0],
+      [0, 10, 40],
+      [10, -1, 30],
+      [0, 0, 0],
+    ] as const) {
+      const rows = connection.readRows(sql, [after, limit, offset]) as { x: number }[];
+      expect(rows.map((row) => row.x)).toEqual(bound.all(after, limit, offset));
+    }
+    const prepared = spy.mock.calls.map((call) => String(call[0]));
+    spy.mockRestore();
+    // The statement as written once (for whether it reads), then each limit once.
+    expect(prepared.sort()).toEqual(
+      [sql, ...[-1, 0, 10, 3].map((limit) => sql.replace('LIMIT ?', `LIMIT ${limit}`))].sort(),
+    );
     close();
   });
 });

@@ -1,5 +1,6 @@
 import type SqliteDatabase from 'better-sqlite3';
 import type { SqliteDatabase as KyselySqliteDatabase, SqliteStatement } from 'kysely';
+import { inlineLimits, type LimitedSource, limitedSource } from './inline-limits.ts';
 
 const STATEMENT_CACHE_LIMIT = 500;
 
@@ -107,7 +108,7 @@ export function sqliteConnection(sqlite: SqliteDatabase.Database): SqliteConnect
     };
   }
 
-  function prepare(source: string): SqliteStatement {
+  function prepared(source: string): SqliteStatement {
     let statement = statements.get(source);
     if (!statement) {
       if (statements.size >= STATEMENT_CACHE_LIMIT) statements.clear();
@@ -115,6 +116,46 @@ export function sqliteConnection(sqlite: SqliteDatabase.Database): SqliteConnect
       statements.set(source, statement);
     }
     return statement;
+  }
+
+  const limitedSources = new Map<string, LimitedSource>();
+  function limitsOf(source: string): LimitedSource {
+    let limits = limitedSources.get(source);
+    if (!limits) {
+      if (limitedSources.size >= STATEMENT_CACHE_LIMIT) limitedSources.clear();
+      limits = limitedSource(source);
+      limitedSources.set(source, limits);
+    }
+    return limits;
+  }
+
+  /**
+   * A statement with `LIMIT ?` runs as the statement with that run's limit written in
+   * (inline-limits.ts): SQLite would otherwise prepare it again on every run.
+   */
+  function prepare(source: string): SqliteStatement {
+    const limits = limitsOf(source);
+    const plain = prepared(source);
+    if (limits.positions.length === 0) return plain;
+    const forRun = (parameters: readonly unknown[]) => {
+      const inlined = inlineLimits(limits, source, parameters);
+      return { statement: prepared(inlined.sql), parameters: inlined.parameters };
+    };
+    return {
+      reader: plain.reader,
+      all(parameters) {
+        const run = forRun(parameters);
+        return run.statement.all(run.parameters);
+      },
+      run(parameters) {
+        const run = forRun(parameters);
+        return run.statement.run(run.parameters);
+      },
+      iterate(parameters) {
+        const run = forRun(parameters);
+        return run.statement.iterate(run.parameters);
+      },
+    };
   }
 
   return {
