@@ -76,6 +76,19 @@ describe('a statement with LIMIT ? is planned once per limit, not on every run',
       const rows = connection.readRows(sql, [after, limit, offset]) as { x: number }[];
       expect(rows.map((row) => row.x)).toEqual(bound.all(after, limit, offset));
     }
+    // A limit that is not an integer stays bound: SQLite converts or refuses it as before.
+    const outcome = (read: () => unknown[]) => {
+      try {
+        return read();
+      } catch (error) {
+        return String(error);
+      }
+    };
+    for (const limit of ['2', 2.5, 'many']) {
+      expect(
+        outcome(() => (connection.readRows(sql, [0, limit, 0]) as { x: number }[]).map((r) => r.x)),
+      ).toEqual(outcome(() => bound.all(0, limit, 0)));
+    }
     const prepared = spy.mock.calls.map((call) => String(call[0]));
     spy.mockRestore();
     // The statement as written once (for whether it reads), then each limit once.

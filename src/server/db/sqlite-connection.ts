@@ -74,7 +74,7 @@ export function sqliteConnection(sqlite: SqliteDatabase.Database): SqliteConnect
   const statements = new Map<string, SqliteStatement>();
   let commits = 0;
 
-  function wrap(source: string): SqliteStatement {
+  function wrapAsWritten(source: string): SqliteStatement {
     const statement = sqlite.prepare(source);
     statement.safeIntegers(true);
     const isCommit = /^\s*(commit|end)\b/i.test(source);
@@ -108,41 +108,20 @@ export function sqliteConnection(sqlite: SqliteDatabase.Database): SqliteConnect
     };
   }
 
-  function prepared(source: string): SqliteStatement {
-    let statement = statements.get(source);
-    if (!statement) {
-      if (statements.size >= STATEMENT_CACHE_LIMIT) statements.clear();
-      statement = wrap(source);
-      statements.set(source, statement);
-    }
-    return statement;
-  }
-
-  const limitedSources = new Map<string, LimitedSource>();
-  function limitsOf(source: string): LimitedSource {
-    let limits = limitedSources.get(source);
-    if (!limits) {
-      if (limitedSources.size >= STATEMENT_CACHE_LIMIT) limitedSources.clear();
-      limits = limitedSource(source);
-      limitedSources.set(source, limits);
-    }
-    return limits;
-  }
-
   /**
    * A statement with `LIMIT ?` runs as the statement with that run's limit written in
-   * (inline-limits.ts): SQLite would otherwise prepare it again on every run.
+   * (inline-limits.ts): SQLite would otherwise prepare it again on every run. A limit that is
+   * not an integer stays bound, in the statement as written.
    */
-  function prepare(source: string): SqliteStatement {
-    const limits = limitsOf(source);
-    const plain = prepared(source);
-    if (limits.positions.length === 0) return plain;
+  function withLimitsWrittenIn(source: string, limits: LimitedSource): SqliteStatement {
+    const asWritten = wrapAsWritten(source);
     const forRun = (parameters: readonly unknown[]) => {
       const inlined = inlineLimits(limits, source, parameters);
-      return { statement: prepared(inlined.sql), parameters: inlined.parameters };
+      const statement = inlined.sql === source ? asWritten : prepare(inlined.sql);
+      return { statement, parameters: inlined.parameters };
     };
     return {
-      reader: plain.reader,
+      reader: asWritten.reader,
       all(parameters) {
         const run = forRun(parameters);
         return run.statement.all(run.parameters);
@@ -156,6 +135,18 @@ export function sqliteConnection(sqlite: SqliteDatabase.Database): SqliteConnect
         return run.statement.iterate(run.parameters);
       },
     };
+  }
+
+  function prepare(source: string): SqliteStatement {
+    let statement = statements.get(source);
+    if (!statement) {
+      if (statements.size >= STATEMENT_CACHE_LIMIT) statements.clear();
+      const limits = limitedSource(source);
+      statement =
+        limits.positions.length > 0 ? withLimitsWrittenIn(source, limits) : wrapAsWritten(source);
+      statements.set(source, statement);
+    }
+    return statement;
   }
 
   return {
