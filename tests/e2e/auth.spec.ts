@@ -42,6 +42,23 @@ test('a new operator registers, lands on the dashboard, and logs out', async ({ 
   await expect(nav.getByText(email)).toHaveCount(0);
 });
 
+test('logging out and at once going to another address still signs out', async ({ page }) => {
+  await register(page);
+  // The list's answer is held back: the sign-out waits for it, unless the page is left first.
+  await page.route(/\/api\/clients(\?|$)/, async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 30_000));
+    await route.continue().catch(() => {});
+  });
+  await page.reload();
+  await page.getByRole('button', { name: 'Logout' }).click();
+  // The new page may ask who is signed in before the server has read the sign-out.
+  await expect(async () => {
+    await page.goto('/login');
+    await expect(page.getByLabel('Email')).toBeVisible({ timeout: 1_000 });
+  }).toPass({ timeout: 15_000 });
+  await page.unrouteAll({ behavior: 'ignoreErrors' });
+});
+
 test('a wrong password shows a red message and stays on the login page', async ({
   page,
   consoleErrors,

@@ -1,5 +1,13 @@
 import type { Page, Route } from '@playwright/test';
-import { expect, login, PASSWORD, register, registerThroughForm, test } from './fixtures.ts';
+import {
+  expect,
+  login,
+  logout,
+  PASSWORD,
+  register,
+  registerThroughForm,
+  test,
+} from './fixtures.ts';
 
 const surnames = ['Kumar', 'Sharma', 'Verma', 'Iyer', 'Nair', 'Bose'];
 
@@ -466,7 +474,7 @@ test('"Undo" brings a deleted client back, with its balance in the total', async
 test('a failure message goes once the operator succeeds', async ({ page, consoleErrors }) => {
   consoleErrors.allow(/status of 401/);
   const email = await register(page);
-  await page.getByRole('button', { name: 'Logout' }).click();
+  await logout(page);
   await login(page, email, 'the wrong password');
   await expect(page.getByRole('alert').getByText('Invalid email or password')).toBeVisible();
   await login(page, email, PASSWORD);

@@ -129,12 +129,15 @@ export async function apiRequest<T>(
   path: string,
   schema: z.ZodMiniType<T>,
   body?: unknown,
+  { keepalive = false }: { keepalive?: boolean } = {},
 ): Promise<T> {
   let response: Response;
   try {
     response = await awaitingAnswer(
       fetch(path, {
         method,
+        // A request that must reach the server even if the page is left meanwhile.
+        keepalive,
         credentials: 'same-origin',
         headers: {
           ...pageHeaders(),

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import * as z from 'zod/mini';
 import { type SessionAnswer, sessionAnswerSchema } from '../../shared/operator-schema.ts';
 import { apiPaths } from '../../shared/paths.ts';
-import { ApiError, api, requestsAnswered } from './api-client.ts';
+import { ApiError, api, apiRequest, requestsAnswered } from './api-client.ts';
 import { createResource, useResource } from './resource.ts';
 
 /**
@@ -49,6 +49,13 @@ export function useSession() {
   return useResource(session);
 }
 
+/** Resolves when the page is being left (until `signal` says it no longer matters). */
+function pageLeft(signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    window.addEventListener('pagehide', () => resolve(), { once: true, signal });
+  });
+}
+
 /** How long a sign-out waits for the answers already on their way (see requestsAnswered). */
 const SIGN_OUT_WAITS_MS = 5_000;
 
@@ -61,9 +68,21 @@ const SIGN_OUT_WAITS_MS = 5_000;
 async function signOut(): Promise<void> {
   const previous = session.get().data;
   session.set(null);
-  await requestsAnswered(SIGN_OUT_WAITS_MS);
+  // Leaving the page (another address typed, the tab closed) ends the wait: the sign-out is
+  // then sent at once, and kept alive past the page, or the session would stay signed in.
+  const waiting = new AbortController();
+  await Promise.race([requestsAnswered(SIGN_OUT_WAITS_MS), pageLeft(waiting.signal)]);
+  waiting.abort();
   try {
-    await api.post(apiPaths.signOut, z.object({ success: z.boolean() }), {});
+    await apiRequest(
+      'POST',
+      apiPaths.signOut,
+      z.object({ success: z.boolean() }),
+      {},
+      {
+        keepalive: true,
+      },
+    );
   } catch (error) {
     if (previous) session.set(previous);
     throw error;
