@@ -1,3 +1,5 @@
+import { isSafeBigInt } from './integers.ts';
+
 /**
  * SQLite plans a statement with the value bound to its LIMIT, and marks the statement to be
  * prepared again whenever that parameter is bound: better-sqlite3 binds every parameter on
@@ -81,11 +83,9 @@ export function limitedSource(sql: string): LimitedSource {
   return { parts, positions };
 }
 
-const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
-
 function integerText(value: unknown): string | undefined {
   if (typeof value === 'number') return Number.isSafeInteger(value) ? String(value) : undefined;
-  if (typeof value === 'bigint' && value <= MAX_SAFE && value >= -MAX_SAFE) return String(value);
+  if (typeof value === 'bigint' && isSafeBigInt(value)) return String(value);
   return undefined;
 }
 

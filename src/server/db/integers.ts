@@ -19,6 +19,11 @@ export function exactInteger(value: DbInteger): bigint {
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 const MIN_SAFE = BigInt(Number.MIN_SAFE_INTEGER);
 
+/** Whether a bigint fits in a number exactly. */
+export function isSafeBigInt(value: bigint): boolean {
+  return value <= MAX_SAFE && value >= MIN_SAFE;
+}
+
 /** A count or version: an integer that must fit in a number. */
 export function smallInteger(value: DbInteger): number {
   // The usual case, without a bigint: a page of the list reads three of these per client.
@@ -27,7 +32,7 @@ export function smallInteger(value: DbInteger): number {
     return value;
   }
   const exact = exactInteger(value);
-  if (exact > MAX_SAFE || exact < MIN_SAFE) {
+  if (!isSafeBigInt(exact)) {
     throw new Error(`integer too large for a number: ${exact}`);
   }
   return Number(exact);

@@ -1,6 +1,7 @@
 import type SqliteDatabase from 'better-sqlite3';
 import type { SqliteDatabase as KyselySqliteDatabase, SqliteStatement } from 'kysely';
 import { inlineLimits, type LimitedSource, limitedSource } from './inline-limits.ts';
+import { isSafeBigInt } from './integers.ts';
 
 const STATEMENT_CACHE_LIMIT = 500;
 
@@ -9,12 +10,10 @@ const STATEMENT_CACHE_LIMIT = 500;
  * Every statement here reads in safe-integer mode, and values that fit are handed on as
  * numbers: no read can lose a digit, and small integers stay plain numbers.
  */
-const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
-const MIN_SAFE = BigInt(Number.MIN_SAFE_INTEGER);
 
 function exactValue(value: unknown): unknown {
   if (typeof value !== 'bigint') return value;
-  return value <= MAX_SAFE && value >= MIN_SAFE ? Number(value) : value;
+  return isSafeBigInt(value) ? Number(value) : value;
 }
 
 type RowOf = (values: unknown[]) => Record<string, unknown>;
