@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { apiRefusalSchema } from '../../shared/api-error.ts';
-import { capturedLog, startTestApp, type TestApp } from '../test-support.ts';
+import { capturedLog, startTestApp, TEST_ORIGIN, type TestApp } from '../test-support.ts';
 import { HEADERS_TOO_LARGE_MESSAGE, MALFORMED_REQUEST_MESSAGE } from './client-errors.ts';
 
 // Requests Node's parser refuses never reach Fastify (nor app.inject): these go over a socket.
@@ -111,4 +111,46 @@ describe('a client that stops sending its body', () => {
       await logged.close();
     }
   });
+});
+
+describe('a body over its limit, still being sent', () => {
+  const SIGN_IN = '/api/auth/sign-in/email';
+
+  const SIZE = 32 * 2 ** 20;
+  const CHUNK = 'x'.repeat(2 ** 16);
+  const framings = {
+    'with its length': {
+      header: `content-length: ${SIZE}`,
+      chunk: CHUNK,
+      last: '',
+    },
+    'in chunks': {
+      header: 'transfer-encoding: chunked',
+      chunk: `${CHUNK.length.toString(16)}\r\n${CHUNK}\r\n`,
+      last: '0\r\n\r\n',
+    },
+  };
+
+  test.each(Object.entries(framings))(
+    'a client still writing it (%s) gets the 413, then the connection closes without a reset',
+    async (_, framing) => {
+      const socket = net.connect(port, '127.0.0.1');
+      const chunks: Buffer[] = [];
+      socket.on('data', (chunk) => chunks.push(chunk));
+      const closed = new Promise<string>((resolve, reject) => {
+        socket.on('error', reject);
+        socket.on('close', () => resolve(Buffer.concat(chunks).toString('latin1')));
+      });
+      socket.write(
+        `POST ${SIGN_IN} HTTP/1.1\r\nhost: localhost\r\norigin: ${TEST_ORIGIN}\r\n` +
+          `content-type: application/json\r\n${framing.header}\r\n\r\n`,
+      );
+      for (let sent = 0; sent < SIZE; sent += CHUNK.length) socket.write(framing.chunk);
+      socket.end(framing.last);
+      const { head, body } = split(await closed);
+      expect(head).toMatch(/^http\/1\.1 413 /);
+      expect(head).toContain('connection: close');
+      expect(JSON.parse(body)).toMatchObject({ code: 'body-too-large' });
+    },
+  );
 });

@@ -9,6 +9,7 @@ import {
   validationMessage,
 } from '../../shared/validation-messages.ts';
 import { isDatabaseUnavailable, isDiskFull } from '../db/availability.ts';
+import { closeWithoutReset } from './lingering-close.ts';
 import { redactedUrl } from './log-redaction.ts';
 import { refusalText } from './refusal-text.ts';
 
@@ -206,6 +207,8 @@ export function registerErrorHandling(app: FastifyInstance): void {
     }
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {
+      // A body refused before it all arrived (over its limit): the client is still sending it.
+      if (!request.raw.complete) closeWithoutReset(request.raw.socket);
       return refuse(reply, fastifyRefusal(error, status, request.routeOptions.bodyLimit));
     }
     // What the request carried helps to find the cause; secrets in it are redacted (app.ts).
