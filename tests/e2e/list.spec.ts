@@ -482,3 +482,39 @@ test('a failure message goes once the operator succeeds', async ({ page, console
   await expect(page.getByRole('status').getByText('Logged in Success !!')).toBeVisible();
   await expect(page.getByText('Invalid email or password')).toHaveCount(0);
 });
+
+test('a client whose name is one word of 100 letters keeps every page within the screen', async ({
+  browser,
+}) => {
+  const name = `लक्ष्मीनारायण${'अ'.repeat(87)}`;
+  expect([...name].length).toBeLessThanOrEqual(100);
+  const sideways = (page: Page) =>
+    page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
+  for (const viewport of [
+    { width: 1280, height: 900 },
+    { width: 390, height: 844 },
+  ]) {
+    const context = await browser.newContext({ viewport });
+    const page = await context.newPage();
+    await register(page);
+    const id = await addClient(page, {
+      fname: name,
+      lname: name,
+      email: 'long@example.com',
+      phone: '98765 00001',
+      balance: '1500.00',
+    });
+    for (const path of ['/dashboard', '/clients', `/client/${id}`]) {
+      await page.goto(path);
+      await expect(page.getByText(name).filter({ visible: true }).first()).toBeVisible();
+      // The activity line names the client too (on the client's page).
+      if (path.startsWith('/client/')) {
+        await expect(page.getByRole('list', { name: 'Activity' })).toContainText(name);
+      }
+      expect(await sideways(page), `${path} at ${viewport.width} px`).toBe(0);
+    }
+    await context.close();
+  }
+});

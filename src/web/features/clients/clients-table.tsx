@@ -158,13 +158,13 @@ export function ClientsTable({
                   />
                 </td>
               ) : null}
-              <td>
+              <td className="client-name">
                 <Link to={paths.clientDetails(client.id)} className="link-body-emphasis">
                   {client.fname}
                 </Link>
                 <ClaimsBadge client={client} />
               </td>
-              <td>{client.lname}</td>
+              <td className="client-name">{client.lname}</td>
               <td>
                 <ClientPhone client={client} />
               </td>
