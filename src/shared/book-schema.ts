@@ -102,6 +102,8 @@ export const activityItemSchema = z.object({
   actor: z.object({ id: z.string(), email: z.string() }),
   action: activityActionSchema,
   clientId: z.nullable(z.string()),
+  /** The client's name now; null when the line is about no client or the client is purged. */
+  clientName: z.nullable(z.string()),
   /** In English, for API clients; the web app says it in its own words by `action` and `details`. */
   summary: z.string(),
   details: z.nullable(activityDetailsSchema),

@@ -115,6 +115,8 @@ export async function listActivity(
   let query = handleOf(source)
     .selectFrom('activity as a')
     .innerJoin('user as u', 'u.id', 'a.actor_id')
+    // The client's name as it is now, while the client is kept (deleted ones until purged).
+    .leftJoin('clients as c', 'c.id', 'a.client_id')
     .select([
       'a.seq',
       'a.at',
@@ -124,6 +126,8 @@ export async function listActivity(
       'a.client_id',
       'a.summary',
       'a.details',
+      'c.fname',
+      'c.lname',
     ])
     .where('a.book_id', '=', bookId);
   if (clientId !== undefined) query = query.where('a.client_id', '=', clientId);
@@ -140,6 +144,7 @@ export async function listActivity(
     actor: { id: row.actor_id, email: row.email },
     action: row.action as ActivityAction,
     clientId: row.client_id,
+    clientName: row.fname === null || row.lname === null ? null : `${row.fname} ${row.lname}`,
     summary: row.summary,
     details: detailsOf(row.details),
   }));

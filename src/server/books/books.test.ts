@@ -625,6 +625,10 @@ describe('the activity log', () => {
     // What it was about, for the web app to say in the reader's language.
     expect(all.items[2].details).toEqual({ amount: '40.00' });
     expect(all.items[0].details).toBeNull();
+    // The client's name as it is now: none for a line about no client or a deleted client.
+    expect(
+      all.items.slice(0, 4).map((item: { clientName: string | null }) => item.clientName),
+    ).toEqual([null, null, `${boss.client.fname} ${boss.client.lname}`, null]);
 
     const byStaff = (
       await get(`${apiPaths.activity}?memberId=${staff.userId}`, boss.cookie)
@@ -638,6 +642,13 @@ describe('the activity log', () => {
     expect(ofClient.json().items.map((item: { action: string }) => item.action)).toEqual([
       'client.deleted',
       'client.created',
+    ]);
+    await injectCall(t.app, 'POST', apiPaths.restore(other.id), boss.cookie);
+    const restored = (await get(`${apiPaths.activity}?clientId=${other.id}`, boss.cookie)).json();
+    expect(restored.items.map((item: { clientName: string }) => item.clientName)).toEqual([
+      'Ravi Kumar',
+      'Ravi Kumar',
+      'Ravi Kumar',
     ]);
     expect((await get(apiPaths.activity, staff.cookie)).statusCode).toBe(403);
     expect((await get(`${apiPaths.activity}?cursor=abc`, boss.cookie)).statusCode).toBe(400);

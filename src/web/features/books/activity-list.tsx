@@ -41,19 +41,13 @@ const ACTION_TEXT: Record<ActivityAction, MessageId> = {
 };
 
 /**
- * The client an item is about, by name, as a link to their page: read as their page reads it
- * (and from the same cache). One deleted since, or not read, is "a client".
+ * The client an item is about, by name, as a link to their page; one purged since (the answer
+ * has no name for it, and no page to link to) is "a client".
  */
-function ClientName({ id }: { id: string | null }) {
+function ClientName({ item }: { item: ActivityItem }) {
   const t = useT();
-  const client = useQuery({
-    queryKey: clientKeys.detail(id ?? ''),
-    queryFn: () => api.get(apiPaths.client(id ?? ''), clientSchema),
-    enabled: id !== null,
-  });
-  if (!id) return <>{t('books.activity.someClient')}</>;
-  const name = client.data ? `${client.data.fname} ${client.data.lname}` : null;
-  return <Link to={paths.clientDetails(id)}>{name ?? t('books.activity.someClient')}</Link>;
+  if (!item.clientId || item.clientName === null) return <>{t('books.activity.someClient')}</>;
+  return <Link to={paths.clientDetails(item.clientId)}>{item.clientName}</Link>;
 }
 
 /**
@@ -104,7 +98,7 @@ function Item({ item }: { item: ActivityItem }) {
   return (
     <li className="list-group-item">
       <div>
-        <T id={id} values={values} components={{ 0: <ClientName id={item.clientId} /> }} />
+        <T id={id} values={values} components={{ 0: <ClientName item={item} /> }} />
       </div>
       <div className="small text-body-secondary">
         <time dateTime={item.at}>{formatTime(item.at)}</time>

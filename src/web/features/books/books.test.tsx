@@ -360,6 +360,7 @@ const activityItem = (
   actor: { id: 'u2', email: 'helper@example.com' },
   action,
   clientId: 'a1',
+  clientName: 'Asha Verma',
   summary: 'in English',
   details,
 });
@@ -441,6 +442,34 @@ describe('the activity log', () => {
         await within(list).findByText((_, element) => element?.textContent === line),
       ).toBeInTheDocument();
     }
+  });
+
+  test('a line about a client purged since says "a client", links nowhere and asks for no client', async () => {
+    const { calls } = bookApi(
+      { items: [ownBook] },
+      {
+        'GET /api/book/members': () => ({ status: 200, body: { items: [owner, helper] } }),
+        'GET /api/activity': () => ({
+          status: 200,
+          body: {
+            items: [
+              { ...activityItem('e2', 'client.deleted'), clientId: 'gone', clientName: null },
+              { ...activityItem('e1', 'client.created'), clientId: 'gone', clientName: null },
+            ],
+            nextCursor: null,
+          },
+        }),
+      },
+    );
+    renderApp('/activity');
+    const list = await screen.findByRole('list', { name: 'Activity' });
+    expect(
+      await within(list).findByText(
+        (_, element) => element?.textContent === 'helper@example.com deleted a client',
+      ),
+    ).toBeInTheDocument();
+    expect(within(list).queryByRole('link')).not.toBeInTheDocument();
+    expect(calls.filter((call) => call.startsWith('GET /api/clients/'))).toEqual([]);
   });
 
   test('staff who open the activity page are told their role does not allow it', async () => {
