@@ -21,7 +21,7 @@ import { type PurgeJob, startPurgeJob } from './clients/purge-job.ts';
 import { registerCollectionSettingsRoutes } from './collect/collection-settings-routes.ts';
 import { registerRemindersRoutes } from './collect/reminders-routes.ts';
 import { registerShareLinksRoutes } from './collect/share-links-routes.ts';
-import { registerSharedRoutes } from './collect/shared-routes.ts';
+import { answerUnreadableLink, registerSharedRoutes } from './collect/shared-routes.ts';
 import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
 import { registerDuesRoutes } from './dues/dues-routes.ts';
@@ -154,7 +154,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     forceCloseConnections: false,
     logController: new OneLinePerRequest((request) => connectionLimit.refuses(request)),
     clientErrorHandler: answerClientError,
-    frameworkErrors: answerFrameworkError,
+    frameworkErrors: answerFrameworkError(answerUnreadableLink(config.timeZone)),
   });
   logAuthTo(auth, app.log);
   const bus = deps.bus ?? (await openEventBus(config, database, app.log));

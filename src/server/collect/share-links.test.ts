@@ -431,6 +431,16 @@ describe('what the link shows', () => {
       expect(page.headers['cache-control']).toBe('no-store');
       pages.add(page.body);
     }
+    // Addresses the router cannot even read (not UTF-8, past any token's length): the same.
+    for (const unreadable of ['%FF', 'x'.repeat(3000)]) {
+      const json = await t.app.inject({ method: 'GET', url: `/api/shared/${unreadable}` });
+      expect(json.statusCode, unreadable).toBe(404);
+      expect(json.json()).toEqual({ message: LINK_NOT_VALID_MESSAGE, code: 'link-not-valid' });
+      const page = await t.app.inject({ method: 'GET', url: `/s/${unreadable}` });
+      expect(page.statusCode, unreadable).toBe(404);
+      expect(page.headers['cache-control']).toBe('no-store');
+      pages.add(page.body);
+    }
     expect(pages.size).toBe(1);
     expect(t.database.commits()).toBe(commitsBefore);
   });

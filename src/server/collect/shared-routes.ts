@@ -50,6 +50,30 @@ function privateHeaders(reply: FastifyReply): FastifyReply {
     .header('x-robots-tag', 'noindex');
 }
 
+/**
+ * The answer to an address of a statement link that the router could not even read (bytes that
+ * are not UTF-8, a token past any token's length): the same as for any token no link has — the
+ * page "this link is not valid" under /s/, a 404 `link-not-valid` under /api/shared/. Answers
+ * false for any other address.
+ */
+export function answerUnreadableLink(timeZone: string) {
+  const languages = pageLanguages(timeZone);
+  return (request: FastifyRequest, reply: FastifyReply): boolean => {
+    const path = request.url.split('?')[0] ?? '';
+    if (path.startsWith('/api/shared/')) {
+      reply.status(404).send(new HttpError(404, 'link-not-valid').body());
+      return true;
+    }
+    if (!path.startsWith('/s/')) return false;
+    const language = visitorLanguage({}, request.headers['accept-language']);
+    privateHeaders(reply)
+      .status(404)
+      .type('text/html; charset=utf-8')
+      .send(notFoundPage(languages[language]));
+    return true;
+  };
+}
+
 type ClaimOutcome =
   | { kind: 'sent'; id: string; ownerId: string; clientLanguage: Language }
   | { kind: 'not-found' }

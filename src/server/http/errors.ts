@@ -151,22 +151,30 @@ function fastifyRefusal(error: FastifyError, status: number, bodyLimit: number):
   return new HttpError(status, codeOfStatus(status), { message: error.message });
 }
 
+/** Answers a path the router could not read, where an area has its own answer for it. */
+export type UnreadablePathAnswer = (request: FastifyRequest, reply: FastifyReply) => boolean;
+
 /**
  * The router's own refusals, before any route or hook (a path that is not a valid URL, a path
- * parameter over its length), in the one shape; Fastify's words pass through.
+ * parameter over its length), in the one shape — unless `unreadable` answers the path (a link
+ * that cannot be read is a link not valid, as the statement pages say). Fastify's words pass
+ * through, but never the path itself (a 414's is thousands of characters).
  */
-export function answerFrameworkError(
-  error: FastifyError,
-  request: FastifyRequest,
-  reply: FastifyReply,
-): void {
-  const status = error.statusCode ?? 500;
-  if (status < 400 || status >= 500) {
-    request.log.error({ err: error }, 'the router failed');
-    refuse(reply, new HttpError(500, 'server-error'));
-    return;
-  }
-  refuse(reply, fastifyRefusal(error, status, request.routeOptions.bodyLimit ?? 0));
+export function answerFrameworkError(unreadable: UnreadablePathAnswer) {
+  return (error: FastifyError, request: FastifyRequest, reply: FastifyReply): void => {
+    const status = error.statusCode ?? 500;
+    if (status < 400 || status >= 500) {
+      request.log.error({ err: error }, 'the router failed');
+      refuse(reply, new HttpError(500, 'server-error'));
+      return;
+    }
+    if (unreadable(request, reply)) return;
+    if (status === 414) {
+      refuse(reply, new HttpError(414, 'uri-too-long'));
+      return;
+    }
+    refuse(reply, fastifyRefusal(error, status, request.routeOptions.bodyLimit ?? 0));
+  };
 }
 
 /**

@@ -321,6 +321,12 @@ describe('app integrity', () => {
     },
   );
 
+  test('a path parameter past its length is refused with 414 without repeating the path', async () => {
+    const response = await t.app.inject({ method: 'GET', url: `/api/clients/${'x'.repeat(3000)}` });
+    expect(response.statusCode).toBe(414);
+    expect(response.json()).toEqual({ message: 'The address is too long', code: 'uri-too-long' });
+  });
+
   test('a request body over 64 KiB is refused with 413', async () => {
     const response = await t.app.inject({
       method: 'POST',
