@@ -1,7 +1,7 @@
 import type { ResetLink } from '../../shared/password-reset-schema.ts';
 import { paths } from '../../shared/paths.ts';
 import type { Auth } from './auth.ts';
-import { RESET_LINK_LIFETIME_SECONDS, RESET_PREFIX, receiveResetToken } from './reset-links.ts';
+import { RESET_PREFIX, receiveResetToken } from './reset-links.ts';
 
 /**
  * The reset page's address. The token travels in the fragment, which browsers never send:
@@ -23,13 +23,15 @@ export async function issueResetLink(
   publicUrl: string,
   operator: { id: string; email: string },
 ): Promise<ResetLink> {
-  // Taken before better-auth sets its own, so the link never outlives what it says.
-  const expiresAt = new Date(Date.now() + RESET_LINK_LIFETIME_SECONDS * 1000).toISOString();
   const token = await receiveResetToken(() =>
     auth.api.requestPasswordReset({ body: { email: operator.email } }),
   );
   if (!token) throw new Error(`no reset token was issued for operator ${operator.id}`);
-  return { url: resetLinkUrl(publicUrl, token), expiresAt };
+  // The end better-auth stored, so that the link says what checking it will say.
+  const stored = await findResetLink(auth, token);
+  if (!stored)
+    throw new Error(`the reset link just issued for operator ${operator.id} is not stored`);
+  return { url: resetLinkUrl(publicUrl, token), expiresAt: stored.expiresAt };
 }
 
 export interface ResetLinkHolder {
