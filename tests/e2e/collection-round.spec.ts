@@ -279,12 +279,12 @@ test.describe('the collection round', () => {
         // One card at a time, "Next" to leave a client for later.
         await expect(roundTable(page)).toBeHidden();
         const card = page.getByRole('region', { name: ravi.name });
-        await expect(card).toContainText('1 of 2 left');
+        await expect(card).toContainText('Client 1 of the 2 left');
         await expect(card).toContainText('₹2,000.00 overdue 40 days, never reminded');
         await expectAccessible(page, `the round's card (${theme}, 390 px)`);
         await card.getByRole('button', { name: 'Next' }).click();
         const next = page.getByRole('region', { name: asha.name });
-        await expect(next).toContainText('2 of 2 left');
+        await expect(next).toContainText('Client 2 of the 2 left');
         await next.getByRole('button', { name: `Record payment from ${asha.name}` }).click();
         await expect(next.getByRole('form', { name: 'Record payment' })).toBeVisible();
         await expectAccessible(page, `the card's payment form (${theme}, 390 px)`);

@@ -450,7 +450,7 @@ describe('the round on a phone', () => {
     const card = await screen.findByRole('region', { name: 'Ravi Kumar' });
     expect(screen.queryByRole('table')).toBeNull();
     expect(screen.queryByText('Asha Verma')).toBeNull();
-    expect(card).toHaveTextContent('1 of 3 left');
+    expect(card).toHaveTextContent('Client 1 of the 3 left');
     expect(card).toHaveTextContent('₹3,000.00 overdue 74 days, not reminded for 7 days');
     for (const name of [
       'Remind Ravi Kumar',
@@ -463,7 +463,7 @@ describe('the round on a phone', () => {
 
     await userEvent.click(within(card).getByRole('button', { name: 'Next' }));
     const next = await screen.findByRole('region', { name: 'Asha Verma' });
-    expect(next).toHaveTextContent('2 of 3 left');
+    expect(next).toHaveTextContent('Client 2 of the 3 left');
     expect(next).toHaveTextContent('Promised ₹2,000.00 by today');
 
     await userEvent.click(within(next).getByRole('button', { name: 'Skip for today: Asha Verma' }));

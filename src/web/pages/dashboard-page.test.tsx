@@ -190,6 +190,10 @@ describe('what is overdue and collected, on the dashboard', () => {
       'href',
       '/clients?overdue=90%2B',
     );
+    // A bucket counts every client with an amount in it; its list, each client once: said.
+    expect(
+      screen.getByText(/the clients whose oldest overdue amount is in it/),
+    ).toBeInTheDocument();
     await userEvent.click(within(table).getByRole('link', { name: '31–60 days' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/clients'));
     expect(router.state.location.search).toBe('?overdue=31-60');

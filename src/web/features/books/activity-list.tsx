@@ -1,17 +1,13 @@
-import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import type { ActivityAction, ActivityDetails, ActivityItem } from '../../../shared/book-schema.ts';
-import { clientSchema } from '../../../shared/client-schema.ts';
 import { formatInr, paiseFromAmount } from '../../../shared/money.ts';
-import { apiPaths, paths } from '../../../shared/paths.ts';
+import { paths } from '../../../shared/paths.ts';
 import { LoadFailed } from '../../components/loading.tsx';
 import { balanceText } from '../../components/money.tsx';
 import type { MessageId } from '../../i18n/catalogues.ts';
 import { errorText } from '../../i18n/errors.ts';
 import { T, translate, useT } from '../../i18n/translate.tsx';
-import { api } from '../../lib/api-client.ts';
 import { formatTime } from '../../lib/dates.ts';
-import { clientKeys } from '../../lib/query-keys.ts';
 import { type ActivityFilter, useActivity } from './members-api.ts';
 import { ROLE_NAMES } from './role-names.ts';
 

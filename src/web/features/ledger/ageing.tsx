@@ -37,7 +37,7 @@ function owedInAll(ageing: Ageing): string {
 export function AgeingTable({ ageing, links }: { ageing: Ageing; links: boolean }) {
   const t = useT();
   const count = new Intl.NumberFormat(INTL_LOCALES[useLanguage()]);
-  return (
+  const table = (
     <Table size="sm" className="align-middle mb-2" aria-label={t('ledger.ageing.title')}>
       <thead>
         <tr>
@@ -84,5 +84,14 @@ export function AgeingTable({ ageing, links }: { ageing: Ageing; links: boolean 
         </tr>
       </tfoot>
     </Table>
+  );
+  if (!links) return table;
+  return (
+    <>
+      {table}
+      {/* The counts are of every client with an amount in a bucket; the list files each client
+          once, by their oldest overdue amount (the contract's two meanings, said on the page). */}
+      <p className="small text-body-secondary mb-0">{t('ledger.ageing.linksNote')}</p>
+    </>
   );
 }
