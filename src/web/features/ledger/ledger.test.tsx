@@ -529,6 +529,33 @@ describe('the ledger in Hindi', () => {
     await waitFor(() => expect(document.title).toMatch(/^खाता विवरण: Meera Pillai/));
   });
 
+  test('a statement that ends before the latest entry says the balance now, and shows it on asking', async () => {
+    const asked: string[] = [];
+    detailsApi({
+      'GET /api/clients/c1': () => ({ status: 200, body: { ...client, balance: '1010.00' } }),
+      'GET /api/clients/c1/statement': (_init: RequestInit | undefined, url?: URL) => {
+        asked.push(url?.searchParams.get('to') ?? '');
+        return firstQuarterStatement({});
+      },
+    });
+    renderApp('/client/c1/statement?from=2026-01-01&to=2026-03-31');
+    const note = await screen.findByText(
+      'Entries dated after 31 Mar 2026 are not on this statement: the balance now is ₹1,010.00.',
+    );
+    expect(screen.getByRole('article', { name: 'Statement of account' })).not.toContainElement(
+      note,
+    );
+    await userEvent.click(screen.getByRole('button', { name: 'Show them' }));
+    await waitFor(() => expect(asked.at(-1)).toBe(addDays(todayHere(), 1)));
+  });
+
+  test('a statement that closes on the balance says nothing more', async () => {
+    detailsApi({ 'GET /api/clients/c1/statement': () => firstQuarterStatement({}) });
+    renderApp('/client/c1/statement?from=2026-01-01&to=2026-03-31');
+    await screen.findByRole('article', { name: 'Statement of account' });
+    expect(screen.queryByText(/are not on this statement/)).not.toBeInTheDocument();
+  });
+
   test('the statement to print says whose business it is from and how to pay it', async () => {
     detailsApi({
       'GET /api/collection-settings': () => ({

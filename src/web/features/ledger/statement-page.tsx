@@ -13,7 +13,7 @@ import { formatAmount, formatInr, paiseFromAmount } from '../../../shared/money.
 import { paths } from '../../../shared/paths.ts';
 import { FormField } from '../../components/form-field.tsx';
 import { LoadFailed, Loading } from '../../components/loading.tsx';
-import { Balance, Money } from '../../components/money.tsx';
+import { Balance, balanceText, Money } from '../../components/money.tsx';
 import { usePageTitle } from '../../components/page-title.ts';
 import { useT } from '../../i18n/translate.tsx';
 import { collectionSettingsQuery } from '../../lib/collection-settings.ts';
@@ -253,6 +253,44 @@ function StatementSheet({ statement }: { statement: Statement }) {
   );
 }
 
+/**
+ * A statement that ends before the client's latest entries (one dated tomorrow, which the entry
+ * form allows; or a period chosen in the past) closes on another figure than the balance: said,
+ * so that a printed "closing" is never taken for what the client owes now.
+ */
+function LaterEntries({
+  client,
+  from,
+  to,
+  onShow,
+}: {
+  client: Client;
+  from: string;
+  to: string;
+  onShow: (range: { from: string; to: string }) => void;
+}) {
+  const t = useT();
+  // The latest day an entry can be dated: tomorrow, as the entry form allows.
+  const latest = addDays(usePanelToday(), 1);
+  return (
+    <Alert variant="info" className="d-print-none">
+      {t('ledger.statement.laterEntries', {
+        day: formatDay(to),
+        balance: balanceText(client.balance),
+      })}{' '}
+      {to < latest ? (
+        <Button
+          variant="link"
+          className="p-0 align-baseline"
+          onClick={() => onShow({ from, to: latest })}
+        >
+          {t('ledger.statement.showLater')}
+        </Button>
+      ) : null}
+    </Alert>
+  );
+}
+
 export function ClientStatement({ client }: { client: Client }) {
   const t = useT();
   const name = `${client.fname} ${client.lname}`;
@@ -287,6 +325,14 @@ export function ClientStatement({ client }: { client: Client }) {
           </Alert>
         ) : null}
       </div>
+      {statement.data && statement.data.closing !== client.balance ? (
+        <LaterEntries
+          client={client}
+          from={statement.data.from}
+          to={statement.data.to}
+          onShow={(next) => setParams(next, { replace: true })}
+        />
+      ) : null}
       {statement.isPending ? <Loading /> : null}
       {statement.isError ? (
         <LoadFailed
