@@ -29,6 +29,13 @@ describe('parseAmount', () => {
     expect(paise('+3')).toBe(300n);
   });
 
+  test('Devanagari digits, as a Hindi keyboard types them, are read as the same amount', () => {
+    expect(paise('५००')).toBe(50_000n);
+    expect(paise('१,२३,४५६.५०')).toBe(12_345_650n);
+    expect(paise('-०.०५')).toBe(-5n);
+    expect(parseAmount('५,०')).toEqual({ ok: false, error: AMOUNT_GROUPING_MESSAGE });
+  });
+
   test('commas are accepted where Indian or international grouping puts them', () => {
     expect(paise('1,00,000.50')).toBe(10_000_050n);
     expect(paise('100,000.50')).toBe(10_000_050n);

@@ -42,6 +42,14 @@ function readDecimal(text: string): { paise: bigint } | { error: string } {
 }
 
 /**
+ * Devanagari digits ("५००") as the digits they are ("500"): a Hindi keyboard types them, and
+ * the panel speaks Hindi. Nothing else is read differently.
+ */
+function withWesternDigits(text: string): string {
+  return text.replace(/[\u0966-\u096F]/g, (digit) => String(digit.charCodeAt(0) - 0x0966));
+}
+
+/**
  * Parses a balance as typed or sent ("1234.5", "-0.10", "1,00,000", 12.25) into paise within
  * the balance limits; refuses anything it would have to round or guess.
  */
@@ -52,7 +60,7 @@ export function parseAmount(input: string | number): ParseAmountResult {
     // String() gives the shortest text that round-trips, so 0.1 + 0.2 shows its tail and is refused.
     text = String(input);
   } else {
-    text = input.trim();
+    text = withWesternDigits(input.trim());
   }
   const read = readDecimal(text);
   if ('error' in read) return { ok: false, error: read.error };

@@ -130,6 +130,13 @@ describe('payments and charges', () => {
     expect((await history(cookie, client.id)).items).toHaveLength(1);
   });
 
+  test('an amount in Devanagari digits is recorded as the same amount', async () => {
+    const { cookie } = await signUp(t.app);
+    const client = await addClient(t.app, cookie);
+    const paid = await recorded(cookie, client.id, { kind: 'charge', amount: '१,२५०.५०' });
+    expect(paid.entry.amount).toBe('1250.50');
+  });
+
   test('a date in the future is refused; a note may hold line breaks', async () => {
     const { cookie } = await signUp(t.app);
     const client = await addClient(t.app, cookie);
