@@ -305,7 +305,9 @@ export function RemindDialog({
         <Modal.Title id={titleId}>
           {t('collect.remind.title', { name: `${client.fname} ${client.lname}` })}
           {sequence ? (
+            // Heard as "Remind Asha Verma, 1 of 7", not "Remind Asha Verma1 of 7".
             <span className="ms-2 small text-body-secondary">
+              <span className="visually-hidden">, </span>
               {t('collect.remind.position', {
                 position: sequence.position,
                 total: sequence.total,

@@ -277,16 +277,15 @@ describe('reminding the picked clients one after another', () => {
     renderApp('/clients');
     await userEvent.click(await screen.findByRole('checkbox', { name: 'Select all on this page' }));
     await userEvent.click(screen.getByRole('button', { name: 'Remind selected' }));
-    let dialog = await screen.findByRole('dialog', { name: /Remind Asha Verma/ });
-    expect(dialog).toHaveTextContent('1 of 2');
+    // A comma between the name and the count: Chrome joins inline text without a space.
+    let dialog = await screen.findByRole('dialog', { name: /^Remind Asha Verma ?, 1 of 2$/ });
     await userEvent.click(await within(dialog).findByRole('button', { name: 'WhatsApp' }));
     const open = await within(dialog).findByRole('link', { name: 'Open WhatsApp' });
     open.addEventListener('click', (event) => event.preventDefault());
     await userEvent.click(open);
     window.dispatchEvent(new Event('focus'));
 
-    dialog = await screen.findByRole('dialog', { name: /Remind Ravi Kumar/ });
-    expect(dialog).toHaveTextContent('2 of 2');
+    dialog = await screen.findByRole('dialog', { name: /^Remind Ravi Kumar ?, 2 of 2$/ });
     const email = await within(dialog).findByRole('button', { name: 'E-mail' });
     expect(email).toBeDisabled();
     expect(email).toHaveAccessibleDescription('E-mail: No e-mail address for this client');
