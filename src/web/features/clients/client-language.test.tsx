@@ -139,7 +139,7 @@ describe("a client's language", () => {
         body: {
           message: 'Invalid request',
           code: 'validation',
-          fieldErrors: { language: 'language must be en or hi' },
+          fieldErrors: { language: 'The language must be English (en) or Hindi (hi)' },
           fieldCodes: { language: 'language.invalid' },
         },
       }),
@@ -151,7 +151,7 @@ describe("a client's language", () => {
     const language = await languageIn('ग्राहक बदलें');
     await userEvent.click(screen.getByRole('button', { name: 'सहेजें' }));
     await waitFor(() => expect(language).toHaveAttribute('aria-invalid', 'true'));
-    expect(language).toHaveAccessibleDescription(/भाषा en या hi होनी चाहिए/);
+    expect(language).toHaveAccessibleDescription(/भाषा अंग्रेज़ी \(en\) या हिंदी \(hi\) होनी चाहिए/);
     expect(language).not.toHaveAccessibleDescription(/must be/);
   });
 

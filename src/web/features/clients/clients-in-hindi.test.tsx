@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, test, vi } from 'vitest';
 import type { Client, ClientList } from '../../../shared/client-schema.ts';
 import { changeLanguage, i18n } from '../../i18n/language.ts';
+import { translate } from '../../i18n/translate.tsx';
 import {
   type ApiRoutes,
   apiClient,
@@ -328,4 +329,18 @@ describe('the import in Hindi', () => {
     expect(within(dialog).getByRole('combobox', { name: 'कॉलम 3' })).toHaveDisplayValue('छोड़ दें');
     expect(within(dialog).getByRole('button', { name: 'इम्पोर्ट करें' })).toBeDisabled();
   });
+});
+
+test('the offer to skip duplicates says row or rows by their number, in both languages', async () => {
+  await changeLanguage('en');
+  expect(translate('clients.import.skipDuplicates', { count: 1, rows: '4' })).toBe(
+    'Skip the 1 row with the e-mail or phone of a client you already have (row 4)',
+  );
+  expect(translate('clients.import.skipDuplicates', { count: 2, rows: '4, 7' })).toBe(
+    'Skip the 2 rows with the e-mail or phone of a client you already have (rows 4, 7)',
+  );
+  await inHindi();
+  expect(translate('clients.import.skipDuplicates', { count: 1, rows: '4' })).toBe(
+    'वह 1 पंक्ति छोड़ दें जिनमें आपके किसी मौजूदा ग्राहक का ईमेल या फ़ोन है (पंक्ति 4)',
+  );
 });
