@@ -14,3 +14,13 @@ test('the amount axis never shows two ticks alike, however narrow its range', ()
     }
   }
 });
+
+test('past 1,000 crore the English axis says crore, as Indian English writes it', () => {
+  expect(amountLabels('en', [0, 5e9, 1e10, 1.5e10])).toEqual([
+    '₹0',
+    '₹500Cr',
+    '₹1,000Cr',
+    '₹1,500Cr',
+  ]);
+  expect(amountLabels('en', [0, 1e7, 2e7])).toEqual(['₹0', '₹1Cr', '₹2Cr']);
+});

@@ -27,21 +27,30 @@ function axisFormats(language: Language) {
   };
 }
 
+const CRORE = 10_000_000;
+const THOUSAND_CRORE = 1_000 * CRORE;
+
 /**
  * The amount axis's labels, short, but never two alike: a narrow range (₹12.40Cr to ₹12.45Cr)
  * takes more decimals, and past three the amount in full.
  */
 export function amountLabels(language: Language, ticks: number[]): string[] {
   const locale = INTL_LOCALES[language];
+  // Past 1,000 crore, English's compact form reads "₹1KCr" and "₹1LCr": said in crore instead
+  // ("₹1,000Cr"), as Indian English writes it. Hindi's अरब and खरब are its own words.
+  const inCrore =
+    language === 'en' && Math.max(...ticks.map((tick) => Math.abs(tick))) >= THOUSAND_CRORE;
   for (const digits of [1, 2, 3]) {
+    const options = { style: 'currency', currency: 'INR', minimumFractionDigits: 0 } as const;
     const short = new Intl.NumberFormat(locale, {
-      style: 'currency',
-      currency: 'INR',
+      ...options,
       notation: 'compact',
-      minimumFractionDigits: 0,
       maximumFractionDigits: digits,
     });
-    const labels = ticks.map((tick) => short.format(tick));
+    const crore = new Intl.NumberFormat(locale, { ...options, maximumFractionDigits: digits });
+    const labels = ticks.map((tick) =>
+      inCrore && tick !== 0 ? `${crore.format(tick / CRORE)}Cr` : short.format(tick),
+    );
     if (new Set(labels).size === labels.length) return labels;
   }
   const full = new Intl.NumberFormat(locale, { style: 'currency', currency: 'INR' });
