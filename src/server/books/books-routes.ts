@@ -38,9 +38,15 @@ import {
 
 const memberParams = z.object({ id: z.string() });
 const tokenParams = z.object({ token: z.string().check(z.maxLength(200)) });
+/** Ids are letters, digits, '-' and '_' (UUIDs, better-auth's): anything else names nobody. */
+const ID_PATTERN = /^[A-Za-z0-9_-]{1,100}$/;
 const activityQuerySchema = z.strictObject({
-  clientId: z.optional(storableText('clientId', {}, z.maxLength(100))),
-  memberId: z.optional(storableText('memberId', {}, z.maxLength(100))),
+  clientId: z.optional(
+    storableText('clientId', {}, z.regex(ID_PATTERN, validationMessage('clientId.invalid'))),
+  ),
+  memberId: z.optional(
+    storableText('memberId', {}, z.regex(ID_PATTERN, validationMessage('memberId.invalid'))),
+  ),
   cursor: z.optional(z.string().check(z.regex(/^\d{1,18}$/, validationMessage('cursor.invalid')))),
 });
 

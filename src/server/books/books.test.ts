@@ -402,6 +402,27 @@ describe('ids no row can have', () => {
       );
     }
   });
+
+  test('an activity filter that is no id (empty, too long, other characters) is refused as not an id', async () => {
+    const boss = await owner();
+    for (const value of ['', 'x'.repeat(101), 'a b', "a'b", 'ä']) {
+      for (const [filter, message] of [
+        ['clientId', 'This is not a client id'],
+        ['memberId', 'This is not a member id'],
+      ] as const) {
+        const activity = await get(
+          `${apiPaths.activity}?${filter}=${encodeURIComponent(value)}`,
+          boss.cookie,
+        );
+        expect(activity.statusCode, `${filter}=${value}`).toBe(400);
+        expect(activity.json().fieldErrors).toEqual({ [filter]: message });
+      }
+    }
+    // One that could be an id and names nobody is simply no activity.
+    const nobody = await get(`${apiPaths.activity}?clientId=zzz`, boss.cookie);
+    expect(nobody.statusCode).toBe(200);
+    expect(nobody.json().items).toEqual([]);
+  });
 });
 
 describe('a page of another book', () => {
