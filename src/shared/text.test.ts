@@ -24,6 +24,16 @@ describe('storable text', () => {
     }
   });
 
+  test('the bidi controls that turn text around are refused, in a line and in a note; the marks pass', () => {
+    for (const control of ['\u202A', '\u202B', '\u202C', '\u202D', '\u202E', '\u2066', '\u2069']) {
+      expect(hasForbiddenCharacters(`${control}Admin`), JSON.stringify(control)).toBe(true);
+      expect(hasForbiddenCharacters(`paid ${control}Admin`, true), JSON.stringify(control)).toBe(
+        true,
+      );
+    }
+    expect(hasForbiddenCharacters('عليّ\u200F Khan\u200E')).toBe(false);
+  });
+
   test('multi-line text may hold tabs and line breaks, nothing else', () => {
     expect(hasForbiddenCharacters('paid in cash\n\tthanks\r\n', true)).toBe(false);
     expect(hasForbiddenCharacters('a\u0000', true)).toBe(true);

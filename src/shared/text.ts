@@ -7,9 +7,12 @@ import { type ValidationCode, validationMessage } from './validation-messages.ts
  * e-mail or a search) and no unpaired UTF-16 surrogates (each driver would silently store
  * U+FFFD instead). Multi-line text (notes) may also hold tabs and line breaks.
  */
-// A line or paragraph separator (U+2028, U+2029) breaks a line as a line feed does.
-const SINGLE_LINE_FORBIDDEN = /[\p{Cc}\p{Cs}\p{Zl}\p{Zp}]/u;
-const MULTI_LINE_FORBIDDEN = /[^\P{Cc}\t\n\r]|\p{Cs}/u;
+// A line or paragraph separator (U+2028, U+2029) breaks a line as a line feed does. The bidi
+// embeddings, overrides and isolates (U+202A–U+202E, U+2066–U+2069) are controls too: one in a
+// name turns the text after it around wherever the name is shown (the list, a statement, the
+// UPI note), so "\u202EAdmin" would read "nimdA"; the marks (U+200E, U+200F) stay allowed.
+const SINGLE_LINE_FORBIDDEN = /[\p{Cc}\p{Cs}\p{Zl}\p{Zp}\u202A-\u202E\u2066-\u2069]/u;
+const MULTI_LINE_FORBIDDEN = /[^\P{Cc}\t\n\r]|[\p{Cs}\u202A-\u202E\u2066-\u2069]/u;
 
 /** A text field's code prefix: its messages are `<field>.required` and `<field>.invalid-characters`. */
 export type TextField = {

@@ -169,7 +169,7 @@ async function liveUrl(): Promise<string> {
 }
 
 describe('text that a database cannot store as sent', () => {
-  const hostile = ['a\u0000b', 'x\ud800y', 'tab\there', 'bell\u0007'];
+  const hostile = ['a\u0000b', 'x\ud800y', 'tab\there', 'bell\u0007', '\u202eAdmin'];
 
   test.each(['fname', 'lname', 'email', 'phone'])(
     'a %s with NUL, a control character or a lone surrogate is refused and nothing is stored',
