@@ -162,6 +162,7 @@ export const apiPaths = {
   bookMembers: '/api/book/members',
   bookMember: (id: string) => under('book/members', id),
   bookInvites: '/api/book/invites',
+  invite: (token: string) => under('invites', token),
   inviteAccept: (token: string) => under('invites', token, 'accept'),
   activity: '/api/activity',
 } as const;

@@ -1967,6 +1967,13 @@ function routeSpecs(context: HostileContext): RouteSpec[] {
       validBody: { role: fc.constantFrom('manager', 'staff', 'viewer') },
     },
     {
+      method: 'GET',
+      url: '/api/invites/:token',
+      access: 'public',
+      params: { token },
+      validParams: { token: tokenShaped },
+    },
+    {
       method: 'POST',
       url: '/api/invites/:token/accept',
       access: 'operator',

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import * as z from 'zod/mini';
 import { roleMay } from '../../shared/book-roles.ts';
 import {
@@ -21,6 +22,7 @@ import { validationMessage } from '../../shared/validation-messages.ts';
 import { bookOf, registerSignedIn } from '../auth/session.ts';
 import { type RouteParts, refusals } from '../http/api-routes.ts';
 import { HttpError } from '../http/errors.ts';
+import { PUBLIC_ROUTE } from '../http/openapi.ts';
 import { writeWithEvents } from '../live/write-with-events.ts';
 import { listActivity, recordActivity } from './activity-repository.ts';
 import { joinByInvite } from './book-joining.ts';
@@ -31,6 +33,7 @@ import {
   changeRole,
   createBook,
   createInvite,
+  inviteIsOpen,
   membersOf,
   removeMember,
   setCurrentBook,
@@ -59,6 +62,28 @@ export async function registerBooksRoutes(
   app: FastifyInstance,
   { config, database, readSession, bus }: RouteParts,
 ): Promise<void> {
+  // Before anyone signs in or registers for it: is this invitation still good? It names nothing
+  // (not the book, not the role): the page only tells a good link from one used, expired or
+  // mistyped, so that nobody is welcomed in and refused at the end.
+  app.withTypeProvider<ZodTypeProvider>().get(
+    '/api/invites/:token',
+    {
+      schema: {
+        ...PUBLIC_ROUTE,
+        tags: ['Books'],
+        summary: 'Whether an invitation can still be used (no sign-in)',
+        params: tokenParams,
+        response: { 204: z.null(), ...refusals },
+      },
+    },
+    async (request, reply) => {
+      if (!(await inviteIsOpen(database, request.params.token))) {
+        throw new HttpError(404, 'invite-not-found');
+      }
+      return reply.status(204).send(null);
+    },
+  );
+
   await registerSignedIn(app, { readSession }, async (routes) => {
     routes.get(
       apiPaths.books,

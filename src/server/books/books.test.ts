@@ -201,6 +201,21 @@ describe('books and invitations', () => {
     expect(log).not.toContain(token);
   });
 
+  test('anyone may ask whether an invitation is still good, and learn nothing else', async () => {
+    const boss = await owner();
+    const token = await inviteToBook(t.app, boss.cookie, 'viewer');
+    const asked = await t.app.inject({ method: 'GET', url: apiPaths.invite(token) });
+    expect(asked.statusCode).toBe(204);
+    expect(asked.body).toBe('');
+    const someone = await signUp(t.app, uniqueEmail('someone'));
+    expect((await post(t.app, apiPaths.inviteAccept(token), someone.cookie)).statusCode).toBe(200);
+    for (const tried of [token, 'not-a-token', 'x'.repeat(90)]) {
+      const used = await t.app.inject({ method: 'GET', url: apiPaths.invite(tried) });
+      expect(used.statusCode, tried).toBe(404);
+      expect(used.json().code).toBe('invite-not-found');
+    }
+  });
+
   test('an expired or unknown invitation lets nobody in', async () => {
     const boss = await owner();
     const token = await inviteToBook(t.app, boss.cookie, 'viewer');

@@ -508,6 +508,7 @@ describe('an invitation link', () => {
   test('the invite page joins the book and goes on to its dashboard', async () => {
     let joined = false;
     const { calls } = bookApi(() => (joined ? memberOf('staff') : { items: [ownBook] }), {
+      'GET /api/invites/tok-1': () => ({ status: 204, body: null }),
       'POST /api/invites/tok-1/accept': () => {
         joined = true;
         return {
@@ -526,6 +527,7 @@ describe('an invitation link', () => {
 
   test('a member already who opens the link is told so, not that they joined', async () => {
     bookApi(memberOf('manager'), {
+      'GET /api/invites/tok-3': () => ({ status: 204, body: null }),
       'POST /api/invites/tok-3/accept': () => ({
         status: 200,
         body: { book: { id: 'b2', name: 'Sharma Traders', role: 'manager' }, joined: false },
@@ -545,6 +547,7 @@ describe('an invitation link', () => {
     bookApi(
       { items: [ownBook] },
       {
+        'GET /api/invites/old': () => ({ status: 204, body: null }),
         'POST /api/invites/old/accept': () => ({
           status: 404,
           body: { message: 'Invitation not found', code: 'invite-not-found' },
@@ -559,11 +562,33 @@ describe('an invitation link', () => {
     );
   });
 
+  test.each(['signed in', 'signed out'])(
+    'a link that is no good any more says so at once, %s, and offers nothing',
+    async (who) => {
+      const gone = {
+        'GET /api/invites/gone': () => ({
+          status: 404,
+          body: { message: 'Invitation not found', code: 'invite-not-found' },
+        }),
+      };
+      if (who === 'signed out') mockApi({ settings: openSettings, routes: gone });
+      else bookApi({ items: [ownBook] }, gone);
+      renderApp('/invite/gone');
+      expect(await screen.findByText(/unknown, already used or expired/)).toHaveAttribute(
+        'role',
+        'alert',
+      );
+      expect(screen.queryByRole('button', { name: 'Join the book' })).not.toBeInTheDocument();
+      expect(screen.queryByRole('link', { name: 'Create an account' })).not.toBeInTheDocument();
+    },
+  );
+
   test('signed out, the invitation leads to sign-up with its token, even while registrations are closed', async () => {
     const sent: unknown[] = [];
     mockApi({
       settings: { ...openSettings, allowRegistrations: false },
       routes: {
+        'GET /api/invites/tok-2': () => ({ status: 204, body: null }),
         'POST /api/auth/sign-up/email': (init) => {
           sent.push(JSON.parse(String(init?.body)));
           return { status: 400, body: { message: 'stop here' } };

@@ -1,8 +1,10 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
+import * as z from 'zod/mini';
 import { inviteAcceptedSchema } from '../../../shared/book-schema.ts';
 import { apiPaths, paths } from '../../../shared/paths.ts';
 import { useFlash } from '../../components/flash-messages.tsx';
+import { Loading } from '../../components/loading.tsx';
 import { usePageTitle } from '../../components/page-title.ts';
 import { translate, useT } from '../../i18n/translate.tsx';
 import { ApiError, api, workInBook } from '../../lib/api-client.ts';
@@ -26,6 +28,24 @@ export function InvitePage({ onJoined }: { onJoined(): Promise<void> | void }) {
   const navigate = useNavigate();
   const [busy, setBusy] = useState(false);
   const [unknown, setUnknown] = useState(false);
+  const [checked, setChecked] = useState(false);
+  // Asked first, so that nobody is welcomed in by a link that was used, expired or mistyped
+  // (this page is outside the signed-in app's query cache). Another failure leaves the offer
+  // shown: joining says what went wrong, if anything still does.
+  useEffect(() => {
+    let current = true;
+    api
+      .get(apiPaths.invite(token), z.null())
+      .catch((error: unknown) => {
+        if (current && error instanceof ApiError && error.status === 404) setUnknown(true);
+      })
+      .finally(() => {
+        if (current) setChecked(true);
+      });
+    return () => {
+      current = false;
+    };
+  }, [token]);
 
   async function join() {
     setBusy(true);
@@ -56,6 +76,8 @@ export function InvitePage({ onJoined }: { onJoined(): Promise<void> | void }) {
           <p role="alert" className="text-danger">
             {t('books.join.notFound')}
           </p>
+        ) : !checked ? (
+          <Loading />
         ) : session.data ? (
           <>
             <p>{t('books.join.intro')}</p>
