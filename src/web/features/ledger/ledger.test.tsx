@@ -545,7 +545,7 @@ describe('the ledger in Hindi', () => {
     expect(screen.getByRole('article', { name: 'Statement of account' })).not.toContainElement(
       note,
     );
-    await userEvent.click(screen.getByRole('button', { name: 'Show them' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Include them' }));
     await waitFor(() => expect(asked.at(-1)).toBe(addDays(todayHere(), 1)));
   });
 
