@@ -365,6 +365,17 @@ const activityItem = (
   details,
 });
 
+/** The activity page's answers: the owner's own book, its two members, and these lines. */
+function activityApi(items: ActivityItem[]) {
+  return bookApi(
+    { items: [ownBook] },
+    {
+      'GET /api/book/members': () => ({ status: 200, body: { items: [owner, helper] } }),
+      'GET /api/activity': () => ({ status: 200, body: { items, nextCursor: null } }),
+    },
+  );
+}
+
 describe('the activity log', () => {
   test('the activity list says who did what, newest first, and pages with Load more', async () => {
     const cursors: (string | null)[] = [];
@@ -406,28 +417,13 @@ describe('the activity log', () => {
   });
 
   test('a line says what it was about when the log kept it: the amount, the member and role, the number imported', async () => {
-    bookApi(
-      { items: [ownBook] },
-      {
-        'GET /api/book/members': () => ({ status: 200, body: { items: [owner, helper] } }),
-        'GET /api/activity': () => ({
-          status: 200,
-          body: {
-            items: [
-              activityItem('e5', 'entry.payment', { amount: '150000.00' }),
-              activityItem('e4', 'balance.edited', { amount: '-500.00' }),
-              activityItem('e3', 'member.role-changed', {
-                member: 'staff@shop.in',
-                role: 'viewer',
-              }),
-              activityItem('e2', 'member.removed', { member: 'tutor@shop.in' }),
-              activityItem('e1', 'clients.imported', { count: 3 }),
-            ],
-            nextCursor: null,
-          },
-        }),
-      },
-    );
+    activityApi([
+      activityItem('e5', 'entry.payment', { amount: '150000.00' }),
+      activityItem('e4', 'balance.edited', { amount: '-500.00' }),
+      activityItem('e3', 'member.role-changed', { member: 'staff@shop.in', role: 'viewer' }),
+      activityItem('e2', 'member.removed', { member: 'tutor@shop.in' }),
+      activityItem('e1', 'clients.imported', { count: 3 }),
+    ]);
     renderApp('/activity');
     const list = await screen.findByRole('list', { name: 'Activity' });
     const lines = [
@@ -445,22 +441,10 @@ describe('the activity log', () => {
   });
 
   test('a line about a client purged since says "a client", links nowhere and asks for no client', async () => {
-    const { calls } = bookApi(
-      { items: [ownBook] },
-      {
-        'GET /api/book/members': () => ({ status: 200, body: { items: [owner, helper] } }),
-        'GET /api/activity': () => ({
-          status: 200,
-          body: {
-            items: [
-              { ...activityItem('e2', 'client.deleted'), clientId: 'gone', clientName: null },
-              { ...activityItem('e1', 'client.created'), clientId: 'gone', clientName: null },
-            ],
-            nextCursor: null,
-          },
-        }),
-      },
-    );
+    const { calls } = activityApi([
+      { ...activityItem('e2', 'client.deleted'), clientId: 'gone', clientName: null },
+      { ...activityItem('e1', 'client.created'), clientId: 'gone', clientName: null },
+    ]);
     renderApp('/activity');
     const list = await screen.findByRole('list', { name: 'Activity' });
     expect(
