@@ -55,8 +55,12 @@ const HINDI_DATE =
  * marked as written in another language (`lang="en"`: a language named in itself, an English
  * client's reminder) is skipped: it is English on purpose.
  */
-async function textsOf(page: Page): Promise<{ where: string; text: string }[]> {
+async function textsOf(
+  page: Page,
+): Promise<{ texts: { where: string; text: string }[]; bookName: string }> {
   return page.evaluate(() => {
+    // Read in the same instant as the texts: the navbar's book appears when its query answers.
+    const bookName = document.querySelector('[data-testid="current-book"]')?.textContent ?? '';
     const found = [{ where: 'the title', text: document.title }];
     const otherLanguage = (element: Element | null) => {
       const marked = element?.closest('[lang]');
@@ -92,7 +96,7 @@ async function textsOf(page: Page): Promise<{ where: string; text: string }[]> {
         found.push({ where: 'value of <input>', text: element.value });
       }
     }
-    return found;
+    return { texts: found, bookName };
   });
 }
 
@@ -108,10 +112,9 @@ function englishWords(text: string, allowed: readonly string[]): string[] {
 
 async function expectNoEnglish(page: Page, what: string, names: readonly string[] = NAMES) {
   // The book's name is the operator's own words (a new account's is its e-mail's first part).
-  const book = page.getByTestId('current-book');
-  const bookName = (await book.count()) > 0 ? ((await book.textContent()) ?? '') : '';
+  const { texts, bookName } = await textsOf(page);
   const allowed = [...LOAN_WORDS, ...names, ...(bookName.match(/[A-Za-z]+/g) ?? [])];
-  const leaks = (await textsOf(page))
+  const leaks = texts
     .map(({ where, text }) => ({ where, text, words: englishWords(text, allowed) }))
     .filter(({ words }) => words.length > 0)
     .map(({ where, text, words }) => `${words.join(' ')}  ←  ${where}: ${text}`);
