@@ -1,4 +1,4 @@
-import { useLocation, useNavigate } from 'react-router';
+import { Link, useLocation, useNavigate } from 'react-router';
 import {
   PASSWORD_MAX_LENGTH,
   PASSWORD_MIN_LENGTH,
@@ -7,12 +7,15 @@ import {
 import { paths } from '../../../shared/paths.ts';
 import { useFlash } from '../../components/flash-messages.tsx';
 import { FormField } from '../../components/form-field.tsx';
+import { Loading } from '../../components/loading.tsx';
 import { usePageTitle } from '../../components/page-title.ts';
 import { errorText } from '../../i18n/errors.ts';
 import { currentLanguage } from '../../i18n/language.ts';
 import { translate, useT } from '../../i18n/translate.tsx';
 import { applyServerErrors } from '../../lib/form-errors.ts';
+import { useInviteCheck } from '../../lib/invite-check.ts';
 import { inviteTokenOf } from '../../lib/return-path.ts';
+import { useSettings } from '../../lib/settings-service.ts';
 import { useSchemaForm } from '../../lib/use-schema-form.ts';
 import { authMessages } from './auth-messages.ts';
 import { signUp } from './sign-in-api.ts';
@@ -22,8 +25,11 @@ export function RegisterPage() {
   usePageTitle(t('auth.register.title'));
   const flash = useFlash();
   const navigate = useNavigate();
-  // Invited to a book: the account joins it as it is made.
-  const inviteToken = inviteTokenOf(useLocation().search);
+  // Invited to a book: the account joins it as it is made, if the invitation is still good.
+  const invite = inviteTokenOf(useLocation().search);
+  const inviteCheck = useInviteCheck(invite);
+  const inviteToken = inviteCheck === 'open' ? invite : null;
+  const settings = useSettings();
   const form = useSchemaForm(signUpSchema, ['email', 'password']);
   const { errors, isSubmitting } = form;
 
@@ -49,28 +55,47 @@ export function RegisterPage() {
       <div className="card-body">
         <h1 className="h3 text-center mb-4">{t('auth.register.title')}</h1>
         {inviteToken ? <p className="text-body-secondary">{t('auth.register.invited')}</p> : null}
-        <form noValidate onSubmit={onSubmit} aria-label={t('auth.register.title')}>
-          <FormField
-            id="register-email"
-            label={t('auth.email')}
-            type="email"
-            autoComplete="email"
-            registration={form.register('email')}
-            error={errors.email}
-          />
-          <FormField
-            id="register-password"
-            label={t('auth.password')}
-            type="password"
-            autoComplete="new-password"
-            registration={form.register('password')}
-            error={errors.password}
-            help={t('auth.password.rules', { min: PASSWORD_MIN_LENGTH, max: PASSWORD_MAX_LENGTH })}
-          />
-          <button type="submit" className="btn btn-primary w-100" disabled={isSubmitting}>
-            {t('auth.register.submit')}
-          </button>
-        </form>
+        {inviteCheck === 'unknown' ? (
+          <div role="alert" className="text-danger mb-3">
+            <p className="mb-1">{t('auth.register.inviteNotFound')}</p>
+            {settings.data?.allowRegistrations ? (
+              <p className="mb-0">{t('auth.register.ownBook')}</p>
+            ) : null}
+          </div>
+        ) : null}
+        {inviteCheck === 'checking' ? (
+          <Loading />
+        ) : inviteCheck === 'unknown' && !settings.data?.allowRegistrations ? (
+          <Link className="btn btn-primary w-100" to={paths.login}>
+            {t('auth.login.title')}
+          </Link>
+        ) : (
+          <form noValidate onSubmit={onSubmit} aria-label={t('auth.register.title')}>
+            <FormField
+              id="register-email"
+              label={t('auth.email')}
+              type="email"
+              autoComplete="email"
+              registration={form.register('email')}
+              error={errors.email}
+            />
+            <FormField
+              id="register-password"
+              label={t('auth.password')}
+              type="password"
+              autoComplete="new-password"
+              registration={form.register('password')}
+              error={errors.password}
+              help={t('auth.password.rules', {
+                min: PASSWORD_MIN_LENGTH,
+                max: PASSWORD_MAX_LENGTH,
+              })}
+            />
+            <button type="submit" className="btn btn-primary w-100" disabled={isSubmitting}>
+              {t('auth.register.submit')}
+            </button>
+          </form>
+        )}
       </div>
     </div>
   );

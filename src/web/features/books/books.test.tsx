@@ -567,6 +567,45 @@ describe('an invitation link', () => {
     },
   );
 
+  test.each([
+    ['open', true],
+    ['closed', false],
+  ])(
+    'a sign-up link whose invitation is no good says so, and sends no token (registrations %s)',
+    async (_state, allowRegistrations) => {
+      const sent: unknown[] = [];
+      mockApi({
+        settings: { ...openSettings, allowRegistrations },
+        routes: {
+          'GET /api/invites/gone': () => ({
+            status: 404,
+            body: { message: 'Invitation not found', code: 'invite-not-found' },
+          }),
+          'POST /api/auth/sign-up/email': (init) => {
+            sent.push(JSON.parse(String(init?.body)));
+            return { status: 400, body: { message: 'stop here' } };
+          },
+        },
+      });
+      renderApp('/register?invite=gone');
+      const alert = (await screen.findByText(/unknown, already used or expired/)).closest('div');
+      expect(alert).toHaveAttribute('role', 'alert');
+      expect(screen.queryByText(/You were invited to a book/)).not.toBeInTheDocument();
+      if (!allowRegistrations) {
+        expect(screen.queryByRole('button', { name: 'Register' })).not.toBeInTheDocument();
+        const card = alert?.closest('.card') as HTMLElement;
+        expect(within(card).getByRole('link', { name: 'Login' })).toHaveAttribute('href', '/login');
+        return;
+      }
+      expect(alert).toHaveTextContent(/joins no one's book/);
+      await userEvent.type(screen.getByLabelText('Email'), 'new@example.com');
+      await userEvent.type(screen.getByLabelText('Password'), 'a long enough passphrase');
+      await userEvent.click(screen.getByRole('button', { name: 'Register' }));
+      await waitFor(() => expect(sent).toHaveLength(1));
+      expect(sent[0]).not.toHaveProperty('inviteToken');
+    },
+  );
+
   test('signed out, the invitation leads to sign-up with its token, even while registrations are closed', async () => {
     const sent: unknown[] = [];
     mockApi({
@@ -586,6 +625,7 @@ describe('an invitation link', () => {
     );
     await userEvent.click(screen.getByRole('link', { name: 'Create an account' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/register'));
+    expect(await screen.findByText(/You were invited to a book/)).toBeInTheDocument();
     await userEvent.type(await screen.findByLabelText('Email'), 'new@example.com');
     await userEvent.type(screen.getByLabelText('Password'), 'a long enough passphrase');
     await userEvent.click(screen.getByRole('button', { name: 'Register' }));

@@ -1,6 +1,5 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import * as z from 'zod/mini';
 import { inviteAcceptedSchema } from '../../../shared/book-schema.ts';
 import { apiPaths, paths } from '../../../shared/paths.ts';
 import { useFlash } from '../../components/flash-messages.tsx';
@@ -9,6 +8,7 @@ import { usePageTitle } from '../../components/page-title.ts';
 import { translate, useT } from '../../i18n/translate.tsx';
 import { ApiError, api, workInBook } from '../../lib/api-client.ts';
 import { asOwnSwitch } from '../../lib/books.ts';
+import { useInviteCheck } from '../../lib/invite-check.ts';
 import { useSession } from '../../lib/session.ts';
 import { FAILURE_SECONDS, failureText } from '../../lib/shell-messages.ts';
 import { ROLE_NAMES } from './role-names.ts';
@@ -27,25 +27,10 @@ export function InvitePage({ onJoined }: { onJoined(): Promise<void> | void }) {
   const flash = useFlash();
   const navigate = useNavigate();
   const [busy, setBusy] = useState(false);
-  const [unknown, setUnknown] = useState(false);
-  const [checked, setChecked] = useState(false);
-  // Asked first, so that nobody is welcomed in by a link that was used, expired or mistyped
-  // (this page is outside the signed-in app's query cache). Another failure leaves the offer
-  // shown: joining says what went wrong, if anything still does.
-  useEffect(() => {
-    let current = true;
-    api
-      .get(apiPaths.invite(token), z.null())
-      .catch((error: unknown) => {
-        if (current && error instanceof ApiError && error.status === 404) setUnknown(true);
-      })
-      .finally(() => {
-        if (current) setChecked(true);
-      });
-    return () => {
-      current = false;
-    };
-  }, [token]);
+  const [refused, setRefused] = useState(false);
+  // Asked as the page opens; a link that dies meanwhile is refused when joining.
+  const check = useInviteCheck(token);
+  const unknown = check === 'unknown' || refused;
 
   async function join() {
     setBusy(true);
@@ -60,7 +45,7 @@ export function InvitePage({ onJoined }: { onJoined(): Promise<void> | void }) {
       flash.success(translate(joined ? 'books.join.joined' : 'books.join.already', values), 5);
       navigate(paths.dashboard, { replace: true });
     } catch (error) {
-      if (error instanceof ApiError && error.status === 404) setUnknown(true);
+      if (error instanceof ApiError && error.status === 404) setRefused(true);
       else flash.failure(failureText(translate('books.join.failed'), error), FAILURE_SECONDS);
     } finally {
       setBusy(false);
@@ -76,7 +61,7 @@ export function InvitePage({ onJoined }: { onJoined(): Promise<void> | void }) {
           <p role="alert" className="text-danger">
             {t('books.join.notFound')}
           </p>
-        ) : !checked ? (
+        ) : check === 'checking' ? (
           <Loading />
         ) : session.data ? (
           <>
