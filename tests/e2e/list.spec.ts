@@ -256,7 +256,7 @@ test.describe('the list an operator works in', () => {
   });
 });
 
-for (const width of [1280, 390]) {
+for (const width of [1280, 390, 360]) {
   test(`the rows stay where they are while the totals above them load, ${width} px`, async ({
     browser,
   }) => {
