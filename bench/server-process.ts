@@ -70,19 +70,40 @@ export function waitForHealth(base: string, timeoutMs = 60_000): Promise<void> {
 }
 
 /** A port nothing listens on right now. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address
-          ? resolve(address.port)
-          : reject(new Error('no port')),
-      );
-    });
-  });
+export async function freePort(): Promise<number> {
+  const [port] = await freePorts(1);
+  return port;
+}
+
+/**
+ * Ports nothing listens on right now, all different: each is held until every one is known,
+ * as the system may hand a port just let go of out again at once (CI: nginx was given the port
+ * of the instance behind it).
+ */
+export function freePorts(count: 1): Promise<[number]>;
+export function freePorts(count: 2): Promise<[number, number]>;
+export function freePorts(count: 3): Promise<[number, number, number]>;
+export async function freePorts(count: number): Promise<number[]> {
+  const servers = Array.from({ length: count }, () => createServer());
+  try {
+    return await Promise.all(
+      servers.map(
+        (server) =>
+          new Promise<number>((resolve, reject) => {
+            server.once('error', reject);
+            server.listen(0, '127.0.0.1', () => {
+              const address = server.address();
+              if (typeof address === 'object' && address) resolve(address.port);
+              else reject(new Error('no port'));
+            });
+          }),
+      ),
+    );
+  } finally {
+    await Promise.all(
+      servers.map((server) => new Promise((resolve) => server.close(() => resolve(undefined)))),
+    );
+  }
 }
 
 export function stop(child: ChildProcess | undefined): Promise<void> {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import WebSocket from 'ws';
-import { freePort, signUpOperator, waitForHealth } from '../bench/server-process.ts';
+import { freePorts, signUpOperator, waitForHealth } from '../bench/server-process.ts';
 import { startNpmScript } from './run-npm-script.ts';
 
 // `npm run dev` as the README gives it: the server from source and Vite's dev server, the page
@@ -31,7 +31,7 @@ function nextMessage(socket: WebSocket): Promise<{ type: string; client?: { fnam
 
 describe('npm run dev', () => {
   test('one command serves the web app with hot reload, and a sign-up, a new client and its live event go through the dev proxy from the dev origin', async () => {
-    const [serverPort, webPort] = [await freePort(), await freePort()];
+    const [serverPort, webPort] = await freePorts(2);
     const dev = startNpmScript('dev', [], {
       PORT: String(serverPort),
       DEV_WEB_PORT: String(webPort),
@@ -82,7 +82,7 @@ describe('npm run dev', () => {
   }, 180_000);
 
   test('when Vite cannot start (its port is taken), the server is stopped too and the command fails', async () => {
-    const [serverPort, webPort] = [await freePort(), await freePort()];
+    const [serverPort, webPort] = await freePorts(2);
     const taken: Server = createServer();
     await new Promise<void>((resolve) => taken.listen(webPort, 'localhost', resolve));
     try {

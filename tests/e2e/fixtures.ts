@@ -1,6 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import {
@@ -10,6 +9,7 @@ import {
   expect,
   type Page,
 } from '@playwright/test';
+import { freePort } from '../../bench/server-process.ts';
 
 export { expect };
 
@@ -43,17 +43,6 @@ export interface Panel {
   /** The administrator's session cookie ("name=value"), when the panel was made with one. */
   adminCookie: string;
   stop(): Promise<void>;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 async function untilHealthy(url: string, child: ChildProcess, output: () => string): Promise<void> {

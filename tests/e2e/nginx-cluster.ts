@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { freePort } from '../../bench/server-process.ts';
+import { freePorts } from '../../bench/server-process.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const SERVER_ENTRY = path.join(ROOT, 'dist/server/server/index.js');
@@ -243,7 +243,7 @@ export async function startCluster(): Promise<Cluster> {
       await admin.end();
     }
 
-    const [nginxPort, port1, port2] = [await freePort(), await freePort(), await freePort()];
+    const [nginxPort, port1, port2] = await freePorts(3);
     const url = `http://localhost:${nginxPort}`;
     const authSecret = randomBytes(32).toString('base64url');
     const instances: [Instance, Instance] = [
