@@ -123,9 +123,17 @@ export type Entry = z.infer<typeof entrySchema>;
 export const entryRecordedSchema = z.object({ entry: entrySchema, client: clientSchema });
 export type EntryRecorded = z.infer<typeof entryRecordedSchema>;
 
+/** A page cursor as the server writes it (an enciphered place: 22 characters of base64url). */
+export const PAGE_CURSOR_PATTERN = /^[A-Za-z0-9_-]{22}$/;
+
+/** The `cursor` of a paged list's query: the `nextCursor` of the page before. */
+export const pageCursorParam = z.optional(
+  z.string().check(z.regex(PAGE_CURSOR_PATTERN, validationMessage('cursor.invalid'))),
+);
+
 export const entriesPageQuerySchema = z.strictObject({
   limit: z._default(wholeNumberParam('limit', 1, MAX_ENTRIES_PAGE), DEFAULT_ENTRIES_PAGE),
-  cursor: z.optional(z.string().check(z.regex(/^\d{1,18}$/, validationMessage('cursor.invalid')))),
+  cursor: pageCursorParam,
 });
 
 export const entriesPageSchema = z.object({

@@ -97,20 +97,23 @@ export const ACTIVITY_PAGE_SIZE = 50;
 export interface ActivityFilter {
   clientId?: string | undefined;
   memberId?: string | undefined;
-  /** The last `id` of the page before: the next page is older. */
-  cursor?: string | undefined;
+  /** The place of the last line of the page before: the next page is older. */
+  before?: bigint | undefined;
   limit?: number;
 }
+
+/** A line of the log with its place in it (the route shows that place enciphered). */
+export type ActivityLine = Omit<ActivityItem, 'id'> & { seq: bigint };
 
 /** A book's activity, newest first, a page at a time, along one of its indexes. */
 export async function listActivity(
   source: ReadSource,
   bookId: string,
-  { clientId, memberId, cursor, limit = ACTIVITY_PAGE_SIZE }: ActivityFilter,
-): Promise<{ items: ActivityItem[]; nextCursor: string | null }> {
+  { clientId, memberId, before, limit = ACTIVITY_PAGE_SIZE }: ActivityFilter,
+): Promise<{ items: ActivityLine[]; more: boolean }> {
   // An id no row can have (a NUL, which PostgreSQL cannot compare) has no activity.
   if ([clientId, memberId].some((id) => id !== undefined && !isLookupId(id))) {
-    return { items: [], nextCursor: null };
+    return { items: [], more: false };
   }
   let query = handleOf(source)
     .selectFrom('activity as a')
@@ -132,14 +135,14 @@ export async function listActivity(
     .where('a.book_id', '=', bookId);
   if (clientId !== undefined) query = query.where('a.client_id', '=', clientId);
   if (memberId !== undefined) query = query.where('a.actor_id', '=', memberId);
-  if (cursor !== undefined) query = query.where('a.seq', '<', BigInt(cursor) as never);
+  if (before !== undefined) query = query.where('a.seq', '<', before as never);
   const rows = await query
     .orderBy('a.seq', 'desc')
     .limit(limit + 1)
     .execute();
   const page = rows.slice(0, limit);
   const items = page.map((row) => ({
-    id: String(exactInteger(row.seq)),
+    seq: exactInteger(row.seq),
     at: row.at,
     actor: { id: row.actor_id, email: row.email },
     action: row.action as ActivityAction,
@@ -148,6 +151,5 @@ export async function listActivity(
     summary: row.summary,
     details: detailsOf(row.details),
   }));
-  const last = items.at(-1);
-  return { items, nextCursor: rows.length > limit && last ? last.id : null };
+  return { items, more: rows.length > limit };
 }

@@ -16,6 +16,7 @@ import {
   newBookSchema,
   newInviteSchema,
 } from '../../shared/book-schema.ts';
+import { pageCursorParam } from '../../shared/ledger-schema.ts';
 import { apiPaths } from '../../shared/paths.ts';
 import { storableText } from '../../shared/text.ts';
 import { validationMessage } from '../../shared/validation-messages.ts';
@@ -23,6 +24,7 @@ import { bookOf, registerSignedIn } from '../auth/session.ts';
 import { type RouteParts, refusals } from '../http/api-routes.ts';
 import { HttpError } from '../http/errors.ts';
 import { PUBLIC_ROUTE } from '../http/openapi.ts';
+import { pageCursors, placeOf } from '../http/page-cursors.ts';
 import { writeWithEvents } from '../live/write-with-events.ts';
 import { listActivity, recordActivity } from './activity-repository.ts';
 import { joinByInvite } from './book-joining.ts';
@@ -50,7 +52,7 @@ const activityQuerySchema = z.strictObject({
   memberId: z.optional(
     storableText('memberId', {}, z.regex(ID_PATTERN, validationMessage('memberId.invalid'))),
   ),
-  cursor: z.optional(z.string().check(z.regex(/^\d{1,18}$/, validationMessage('cursor.invalid')))),
+  cursor: pageCursorParam,
 });
 
 /**
@@ -62,6 +64,7 @@ export async function registerBooksRoutes(
   app: FastifyInstance,
   { config, database, readSession, bus }: RouteParts,
 ): Promise<void> {
+  const cursors = pageCursors(config.authSecret);
   // Before anyone signs in or registers for it: is this invitation still good? It names nothing
   // (not the book, not the role): the page only tells a good link from one used, expired or
   // mistyped, so that nobody is welcomed in and refused at the end.
@@ -327,6 +330,7 @@ export async function registerBooksRoutes(
       },
       async (request) => {
         const { clientId, memberId, cursor } = request.query;
+        const before = placeOf(cursors, 'activity', cursor);
         const book = bookOf(request);
         // One client's is every member's to read; the whole book's, or a member's, is not.
         if (
@@ -335,7 +339,16 @@ export async function registerBooksRoutes(
         ) {
           throw new HttpError(403, 'role-forbidden');
         }
-        return listActivity(database, book.id, { clientId, memberId, cursor });
+        const { items, more } = await listActivity(database, book.id, {
+          clientId,
+          memberId,
+          before,
+        });
+        const lines = items.map(({ seq, ...line }) => ({
+          id: cursors.write('activity', seq),
+          ...line,
+        }));
+        return { items: lines, nextCursor: more ? (lines.at(-1)?.id ?? null) : null };
       },
     );
   });

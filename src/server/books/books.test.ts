@@ -750,10 +750,20 @@ describe('the activity log', () => {
       await get(`${apiPaths.activity}?cursor=${first.nextCursor}`, boss.cookie)
     ).json();
     expect(second.nextCursor).toBeNull();
-    const ids = [...first.items, ...second.items].map((item: { id: string }) => Number(item.id));
-    expect(ids).toHaveLength(56);
-    expect(new Set(ids).size).toBe(56);
-    expect([...ids].sort((a, b) => b - a)).toEqual(ids);
+    const items: { id: string; at: string }[] = [...first.items, ...second.items];
+    // Ids and cursors are places enciphered, not the panel's row numbers; the activity list's
+    // cursor is no place in a client's entries.
+    for (const item of items) expect(item.id).toMatch(/^[A-Za-z0-9_-]{22}$/);
+    expect(
+      (await get(`${apiPaths.entries(boss.client.id)}?cursor=${first.nextCursor}`, boss.cookie))
+        .statusCode,
+    ).toBe(400);
+    expect(items).toHaveLength(56);
+    expect(new Set(items.map((item) => item.id)).size).toBe(56);
+    const times = items.map((item) => item.at);
+    expect([...times].sort().reverse()).toEqual(times);
+    // The charges, newest first, then the client's addition (the owner() helper's).
+    expect(second.items.at(-1).action).toBe('client.created');
   });
 
   test('a refused change leaves no line in the log', async () => {

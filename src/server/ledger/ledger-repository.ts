@@ -310,11 +310,11 @@ export async function listEntries(
   reader: DatabaseReader,
   ownerId: string,
   clientId: string,
-  page: { limit: number; cursor?: string | undefined },
-): Promise<{ items: Entry[]; nextCursor: string | null } | undefined> {
+  page: { limit: number; before?: bigint | undefined },
+): Promise<{ items: Entry[]; nextSeq: bigint | null } | undefined> {
   const client = await selectOwnedClient(reader, ownerId, clientId);
   if (!client) return undefined;
-  const before = page.cursor === undefined ? null : BigInt(page.cursor);
+  const before = page.before ?? null;
   const rows = await sql<EntryRow>`SELECT ${ENTRY_COLUMNS}
     FROM ledger_entries e JOIN "user" u ON u.id = e.created_by
     WHERE e.client_id = ${clientId} AND e.owner_id = ${ownerId}
@@ -325,7 +325,8 @@ export async function listEntries(
   const last = items[items.length - 1];
   return {
     items: items.map(toEntry),
-    nextCursor: more && last ? String(exactInteger(last.seq)) : null,
+    // Where the next page starts: the route shows it enciphered (http/page-cursors.ts).
+    nextSeq: more && last ? exactInteger(last.seq) : null,
   };
 }
 

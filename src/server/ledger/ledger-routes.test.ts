@@ -300,6 +300,17 @@ describe('every change of a balance is an entry', () => {
     expect(third.nextCursor).toBeNull();
     const bad = await get(cookie, `/api/clients/${client.id}/entries?cursor=abc`);
     expect(bad.statusCode).toBe(400);
+    // The cursor is the place enciphered: no panel-wide row number shows, and one not written
+    // by the panel (or written for the activity list) is refused as a malformed one is.
+    expect(first.nextCursor).toMatch(/^[A-Za-z0-9_-]{22}$/);
+    for (const forged of [
+      'A'.repeat(22),
+      `${first.nextCursor?.slice(0, 21)}${first.nextCursor?.endsWith('A') ? 'Q' : 'A'}`,
+    ]) {
+      const refused = await get(cookie, `/api/clients/${client.id}/entries?cursor=${forged}`);
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json()).toEqual(bad.json());
+    }
   });
 });
 

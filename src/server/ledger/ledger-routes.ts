@@ -20,6 +20,7 @@ import { memberOf } from '../books/book-member.ts';
 import { idParams, type RouteParts, refusals } from '../http/api-routes.ts';
 import { largeAnswerCompression } from '../http/compression.ts';
 import { fieldRefusal, HttpError } from '../http/errors.ts';
+import { pageCursors, placeOf } from '../http/page-cursors.ts';
 import { writtenAsIs } from '../http/written-as-is.ts';
 import { writeWithEvents } from '../live/write-with-events.ts';
 import {
@@ -37,6 +38,7 @@ export async function registerLedgerRoutes(
   app: FastifyInstance,
   { config, database, readSession, bus }: RouteParts,
 ): Promise<void> {
+  const cursors = pageCursors(config.authSecret);
   await registerSignedIn(app, { readSession }, async (routes) => {
     routes.get(
       '/api/clients/:id/entries',
@@ -51,14 +53,18 @@ export async function registerLedgerRoutes(
         },
       },
       async (request) => {
-        const page = await listEntries(
-          database,
-          bookOf(request).id,
-          request.params.id,
-          request.query,
-        );
+        const { limit, cursor } = request.query;
+        const before = placeOf(cursors, 'entries', cursor);
+        const page = await listEntries(database, bookOf(request).id, request.params.id, {
+          limit,
+          before,
+        });
         if (!page) throw new HttpError(404, 'client-not-found');
-        return page;
+        const { items, nextSeq } = page;
+        return {
+          items,
+          nextCursor: nextSeq === null ? null : cursors.write('entries', nextSeq),
+        };
       },
     );
 
