@@ -56,15 +56,19 @@ function privateHeaders(reply: FastifyReply): FastifyReply {
  * page "this link is not valid" under /s/, a 404 `link-not-valid` under /api/shared/. Answers
  * false for any other address.
  */
+/** Where statement links live: the page a client opens, and the API that page calls. */
+const LINK_PAGE = '/s/';
+const LINK_API = '/api/shared/';
+
 export function answerUnreadableLink(timeZone: string) {
   const languages = pageLanguages(timeZone);
   return (request: FastifyRequest, reply: FastifyReply): boolean => {
     const path = request.url.split('?')[0] ?? '';
-    if (path.startsWith('/api/shared/')) {
+    if (path.startsWith(LINK_API)) {
       reply.status(404).send(new HttpError(404, 'link-not-valid').body());
       return true;
     }
-    if (!path.startsWith('/s/')) return false;
+    if (!path.startsWith(LINK_PAGE)) return false;
     const language = visitorLanguage({}, request.headers['accept-language']);
     privateHeaders(reply)
       .status(404)
@@ -133,7 +137,7 @@ export async function registerSharedRoutes(
   );
 
   routes.get(
-    '/api/shared/:token',
+    `${LINK_API}:token`,
     {
       schema: {
         ...PUBLIC_ROUTE,
@@ -152,7 +156,7 @@ export async function registerSharedRoutes(
   );
 
   routes.post(
-    '/api/shared/:token/claims',
+    `${LINK_API}:token/claims`,
     {
       schema: {
         ...PUBLIC_ROUTE,
@@ -201,7 +205,7 @@ export async function registerSharedRoutes(
       notFoundPage(languages[visitorLanguage(request.query, request.headers['accept-language'])]);
 
     pages.get<{ Params: { token: string } }>(
-      '/s/:token',
+      `${LINK_PAGE}:token`,
       { schema: { hide: true } },
       async (request, reply) => {
         const { token } = request.params;

@@ -23,6 +23,18 @@ export interface PageLanguage {
  * abbreviations few people use), as the web app does (src/web/lib/dates.ts).
  */
 export function pageLanguages(timeZone: string): Record<Language, PageLanguage> {
+  let languages = madeLanguages.get(timeZone);
+  if (!languages) {
+    languages = makePageLanguages(timeZone);
+    madeLanguages.set(timeZone, languages);
+  }
+  return languages;
+}
+
+/** Made once per time zone: the routes and the answer to unreadable links share them. */
+const madeLanguages = new Map<string, Record<Language, PageLanguage>>();
+
+function makePageLanguages(timeZone: string): Record<Language, PageLanguage> {
   const made = LANGUAGES.map((language): [Language, PageLanguage] => {
     const locale = INTL_LOCALES[language];
     const month = language === 'hi' ? 'long' : 'short';
