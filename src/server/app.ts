@@ -74,11 +74,13 @@ class OneLinePerRequest extends LogController {
   }
 }
 
-/** Log fields that may carry secrets: replaced before any line is written. */
+/**
+ * Log fields that may carry secrets: replaced before any line is written. The request line's
+ * `req` and `res` carry no headers (serializeRequest, Fastify's `res`: the status alone), so
+ * nothing under them is looked for on every request (pino's redaction parses each path of a
+ * key again on every line that has the key).
+ */
 const REDACTED_LOG_PATHS = [
-  'req.headers.cookie',
-  'req.headers.authorization',
-  'res.headers["set-cookie"]',
   'request.headers.cookie',
   'request.headers.authorization',
   'request.body.password',
