@@ -85,25 +85,30 @@ export function freePorts(count: 2): Promise<[number, number]>;
 export function freePorts(count: 3): Promise<[number, number, number]>;
 export async function freePorts(count: number): Promise<number[]> {
   const servers = Array.from({ length: count }, () => createServer());
-  try {
-    return await Promise.all(
-      servers.map(
-        (server) =>
-          new Promise<number>((resolve, reject) => {
-            server.once('error', reject);
-            server.listen(0, '127.0.0.1', () => {
-              const address = server.address();
-              if (typeof address === 'object' && address) resolve(address.port);
-              else reject(new Error('no port'));
-            });
-          }),
-      ),
-    );
-  } finally {
-    await Promise.all(
-      servers.map((server) => new Promise((resolve) => server.close(() => resolve(undefined)))),
-    );
-  }
+  // Every listen settles before any server closes: one that failed leaves none listening.
+  const listened = await Promise.allSettled(
+    servers.map(
+      (server) =>
+        new Promise<number>((resolve, reject) => {
+          server.once('error', reject);
+          server.listen(0, '127.0.0.1', () => {
+            const address = server.address();
+            if (typeof address === 'object' && address) resolve(address.port);
+            else reject(new Error('no port'));
+          });
+        }),
+    ),
+  );
+  await Promise.all(
+    servers.map(
+      (server) =>
+        new Promise((resolve) => (server.listening ? server.close(resolve) : resolve(undefined))),
+    ),
+  );
+  return listened.map((result) => {
+    if (result.status === 'rejected') throw result.reason;
+    return result.value;
+  });
 }
 
 export function stop(child: ChildProcess | undefined): Promise<void> {

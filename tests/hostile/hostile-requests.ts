@@ -211,6 +211,13 @@ const nastyChar = fc.oneof(
 );
 
 /** Text of every kind: nasty constants, random code points, mixes, and very long runs. */
+/**
+ * Texts shaped like the API's page cursors (22 characters of base64url), which pass the
+ * query's pattern and reach the deciphering: all A's, spare bits set, and random ones.
+ */
+const SHAPED_CURSORS = ['A'.repeat(22), 'AAAAAAAAAAAAAAAAAAAAAB', '_'.repeat(22), '-'.repeat(22)];
+const shapedCursor: fc.Arbitrary<string> = fc.stringMatching(/^[A-Za-z0-9_-]{22}$/);
+
 const hostileText: fc.Arbitrary<string> = fc.oneof(
   { weight: 4, arbitrary: fc.constantFrom(...NASTY_TEXT) },
   { weight: 3, arbitrary: fc.string({ unit: nastyChar, maxLength: 30 }) },
@@ -1703,16 +1710,20 @@ function routeSpecs(context: HostileContext): RouteSpec[] {
       validQuery: { limit: fc.integer({ min: 1, max: 200 }).map(String) },
       query: {
         limit: whole,
-        cursor: fc.constantFrom(
-          '1',
-          '0',
-          '999999999999999999',
-          '9999999999999999999',
-          '-1',
-          '1.5',
-          'abc',
-          '',
-          '00000000000000000001',
+        cursor: fc.oneof(
+          shapedCursor,
+          fc.constantFrom(
+            '1',
+            '0',
+            '999999999999999999',
+            '9999999999999999999',
+            '-1',
+            '1.5',
+            'abc',
+            '',
+            '00000000000000000001',
+            ...SHAPED_CURSORS,
+          ),
         ),
       },
     },
@@ -2005,7 +2016,7 @@ function routeSpecs(context: HostileContext): RouteSpec[] {
       query: {
         clientId: fc.oneof(validClientId, hostileText),
         memberId: fc.oneof(validOperatorId, hostileText),
-        cursor: fc.oneof(whole, hostileText),
+        cursor: fc.oneof(whole, hostileText, fc.constantFrom(...SHAPED_CURSORS), shapedCursor),
       },
       validQuery: { clientId: validClientId },
     },

@@ -50,16 +50,16 @@ function privateHeaders(reply: FastifyReply): FastifyReply {
     .header('x-robots-tag', 'noindex');
 }
 
+/** Where statement links live: the page a client opens, and the API that page calls. */
+const LINK_PAGE = '/s/';
+const LINK_API = '/api/shared/';
+
 /**
  * The answer to an address of a statement link that the router could not even read (bytes that
  * are not UTF-8, a token past any token's length): the same as for any token no link has — the
  * page "this link is not valid" under /s/, a 404 `link-not-valid` under /api/shared/. Answers
  * false for any other address.
  */
-/** Where statement links live: the page a client opens, and the API that page calls. */
-const LINK_PAGE = '/s/';
-const LINK_API = '/api/shared/';
-
 export function answerUnreadableLink(timeZone: string) {
   const languages = pageLanguages(timeZone);
   return (request: FastifyRequest, reply: FastifyReply): boolean => {

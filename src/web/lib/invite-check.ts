@@ -7,17 +7,18 @@ import { ApiError, api } from './api-client.ts';
 export type InviteCheck = 'checking' | 'open' | 'unknown';
 
 /**
- * Asks once whether an invitation can still be used, so that nobody is welcomed in by a link
- * that was used, expired or mistyped (the pages that ask are outside the signed-in app's query
- * cache). Another failure counts as good: joining or registering says what went wrong, if
- * anything still does. Without a token there is nothing to ask.
+ * Asks once per token whether an invitation can still be used, so that nobody is welcomed in
+ * by a link that was used, expired or mistyped (the pages that ask are outside the signed-in
+ * app's query cache). Another failure counts as good: joining or registering says what went
+ * wrong, if anything still does. Without a token there is nothing to ask. An answer is kept
+ * with the token it is about, so that a page whose address changes never shows one token's
+ * answer for another.
  */
 export function useInviteCheck(token: string | null): InviteCheck {
-  const [check, setCheck] = useState<InviteCheck>(token ? 'checking' : 'open');
+  const [answer, setAnswer] = useState<{ token: string; check: InviteCheck } | null>(null);
   useEffect(() => {
     if (!token) return;
     let current = true;
-    setCheck('checking');
     api
       .get(apiPaths.invite(token), z.null())
       .then(
@@ -27,12 +28,13 @@ export function useInviteCheck(token: string | null): InviteCheck {
             ? ('unknown' as const)
             : ('open' as const),
       )
-      .then((answer) => {
-        if (current) setCheck(answer);
+      .then((check) => {
+        if (current) setAnswer({ token, check });
       });
     return () => {
       current = false;
     };
   }, [token]);
-  return check;
+  if (!token) return 'open';
+  return answer?.token === token ? answer.check : 'checking';
 }

@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import {
   PASSWORD_MAX_LENGTH,
@@ -12,6 +13,7 @@ import { usePageTitle } from '../../components/page-title.ts';
 import { errorText } from '../../i18n/errors.ts';
 import { currentLanguage } from '../../i18n/language.ts';
 import { translate, useT } from '../../i18n/translate.tsx';
+import { ApiError } from '../../lib/api-client.ts';
 import { applyServerErrors } from '../../lib/form-errors.ts';
 import { useInviteCheck } from '../../lib/invite-check.ts';
 import { inviteTokenOf } from '../../lib/return-path.ts';
@@ -28,8 +30,17 @@ export function RegisterPage() {
   // Invited to a book: the account joins it as it is made, if the invitation is still good.
   const invite = inviteTokenOf(useLocation().search);
   const inviteCheck = useInviteCheck(invite);
-  const inviteToken = inviteCheck === 'open' ? invite : null;
+  // An invitation that dies between the check and the sign-up is refused then: said the same way.
+  const [refusedInvite, setRefusedInvite] = useState<string | null>(null);
+  const unknownInvite = inviteCheck === 'unknown' || (invite !== null && refusedInvite === invite);
+  const inviteToken = inviteCheck === 'open' && !unknownInvite ? invite : null;
   const settings = useSettings();
+  // Without a good invitation an account is made only while registrations are open; when the
+  // settings cannot be read, the form stays and the server decides.
+  const registrationsOpen = settings.data?.allowRegistrations === true;
+  const canRegister = !unknownInvite || registrationsOpen || settings.isError;
+  const waiting =
+    inviteCheck === 'checking' || (unknownInvite && !settings.data && !settings.isError);
   const form = useSchemaForm(signUpSchema, ['email', 'password']);
   const { errors, isSubmitting } = form;
 
@@ -45,6 +56,10 @@ export function RegisterPage() {
       flash.success(translate(authMessages.registered.id), authMessages.registered.seconds);
       navigate(paths.dashboard);
     } catch (error) {
+      if (inviteToken && error instanceof ApiError && error.code === 'invite-not-found') {
+        setRefusedInvite(inviteToken);
+        return;
+      }
       applyServerErrors(error, form.setError, ['email', 'password']);
       flash.failure(errorText(error), authMessages.registerFailedSeconds);
     }
@@ -55,17 +70,15 @@ export function RegisterPage() {
       <div className="card-body">
         <h1 className="h3 text-center mb-4">{t('auth.register.title')}</h1>
         {inviteToken ? <p className="text-body-secondary">{t('auth.register.invited')}</p> : null}
-        {inviteCheck === 'unknown' ? (
+        {unknownInvite ? (
           <div role="alert" className="text-danger mb-3">
             <p className="mb-1">{t('auth.register.inviteNotFound')}</p>
-            {settings.data?.allowRegistrations ? (
-              <p className="mb-0">{t('auth.register.ownBook')}</p>
-            ) : null}
+            {registrationsOpen ? <p className="mb-0">{t('auth.register.ownBook')}</p> : null}
           </div>
         ) : null}
-        {inviteCheck === 'checking' ? (
+        {waiting ? (
           <Loading />
-        ) : inviteCheck === 'unknown' && !settings.data?.allowRegistrations ? (
+        ) : !canRegister ? (
           <Link className="btn btn-primary w-100" to={paths.login}>
             {t('auth.login.title')}
           </Link>

@@ -603,8 +603,47 @@ describe('an invitation link', () => {
       await userEvent.click(screen.getByRole('button', { name: 'Register' }));
       await waitFor(() => expect(sent).toHaveLength(1));
       expect(sent[0]).not.toHaveProperty('inviteToken');
+      // The navbar's Register opens the plain sign-up page, which says nothing of invitations.
+      await userEvent.click(screen.getByRole('link', { name: 'Register' }));
+      await waitFor(() =>
+        expect(screen.queryByText(/unknown, already used or expired/)).not.toBeInTheDocument(),
+      );
     },
   );
+
+  test('an invitation that dies between the check and the sign-up says so, and the next try sends no token', async () => {
+    const sent: { inviteToken?: string }[] = [];
+    mockApi({
+      settings: openSettings,
+      routes: {
+        'GET /api/invites/tok-4': () => ({ status: 204, body: null }),
+        'POST /api/auth/sign-up/email': (init) => {
+          sent.push(JSON.parse(String(init?.body)));
+          return sent.length === 1
+            ? { status: 404, body: { message: 'Invitation not found', code: 'invite-not-found' } }
+            : { status: 400, body: { message: 'stop here' } };
+        },
+      },
+    });
+    const { router } = renderApp('/register?invite=tok-4');
+    expect(await screen.findByText(/You were invited to a book/)).toBeInTheDocument();
+    await userEvent.type(screen.getByLabelText('Email'), 'new@example.com');
+    await userEvent.type(screen.getByLabelText('Password'), 'a long enough passphrase');
+    await userEvent.click(screen.getByRole('button', { name: 'Register' }));
+    expect(await screen.findByText(/unknown, already used or expired/)).toBeInTheDocument();
+    expect(screen.queryByText(/You were invited to a book/)).not.toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Register' }));
+    await waitFor(() => expect(sent).toHaveLength(2));
+    expect(sent[0]?.inviteToken).toBe('tok-4');
+    expect(sent[1]).not.toHaveProperty('inviteToken');
+    // The navbar's Register leads to the plain sign-up page: the invitation's words stay behind.
+    await userEvent.click(screen.getByRole('link', { name: 'Register' }));
+    await waitFor(() => expect(router.state.location.search).toBe(''));
+    await waitFor(() =>
+      expect(screen.queryByText(/unknown, already used or expired/)).not.toBeInTheDocument(),
+    );
+    expect(screen.getByRole('button', { name: 'Register' })).toBeInTheDocument();
+  });
 
   test('signed out, the invitation leads to sign-up with its token, even while registrations are closed', async () => {
     const sent: unknown[] = [];

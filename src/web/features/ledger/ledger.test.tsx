@@ -287,7 +287,7 @@ describe('payments and charges on the client page', () => {
                 ? { items: [opening], nextCursor: null }
                 : {
                     items: [entry('2', 'charge', '5.00', '1005.00', '2026-02-01')],
-                    nextCursor: '1',
+                    nextCursor: 'Xq3vN0dWJ7rB-k2Lp9sT_w',
                   },
             ),
             { status: 200, headers: { 'content-type': 'application/json' } },
@@ -301,7 +301,7 @@ describe('payments and charges on the client page', () => {
     expect(await within(history).findByText('+₹5.00')).toBeVisible();
     await userEvent.click(screen.getByRole('button', { name: 'Show older entries' }));
     expect(await within(history).findByText('Opening balance')).toBeVisible();
-    expect(urls.at(-1)).toContain('cursor=1');
+    expect(urls.at(-1)).toContain('cursor=Xq3vN0dWJ7rB-k2Lp9sT_w');
     expect(screen.queryByRole('button', { name: 'Show older entries' })).toBeNull();
   });
 });
