@@ -495,6 +495,7 @@ test('a client whose name is one word of 100 letters keeps every page within the
   for (const viewport of [
     { width: 1280, height: 900 },
     { width: 390, height: 844 },
+    { width: 320, height: 700 },
   ]) {
     const context = await browser.newContext({ viewport });
     const page = await context.newPage();
@@ -514,6 +515,17 @@ test('a client whose name is one word of 100 letters keeps every page within the
         await expect(page.getByRole('list', { name: 'Activity' })).toContainText(name);
       }
       expect(await sideways(page), `${path} at ${viewport.width} px`).toBe(0);
+      // The buttons beside the name keep their words whole: the name is what wraps.
+      if (path === '/dashboard') {
+        const remind = page.getByRole('button', { name: /Remind/ }).filter({ visible: true });
+        await expect(remind.first()).toBeVisible();
+        const lines = await remind.first().evaluate((button) => {
+          const range = document.createRange();
+          range.selectNodeContents(button);
+          return new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size;
+        });
+        expect(lines, `Remind at ${viewport.width} px`).toBe(1);
+      }
     }
     await context.close();
   }

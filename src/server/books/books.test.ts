@@ -758,6 +758,11 @@ describe('the activity log', () => {
       (await get(`${apiPaths.entries(boss.client.id)}?cursor=${first.nextCursor}`, boss.cookie))
         .statusCode,
     ).toBe(400);
+    // Nor is it a place in another book's activity.
+    const other = await owner();
+    expect(
+      (await get(`${apiPaths.activity}?cursor=${first.nextCursor}`, other.cookie)).statusCode,
+    ).toBe(400);
     expect(items).toHaveLength(56);
     expect(new Set(items.map((item) => item.id)).size).toBe(56);
     const times = items.map((item) => item.at);

@@ -10,60 +10,63 @@ export type CursorKind = 'entries' | 'activity';
  * A row's place in a list, as the API shows it: its sequence number enciphered, so that a
  * cursor or an activity id no longer tells how many entries or lines the whole panel has
  * recorded, or how fast (they were the panel's own row numbers). One AES block (the kind's tag
- * and the number), written in base64url: 22 characters. Every instance behind a balancer
- * derives the same key from the auth secret, so a cursor works on any of them; a text this
- * panel did not write, or wrote for another kind of list, reads as no place at all.
+ * and the number), written in base64url: 22 characters. The tag names the list: its kind and
+ * whose it is (a client's entries, a book's activity), so that a cursor pages only the list it
+ * came from. Every instance behind a balancer derives the same key from the auth secret, so a
+ * cursor works on any of them; a text this panel did not write, or wrote for another list,
+ * reads as no place at all.
  */
 export interface PageCursors {
-  write(kind: CursorKind, seq: bigint): string;
-  /** The sequence number of a cursor, or undefined for any other text. */
-  read(kind: CursorKind, text: string): bigint | undefined;
+  write(kind: CursorKind, list: string, seq: bigint): string;
+  /** The sequence number of a cursor of this list, or undefined for any other text. */
+  read(kind: CursorKind, list: string, text: string): bigint | undefined;
 }
 
 const CIPHER = 'aes-128-ecb';
 
-function tagOf(kind: CursorKind): Buffer {
-  return createHash('sha256').update(`client-panel page cursor: ${kind}`).digest().subarray(0, 8);
+function tagOf(kind: CursorKind, list: string): Buffer {
+  return createHash('sha256')
+    .update(`client-panel page cursor: ${kind}: ${list}`)
+    .digest()
+    .subarray(0, 8);
 }
 
 export function pageCursors(secret: string): PageCursors {
   const key = Buffer.from(hkdfSync('sha256', secret, '', 'client-panel page cursors', 16));
-  const tags: Record<CursorKind, Buffer> = {
-    entries: tagOf('entries'),
-    activity: tagOf('activity'),
-  };
   return {
-    write(kind, seq) {
+    write(kind, list, seq) {
       const block = Buffer.alloc(16);
-      tags[kind].copy(block, 0);
+      tagOf(kind, list).copy(block, 0);
       block.writeBigUInt64BE(seq, 8);
       const cipher = createCipheriv(CIPHER, key, null).setAutoPadding(false);
       return Buffer.concat([cipher.update(block), cipher.final()]).toString('base64url');
     },
-    read(kind, text) {
+    read(kind, list, text) {
       if (!PAGE_CURSOR_PATTERN.test(text)) return undefined;
       const sealed = Buffer.from(text, 'base64url');
       // 22 characters carry 132 bits: a text whose last 4 are not zero is not one we wrote.
       if (sealed.length !== 16 || sealed.toString('base64url') !== text) return undefined;
       const decipher = createDecipheriv(CIPHER, key, null).setAutoPadding(false);
       const block = Buffer.concat([decipher.update(sealed), decipher.final()]);
-      if (!block.subarray(0, 8).equals(tags[kind])) return undefined;
+      if (!block.subarray(0, 8).equals(tagOf(kind, list))) return undefined;
       return block.readBigUInt64BE(8);
     },
   };
 }
 
 /**
- * The place a query's cursor stands for (undefined: the first page). A cursor this panel did
- * not write, or wrote for another list, is refused as a malformed one is: 400, on `cursor`.
+ * The place a query's cursor stands for in `list` (undefined: the first page). A cursor this
+ * panel did not write, or wrote for another list, is refused as a malformed one is: 400, on
+ * `cursor`.
  */
 export function placeOf(
   cursors: PageCursors,
   kind: CursorKind,
+  list: string,
   cursor: string | undefined,
 ): bigint | undefined {
   if (cursor === undefined) return undefined;
-  const seq = cursors.read(kind, cursor);
+  const seq = cursors.read(kind, list, cursor);
   if (seq === undefined) throw validationRefusal({ cursor: validationMessage('cursor.invalid') });
   return seq;
 }

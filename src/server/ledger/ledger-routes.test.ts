@@ -311,6 +311,14 @@ describe('every change of a balance is an entry', () => {
       expect(refused.statusCode).toBe(400);
       expect(refused.json()).toEqual(bad.json());
     }
+    // A cursor pages only the list it came from: another client's entries refuse it.
+    const other = await addClient(t.app, cookie);
+    const elsewhere = await get(
+      cookie,
+      `/api/clients/${other.id}/entries?cursor=${first.nextCursor}`,
+    );
+    expect(elsewhere.statusCode).toBe(400);
+    expect(elsewhere.json()).toEqual(bad.json());
   });
 });
 

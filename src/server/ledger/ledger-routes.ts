@@ -54,7 +54,7 @@ export async function registerLedgerRoutes(
       },
       async (request) => {
         const { limit, cursor } = request.query;
-        const before = placeOf(cursors, 'entries', cursor);
+        const before = placeOf(cursors, 'entries', request.params.id, cursor);
         const page = await listEntries(database, bookOf(request).id, request.params.id, {
           limit,
           before,
@@ -63,7 +63,8 @@ export async function registerLedgerRoutes(
         const { items, nextSeq } = page;
         return {
           items,
-          nextCursor: nextSeq === null ? null : cursors.write('entries', nextSeq),
+          nextCursor:
+            nextSeq === null ? null : cursors.write('entries', request.params.id, nextSeq),
         };
       },
     );

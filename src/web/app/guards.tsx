@@ -48,7 +48,10 @@ export function RequireRegistrationsOpen() {
   const settings = useSettings();
   const session = useSession();
   const invite = inviteTokenOf(useLocation().search);
-  if (session.data) return <Navigate to={paths.dashboard} replace />;
+  // Signed in already, an invitation is joined from its own page, not lost on the dashboard.
+  if (session.data) {
+    return <Navigate to={invite ? paths.invite(invite) : paths.dashboard} replace />;
+  }
   if (invite) return <Outlet />;
   if (!settings.data) {
     if (settings.isError) {

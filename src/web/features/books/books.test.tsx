@@ -645,6 +645,16 @@ describe('an invitation link', () => {
     expect(screen.getByRole('button', { name: 'Register' })).toBeInTheDocument();
   });
 
+  test('signed in, the sign-up link of an invitation opens the invitation, which offers to join', async () => {
+    bookApi(
+      { items: [ownBook] },
+      { 'GET /api/invites/tok-5': () => ({ status: 204, body: null }) },
+    );
+    const { router } = renderApp('/register?invite=tok-5');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/invite/tok-5'));
+    expect(await screen.findByRole('button', { name: 'Join the book' })).toBeInTheDocument();
+  });
+
   test('signed out, the invitation leads to sign-up with its token, even while registrations are closed', async () => {
     const sent: unknown[] = [];
     mockApi({
