@@ -256,13 +256,45 @@ test.describe('the list an operator works in', () => {
   });
 });
 
-for (const width of [1280, 390, 360]) {
-  test(`the rows stay where they are while the totals above them load, ${width} px`, async ({
+/** What the loaded summary says, in each language, once every part of it is in. */
+const LOADED_SUMMARY = {
+  en: {
+    row: /^Details of Person000|^Person000 /,
+    owing: 'Owed to you',
+    owingClients: 'by 1 client',
+    oldestBucket: 'Over 90 days',
+    chartRange: /^From ₹0\.00 on /,
+  },
+  hi: {
+    row: /^Person000 .*का विवरण$|^Person000 /,
+    owing: 'आपको मिलना है',
+    owingClients: '1 ग्राहक से',
+    oldestBucket: '90 दिन से ज़्यादा',
+    chartRange: /को ₹0\.00 से /,
+  },
+} as const;
+
+for (const [width, language] of [
+  [1280, 'en'],
+  [390, 'en'],
+  [360, 'en'],
+  [390, 'hi'],
+] as const) {
+  test(`the rows stay where they are while the totals above them load, ${width} px, ${language}`, async ({
     browser,
   }) => {
-    const context = await browser.newContext({ viewport: { width, height: 844 } });
+    const context = await browser.newContext({
+      viewport: { width, height: 844 },
+      locale: language === 'hi' ? 'hi-IN' : 'en-IN',
+    });
     const page = await context.newPage();
     await register(page);
+    const origin = new URL(page.url()).origin;
+    const chosen = await page.request.put('/api/account/preferences', {
+      headers: { origin },
+      data: { language },
+    });
+    expect(chosen.status()).toBe(200);
     await seedClients(page, 2);
     // The totals, their chart, the ageing and the summary's code all come after the rows, and
     // so does the navbar's book menu (its code), beside the operator's long e-mail address.
@@ -273,12 +305,14 @@ for (const width of [1280, 390, 360]) {
     await page.route(/\/api\/(totals|ageing)/, late);
     await page.route(/\/assets\/(ledger-summary|book-menu)-[^/]*\.js$/, late);
     await page.reload();
-    const row = page.getByRole('link', { name: /^Details of Person000|^Person000 / });
+    await expect(page.locator('html')).toHaveAttribute('lang', language);
+    const words = LOADED_SUMMARY[language];
+    const row = page.getByRole('link', { name: words.row });
     await expect(row).toBeVisible();
     const before = await row.boundingBox();
-    await expect(page.getByRole('region', { name: 'Owed to you' })).toContainText('by 1 client');
-    await expect(page.getByRole('link', { name: 'Over 90 days' })).toBeVisible();
-    await expect(page.getByText(/^From ₹0\.00 on /)).toBeVisible();
+    await expect(page.getByRole('region', { name: words.owing })).toContainText(words.owingClients);
+    await expect(page.getByRole('link', { name: words.oldestBucket })).toBeVisible();
+    await expect(page.getByText(words.chartRange)).toBeVisible();
     await expect(page.getByTestId('current-book')).toBeVisible();
     expect(await row.boundingBox()).toEqual(before);
     await context.close();
