@@ -34,6 +34,7 @@ import { registerHealthRoute } from './http/health.ts';
 import { registerJsonBodies } from './http/json-body.ts';
 import { serializeRequest } from './http/log-redaction.ts';
 import { registerOpenApi } from './http/openapi.ts';
+import { pageCursors } from './http/page-cursors.ts';
 import { registerRequestDeadline } from './http/request-deadline.ts';
 import { registerSecurity } from './http/security.ts';
 import { registerSpa } from './http/spa.ts';
@@ -176,7 +177,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   // Before every route: the description is made of the routes it sees being added.
   await registerOpenApi(app, config);
   registerHealthRoute(app, database);
-  const parts: RouteParts = { config, database, auth, readSession, bus };
+  const cursors = pageCursors(config.authSecret);
+  const parts: RouteParts = { config, database, auth, readSession, bus, cursors };
   await registerAuthRoutes(app, parts);
   await registerSettingsRoutes(app, parts);
   await registerOperatorsRoutes(app, parts);

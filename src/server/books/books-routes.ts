@@ -24,7 +24,7 @@ import { bookOf, registerSignedIn } from '../auth/session.ts';
 import { type RouteParts, refusals } from '../http/api-routes.ts';
 import { HttpError } from '../http/errors.ts';
 import { PUBLIC_ROUTE } from '../http/openapi.ts';
-import { pageCursors, placeOf } from '../http/page-cursors.ts';
+import { placeOf } from '../http/page-cursors.ts';
 import { writeWithEvents } from '../live/write-with-events.ts';
 import { listActivity, recordActivity } from './activity-repository.ts';
 import { joinByInvite } from './book-joining.ts';
@@ -62,9 +62,8 @@ const activityQuerySchema = z.strictObject({
  */
 export async function registerBooksRoutes(
   app: FastifyInstance,
-  { config, database, readSession, bus }: RouteParts,
+  { config, database, readSession, bus, cursors }: RouteParts,
 ): Promise<void> {
-  const cursors = pageCursors(config.authSecret);
   // Before anyone signs in or registers for it: is this invitation still good? It names nothing
   // (not the book, not the role): the page only tells a good link from one used, expired or
   // mistyped, so that nobody is welcomed in and refused at the end.

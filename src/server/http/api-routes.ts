@@ -7,6 +7,7 @@ import type { SessionReader } from '../auth/session.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import type { EventBus } from '../live/event-bus.ts';
+import type { PageCursors } from './page-cursors.ts';
 
 /** The 4xx answers of a route's schema: every refusal has the one shape. */
 export const refusals = { '4xx': apiRefusalSchema };
@@ -21,4 +22,6 @@ export interface RouteParts {
   auth: Auth;
   readSession: SessionReader;
   bus: EventBus;
+  /** Page cursors and activity ids, written and read under the panel's one key. */
+  cursors: PageCursors;
 }

@@ -20,7 +20,7 @@ import { memberOf } from '../books/book-member.ts';
 import { idParams, type RouteParts, refusals } from '../http/api-routes.ts';
 import { largeAnswerCompression } from '../http/compression.ts';
 import { fieldRefusal, HttpError } from '../http/errors.ts';
-import { pageCursors, placeOf } from '../http/page-cursors.ts';
+import { placeOf } from '../http/page-cursors.ts';
 import { writtenAsIs } from '../http/written-as-is.ts';
 import { writeWithEvents } from '../live/write-with-events.ts';
 import {
@@ -36,9 +36,8 @@ import { dateIn } from './panel-date.ts';
 /** Payments and charges, each client's history and statements, and the operator's totals. */
 export async function registerLedgerRoutes(
   app: FastifyInstance,
-  { config, database, readSession, bus }: RouteParts,
+  { config, database, readSession, bus, cursors }: RouteParts,
 ): Promise<void> {
-  const cursors = pageCursors(config.authSecret);
   await registerSignedIn(app, { readSession }, async (routes) => {
     routes.get(
       '/api/clients/:id/entries',
