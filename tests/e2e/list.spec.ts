@@ -261,26 +261,30 @@ const LOADED_SUMMARY = {
   en: {
     row: /^Details of Person000|^Person000 /,
     owing: 'Owed to you',
-    owingClients: 'by 1 client',
+    owingClients: /by \d+ clients?/,
     oldestBucket: 'Over 90 days',
     chartRange: /^From ₹0\.00 on /,
   },
   hi: {
     row: /^Person000 .*का विवरण$|^Person000 /,
     owing: 'आपको मिलना है',
-    owingClients: '1 ग्राहक से',
+    owingClients: /\d+ ग्राहक/,
     oldestBucket: '90 दिन से ज़्यादा',
     chartRange: /को ₹0\.00 से /,
   },
 } as const;
 
-for (const [width, language] of [
-  [1280, 'en'],
-  [390, 'en'],
-  [360, 'en'],
-  [390, 'hi'],
+for (const [width, language, amounts] of [
+  [1280, 'en', 'small'],
+  [390, 'en', 'small'],
+  [360, 'en', 'small'],
+  [390, 'hi', 'small'],
+  // The largest balance there is, owed and held: on a phone no line of the summary may wrap
+  // for it (the ageing's buckets did, and the rows moved down by 119 px).
+  [320, 'en', 'largest'],
+  [360, 'hi', 'largest'],
 ] as const) {
-  test(`the rows stay where they are while the totals above them load, ${width} px, ${language}`, async ({
+  test(`the rows stay where they are while the totals above them load, ${width} px, ${language}, ${amounts} amounts`, async ({
     browser,
   }) => {
     const context = await browser.newContext({
@@ -296,6 +300,17 @@ for (const [width, language] of [
     });
     expect(chosen.status()).toBe(200);
     await seedClients(page, 2);
+    if (amounts === 'largest') {
+      for (const [i, balance] of ['9999999999.99', '-9999999999.99'].entries()) {
+        await addClient(page, {
+          fname: `Crorepati${i}`,
+          lname: 'Kumar',
+          email: `crorepati${i}@example.com`,
+          phone: String(9_200_000_000 + i),
+          balance,
+        });
+      }
+    }
     // The totals, their chart, the ageing and the summary's code all come after the rows, and
     // so does the navbar's book menu (its code), beside the operator's long e-mail address.
     const late = async (route: Route) => {
@@ -563,4 +578,51 @@ test('a client whose name is one word of 100 letters keeps every page within the
     }
     await context.close();
   }
+});
+
+test('at 320 px a card with the largest balance keeps its name readable and its balance clear of Remind', async ({
+  browser,
+}) => {
+  const context = await browser.newContext({ viewport: { width: 320, height: 700 } });
+  const page = await context.newPage();
+  await register(page);
+  for (const [i, balance] of ['-9999999999.99', '9999999999.99'].entries()) {
+    await addClient(page, {
+      fname: 'Venkataramanan',
+      lname: `Subramaniam${i}`,
+      email: `venkat${i}@example.com`,
+      phone: String(9_300_000_000 + i),
+      balance,
+    });
+  }
+  await page.goto('/dashboard');
+  const cards = page.getByRole('list', { name: 'Clients' });
+  for (const [i, figure] of ['₹9,99,99,99,999.99 in credit', '₹9,99,99,99,999.99'].entries()) {
+    const card = cards.getByRole('listitem').filter({ hasText: `Subramaniam${i}` });
+    const name = card.getByText(`Venkataramanan Subramaniam${i}`);
+    const balance = card.getByText(figure, { exact: true });
+    const remind = card.getByRole('button', { name: /Remind/ });
+    await expect(balance).toBeVisible();
+    const [nameBox, balanceBox, remindBox] = await Promise.all(
+      [name, balance, remind].map((locator) => locator.boundingBox()),
+    );
+    if (!nameBox || !balanceBox || !remindBox) throw new Error('a part of the card has no box');
+    // Squeezed beside the balance, the name was one letter a line.
+    expect(nameBox.width, figure).toBeGreaterThan(110);
+    // The balance, put under the name, ends before the button begins.
+    expect(balanceBox.x + balanceBox.width, figure).toBeLessThanOrEqual(remindBox.x);
+    // Its figure is whole on one line ("in credit" may take the next).
+    const figureLines = await balance.evaluate((element) => {
+      const range = document.createRange();
+      range.setStart(element.firstChild ?? element, 0);
+      range.setEnd(element.firstChild ?? element, '₹9,99,99,99,999.99'.length);
+      return new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size;
+    });
+    expect(figureLines, figure).toBe(1);
+  }
+  const sideways = await page.evaluate(
+    () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+  );
+  expect(sideways).toBe(0);
+  await context.close();
 });

@@ -218,9 +218,9 @@ export function ClientCards({
         <li key={client.id} className="list-group-item p-0 d-flex align-items-center">
           <Link
             to={paths.clientDetails(client.id)}
-            className="flex-grow-1 min-w-0 d-flex justify-content-between align-items-center gap-2 p-3 text-reset text-decoration-none"
+            className="flex-grow-1 min-w-0 d-flex flex-wrap justify-content-between align-items-center gap-2 p-3 text-reset text-decoration-none"
           >
-            <span className="min-w-0">
+            <span className="client-card-details">
               {/* Wraps, never cut: a long name, and the reported payments to check, stay seen. */}
               <span className="d-block fw-semibold text-break">
                 {client.fname} {client.lname}
@@ -244,7 +244,7 @@ export function ClientCards({
                 </span>
               ) : null}
             </span>
-            <Balance amount={client.balance} className="money-column fw-semibold" />
+            <Balance amount={client.balance} className="client-card-balance fw-semibold" />
           </Link>
           {rowAction ? <span className="pe-3">{rowAction(client)}</span> : null}
         </li>

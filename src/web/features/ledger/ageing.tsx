@@ -38,10 +38,19 @@ export function AgeingTable({ ageing, links }: { ageing: Ageing; links: boolean 
   const t = useT();
   const count = new Intl.NumberFormat(INTL_LOCALES[useLanguage()]);
   const table = (
-    <Table size="sm" className="align-middle mb-2" aria-label={t('ledger.ageing.title')}>
+    // Each line one row high whatever the amounts (the dashboard keeps the summary's height
+    // while it loads); amounts too wide for a phone scroll inside the card, not past it.
+    <Table
+      size="sm"
+      responsive
+      className="ageing-table align-middle mb-2"
+      aria-label={t('ledger.ageing.title')}
+    >
       <thead>
         <tr>
-          <th scope="col">{t('ledger.ageing.pastDue')}</th>
+          <th scope="col" className="text-nowrap">
+            {t('ledger.ageing.pastDue')}
+          </th>
           <th scope="col" className="money-column">
             {t('ledger.ageing.amount')}
           </th>
@@ -53,7 +62,7 @@ export function AgeingTable({ ageing, links }: { ageing: Ageing; links: boolean 
       <tbody>
         {ageing.buckets.map((bucket) => (
           <tr key={bucket.key}>
-            <th scope="row" className="fw-normal">
+            <th scope="row" className="fw-normal text-nowrap">
               {links ? (
                 <Link to={ageingListHref(bucket.key)}>{t(AGEING_LABELS[bucket.key])}</Link>
               ) : (
@@ -69,14 +78,18 @@ export function AgeingTable({ ageing, links }: { ageing: Ageing; links: boolean 
       </tbody>
       <tfoot>
         <tr className="fw-semibold">
-          <th scope="row">{t('ledger.ageing.overdue')}</th>
+          <th scope="row" className="text-nowrap">
+            {t('ledger.ageing.overdue')}
+          </th>
           <td className="money-column">
             <Money amount={ageing.totalOverdue} />
           </td>
           <td />
         </tr>
         <tr className="fw-semibold">
-          <th scope="row">{t('ledger.ageing.owedInAll')}</th>
+          <th scope="row" className="text-nowrap">
+            {t('ledger.ageing.owedInAll')}
+          </th>
           <td className="money-column">
             <Money amount={owedInAll(ageing)} />
           </td>
