@@ -3,6 +3,7 @@ import {
   expect,
   login,
   logout,
+  newEmail,
   PASSWORD,
   register,
   registerThroughForm,
@@ -625,4 +626,28 @@ test('at 320 px a card with the largest balance keeps its name readable and its 
   );
   expect(sideways).toBe(0);
   await context.close();
+});
+
+test('the navbar stays within the screen beside a long e-mail address and book name, at 768 to 1280 px', async ({
+  browser,
+}) => {
+  for (const width of [768, 1024, 1280]) {
+    const context = await browser.newContext({ viewport: { width, height: 800 } });
+    const page = await context.newPage();
+    // The book is named after the account: both are the 40-odd letters of this address.
+    const email = await register(page, newEmail('ramesh.venkataraman.accounts'));
+    await expect(page.getByTestId('current-book')).toBeVisible();
+    const menu = page.getByRole('button', { name: 'Menu' });
+    if (await menu.isVisible()) await menu.click();
+    const logout = page.getByRole('button', { name: 'Logout' });
+    await expect(logout).toBeVisible();
+    const box = await logout.boundingBox();
+    expect(box && box.x + box.width <= width, `Logout at ${width} px`).toBe(true);
+    await expect(page.getByTestId('navbar-email')).toContainText(email);
+    const sideways = await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
+    expect(sideways, `${width} px`).toBe(0);
+    await context.close();
+  }
 });
