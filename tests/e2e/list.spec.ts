@@ -581,13 +581,14 @@ test('a client whose name is one word of 100 letters keeps every page within the
   }
 });
 
-test('at 320 px a card with the largest balance keeps its name readable and its balance clear of Remind', async ({
+test('at 320 px a card with the largest balance keeps its name readable and its balance clear of Remind, and a net credit stays one line', async ({
   browser,
 }) => {
   const context = await browser.newContext({ viewport: { width: 320, height: 700 } });
   const page = await context.newPage();
   await register(page);
-  for (const [i, balance] of ['-9999999999.99', '9999999999.99'].entries()) {
+  // Together a net credit: the list's "Total Owed" starts with a minus sign.
+  for (const [i, balance] of ['-9999999999.99', '9999999999.99', '-5000000000'].entries()) {
     await addClient(page, {
       fname: 'Venkataramanan',
       lname: `Subramaniam${i}`,
@@ -621,6 +622,18 @@ test('at 320 px a card with the largest balance keeps its name readable and its 
     });
     expect(figureLines, figure).toBe(1);
   }
+  // The total, a net credit, is one line: it broke after its minus sign.
+  const total = page
+    .getByText('-₹5,00,00,00,000.00', { exact: true })
+    .filter({ visible: true })
+    .first();
+  await expect(total).toBeVisible();
+  const totalLines = await total.evaluate((element) => {
+    const range = document.createRange();
+    range.selectNodeContents(element);
+    return new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size;
+  });
+  expect(totalLines).toBe(1);
   const sideways = await page.evaluate(
     () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
   );

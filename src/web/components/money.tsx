@@ -1,9 +1,16 @@
 import { formatInr, paiseFromAmount } from '../../shared/money.ts';
 import { translate } from '../i18n/translate.tsx';
 
-/** An API amount ("1234.50") shown in rupees with Indian grouping. */
+/**
+ * An API amount ("1234.50") shown in rupees with Indian grouping, on one line: a net credit's
+ * "-₹18,88,888.87" broke after its minus sign on a phone.
+ */
 export function Money({ amount, className }: { amount: string; className?: string }) {
-  return <span className={className}>{formatInr(paiseFromAmount(amount))}</span>;
+  return (
+    <span className={className ? `text-nowrap ${className}` : 'text-nowrap'}>
+      {formatInr(paiseFromAmount(amount))}
+    </span>
+  );
 }
 
 /**
