@@ -218,6 +218,61 @@ test.describe('getting paid: statement links, UPI, reminders and "I have paid"',
     await phone.context.close();
   });
 
+  test('the statement page fits a 320 px phone: lakhs side by side, crores scrolled in their card, never the page', async ({
+    browser,
+    page,
+  }) => {
+    await register(page);
+    const origin = new URL(page.url()).origin;
+    const phone = await browser.newContext({
+      javaScriptEnabled: false,
+      viewport: { width: 320, height: 700 },
+    });
+    const phonePage = await phone.newPage();
+    for (const [i, amount, fits] of [
+      [0, '1,23,456.78', true],
+      [1, '12,34,56,789.01', false],
+    ] as const) {
+      const plain = amount.replaceAll(',', '');
+      const client = await page.request.post('/api/clients', {
+        headers: { origin },
+        data: { ...CLIENT, email: `lakh${i}@example.com`, balance: plain },
+      });
+      expect(client.status()).toBe(201);
+      const { id } = (await client.json()) as { id: string };
+      for (const kind of ['payment', 'charge']) {
+        const entry = await page.request.post(`/api/clients/${id}/entries`, {
+          headers: { origin },
+          data: { kind, amount: plain },
+        });
+        expect(entry.status()).toBe(201);
+      }
+      const link = await page.request.post(`/api/clients/${id}/share-links`, {
+        headers: { origin },
+        data: {},
+      });
+      expect(link.status()).toBe(201);
+      await phonePage.goto(((await link.json()) as { url: string }).url);
+      await expect(phonePage.getByText(`₹${amount}`, { exact: true }).first()).toBeVisible();
+      const widths = await phonePage.evaluate(() => {
+        const table = document.querySelector('table');
+        const box = table?.parentElement;
+        const figure = document.querySelector('.amount');
+        if (!table || !box || !figure) throw new Error('no table or figure');
+        return {
+          page: document.documentElement.scrollWidth - document.documentElement.clientWidth,
+          table: box.scrollWidth - box.clientWidth,
+          figure: figure.scrollWidth - figure.clientWidth,
+        };
+      });
+      expect(widths.page, amount).toBe(0);
+      expect(widths.figure, amount).toBe(0);
+      if (fits) expect(widths.table, amount).toBe(0);
+      else expect(widths.table, amount).toBeGreaterThan(0);
+    }
+    await phone.close();
+  });
+
   test.describe('accessibility (axe)', () => {
     test.describe.configure({ timeout: 120_000 });
     for (const dark of [false, true]) {

@@ -29,10 +29,11 @@ h1{font-size:1.5rem;margin:0 0 .25rem}
 h2{font-size:1.15rem;margin:1.5rem 0 .5rem}
 .card{background:var(--card);border:1px solid var(--line);border-radius:.5rem;padding:1rem;margin:1rem 0}
 .muted{color:var(--muted);font-size:.875rem}
-.amount{font-size:2rem;font-weight:600;margin:.25rem 0}
+.amount{font-size:clamp(1.25rem,8vw,2rem);font-weight:600;margin:.25rem 0}
 .owe{color:var(--owe)}.credit{color:var(--credit)}
 .pay{display:block;text-align:center;background:var(--accent);color:var(--accent-fg);padding:.75rem;border-radius:.5rem;font-weight:600;text-decoration:none;margin:1rem 0}
 .qr{display:block;width:14rem;height:14rem;margin:0 auto;background:#fff;border-radius:.5rem}
+.scroll{overflow-x:auto}
 table{width:100%;border-collapse:collapse;font-size:.875rem}
 th,td{text-align:left;padding:.375rem .25rem;border-bottom:1px solid var(--line);vertical-align:top}
 td.n,th.n{text-align:right;white-space:nowrap}
@@ -42,6 +43,7 @@ input,textarea{width:100%;font:inherit;padding:.5rem;border:1px solid var(--line
 button{margin-top:1rem;font:inherit;font-weight:600;padding:.625rem 1rem;border:0;border-radius:.375rem;background:var(--accent);color:var(--accent-fg)}
 .error{color:var(--error)}
 .lang{text-align:right;margin:0;font-size:.875rem}
+@media (max-width:26rem){main{padding:.75rem}.card{padding:.75rem}table{font-size:.8125rem}th,td{padding:.375rem .125rem}}
 `;
 
 /** Where the stylesheet is served; its digest in the name lets browsers keep it for a year. */
@@ -219,7 +221,8 @@ export function statementPage(
       : `<tr><td></td><td>${escapeHtml(t('statement.broughtForward'))}</td><td class="n"></td><td class="n">${escapeHtml(formatSignedInr(broughtForward, ''))}</td></tr>`;
   const days = { days: SHARED_ENTRY_DAYS };
   const entries = rows
-    ? `<table><thead><tr><th scope="col">${escapeHtml(t('statement.column.date'))}</th><th scope="col">${escapeHtml(t('statement.column.what'))}</th><th scope="col" class="n">${escapeHtml(t('statement.column.amount'))}</th><th scope="col" class="n">${escapeHtml(t('statement.column.balance'))}</th></tr></thead><tbody>${broughtForwardRow}${rows}</tbody></table>`
+    ? // On a phone a balance in lakhs fits; one in crores scrolls inside its card, not the page.
+      `<div class="scroll" tabindex="0"><table><thead><tr><th scope="col">${escapeHtml(t('statement.column.date'))}</th><th scope="col">${escapeHtml(t('statement.column.what'))}</th><th scope="col" class="n">${escapeHtml(t('statement.column.amount'))}</th><th scope="col" class="n">${escapeHtml(t('statement.column.balance'))}</th></tr></thead><tbody>${broughtForwardRow}${rows}</tbody></table></div>`
     : `<p class="muted">${escapeHtml(t('statement.noEntries', days))}</p>`;
   const other = statement.otherWaysToPay
     ? `<section class="card" aria-labelledby="other"><h2 id="other">${escapeHtml(t('statement.otherWays'))}</h2><pre>${escapeHtml(statement.otherWaysToPay)}</pre></section>`
