@@ -1,4 +1,4 @@
-import type { Page, Route } from '@playwright/test';
+import type { Locator, Page, Route } from '@playwright/test';
 import {
   expect,
   login,
@@ -46,6 +46,23 @@ async function reportPayments(page: Page, clientId: string, references: string[]
   for (const reference of references) {
     await created(page, `/api/shared/${token}/claims`, { amount: '500.00', reference });
   }
+}
+
+/** How far the page runs past the screen's right edge (0: no sideways scroll). */
+const sideways = (page: Page) =>
+  page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+
+/** How many lines an element's text takes on the screen (its first `length` letters, if given). */
+function linesOf(locator: Locator, length?: number): Promise<number> {
+  return locator.evaluate((element, length) => {
+    const range = document.createRange();
+    const text = element.firstChild;
+    if (length !== undefined && text) {
+      range.setStart(text, 0);
+      range.setEnd(text, length);
+    } else range.selectNodeContents(element);
+    return new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size;
+  }, length);
 }
 
 const table = (page: Page) => page.getByRole('table', { name: 'Clients' });
@@ -367,10 +384,7 @@ test('at 390 px the list is cards with no sideways scroll, and the menu collapse
   expect(badgeBox && nameBox && badgeBox.x + badgeBox.width <= nameBox.x + nameBox.width).toBe(
     true,
   );
-  const overflow = await page.evaluate(
-    () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
-  );
-  expect(overflow).toBe(0);
+  expect(await sideways(page)).toBe(0);
   // "New" comes before the rows.
   const newBox = await page.getByRole('link', { name: 'New' }).boundingBox();
   const listBox = await cards.boundingBox();
@@ -538,10 +552,6 @@ test('a client whose name is one word of 100 letters keeps every page within the
 }) => {
   const name = `लक्ष्मीनारायण${'अ'.repeat(87)}`;
   expect([...name].length).toBeLessThanOrEqual(100);
-  const sideways = (page: Page) =>
-    page.evaluate(
-      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
-    );
   for (const viewport of [
     { width: 1280, height: 900 },
     { width: 390, height: 844 },
@@ -569,12 +579,7 @@ test('a client whose name is one word of 100 letters keeps every page within the
       if (path === '/dashboard') {
         const remind = page.getByRole('button', { name: /Remind/ }).filter({ visible: true });
         await expect(remind.first()).toBeVisible();
-        const lines = await remind.first().evaluate((button) => {
-          const range = document.createRange();
-          range.selectNodeContents(button);
-          return new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size;
-        });
-        expect(lines, `Remind at ${viewport.width} px`).toBe(1);
+        expect(await linesOf(remind.first()), `Remind at ${viewport.width} px`).toBe(1);
       }
     }
     await context.close();
@@ -614,13 +619,7 @@ test('at 320 px a card with the largest balance keeps its name readable and its 
     // The balance, put under the name, ends before the button begins.
     expect(balanceBox.x + balanceBox.width, figure).toBeLessThanOrEqual(remindBox.x);
     // Its figure is whole on one line ("in credit" may take the next).
-    const figureLines = await balance.evaluate((element) => {
-      const range = document.createRange();
-      range.setStart(element.firstChild ?? element, 0);
-      range.setEnd(element.firstChild ?? element, '₹9,99,99,99,999.99'.length);
-      return new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size;
-    });
-    expect(figureLines, figure).toBe(1);
+    expect(await linesOf(balance, '₹9,99,99,99,999.99'.length), figure).toBe(1);
   }
   // The total, a net credit, is one line: it broke after its minus sign.
   const total = page
@@ -628,16 +627,8 @@ test('at 320 px a card with the largest balance keeps its name readable and its 
     .filter({ visible: true })
     .first();
   await expect(total).toBeVisible();
-  const totalLines = await total.evaluate((element) => {
-    const range = document.createRange();
-    range.selectNodeContents(element);
-    return new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size;
-  });
-  expect(totalLines).toBe(1);
-  const sideways = await page.evaluate(
-    () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
-  );
-  expect(sideways).toBe(0);
+  expect(await linesOf(total)).toBe(1);
+  expect(await sideways(page)).toBe(0);
   await context.close();
 });
 
@@ -657,10 +648,7 @@ test('the navbar stays within the screen beside a long e-mail address and book n
     const box = await logout.boundingBox();
     expect(box && box.x + box.width <= width, `Logout at ${width} px`).toBe(true);
     await expect(page.getByTestId('navbar-email')).toContainText(email);
-    const sideways = await page.evaluate(
-      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
-    );
-    expect(sideways, `${width} px`).toBe(0);
+    expect(await sideways(page), `${width} px`).toBe(0);
     await context.close();
   }
 });
