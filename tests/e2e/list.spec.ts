@@ -632,10 +632,10 @@ test('at 320 px a card with the largest balance keeps its name readable and its 
   await context.close();
 });
 
-test('the navbar stays within the screen beside a long e-mail address and book name, at 768 to 1280 px', async ({
+test('the navbar stays within the screen beside a long e-mail address and book name, at 320 to 1400 px', async ({
   browser,
 }) => {
-  for (const width of [768, 1024, 1280]) {
+  for (const width of [320, 768, 1024, 1200, 1400]) {
     const context = await browser.newContext({ viewport: { width, height: 800 } });
     const page = await context.newPage();
     // The book is named after the account: both are the 40-odd letters of this address.

@@ -33,7 +33,7 @@ function ThemeToggle({ theme, onToggle }: { theme: Theme; onToggle(): void }) {
       aria-label={t('shell.theme.use', { theme: next })}
     >
       <span aria-hidden="true">{theme === 'dark' ? '☀' : '☾'}</span>
-      <span className="d-lg-none ms-2">{t('shell.theme.name', { theme: next })}</span>
+      <span className="d-xl-none ms-2">{t('shell.theme.name', { theme: next })}</span>
     </button>
   );
 }
@@ -52,7 +52,7 @@ function LanguagePicker({ onChange }: { onChange(language: Language): void }) {
     }
   }, []);
   return (
-    <div className="navbar-text py-1 me-lg-2">
+    <div className="navbar-text py-1 me-xl-2">
       <select
         ref={focusIfChanged}
         className="form-select form-select-sm"
@@ -76,9 +76,10 @@ function LanguagePicker({ onChange }: { onChange(language: Language): void }) {
 
 /**
  * Bootstrap's navbar from its classes rather than react-bootstrap's Navbar, whose
- * transitions cost the sign-in page 16 KB (decision 0013): below the lg width its links fold
- * behind the "Menu" button (at 768 px the book, an e-mail address of 30 letters and the links
- * ran 360 px past the screen's edge).
+ * transitions cost the sign-in page 16 KB (decision 0013): below the xl width (1200 px) its
+ * links fold behind the "Menu" button. Spread out at 768 px, the book, an e-mail address of 30
+ * letters and the links ran 360 px past the screen's edge; at 992 an administrator's badge
+ * still ran over Settings.
  */
 export function Navbar({
   email,
@@ -94,7 +95,7 @@ export function Navbar({
   const t = useT();
   const [open, setOpen] = useState(false);
   return (
-    <nav data-bs-theme="dark" className="mb-4 panel-navbar navbar navbar-expand-lg">
+    <nav data-bs-theme="dark" className="mb-4 panel-navbar navbar navbar-expand-xl">
       <div className="container">
         <Link className="navbar-brand" to={paths.home}>
           {t('shell.brand')}
@@ -129,9 +130,9 @@ export function Navbar({
                   </>
                 )}
               </div>
-              <div className="navbar-nav">
+              <div className="navbar-nav navbar-account-links">
                 <span
-                  className="navbar-text me-3 d-inline-flex align-items-center"
+                  className="navbar-text navbar-account me-3 d-inline-flex align-items-center"
                   data-testid="navbar-email"
                 >
                   {/* One line, cut short if long: wrapped, it made the navbar a line taller
