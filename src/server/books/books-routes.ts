@@ -330,7 +330,8 @@ export async function registerBooksRoutes(
       async (request) => {
         const { clientId, memberId, cursor } = request.query;
         const book = bookOf(request);
-        const before = placeOf(cursors, 'activity', book.id, cursor);
+        const activity = cursors.of('activity', book.id);
+        const before = placeOf(activity, cursor);
         // One client's is every member's to read; the whole book's, or a member's, is not.
         if (
           (clientId === undefined || memberId !== undefined) &&
@@ -344,7 +345,7 @@ export async function registerBooksRoutes(
           before,
         });
         const lines = items.map(({ seq, ...line }) => ({
-          id: cursors.write('activity', book.id, seq),
+          id: activity.write(seq),
           ...line,
         }));
         return { items: lines, nextCursor: more ? (lines.at(-1)?.id ?? null) : null };

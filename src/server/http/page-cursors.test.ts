@@ -8,14 +8,14 @@ const cursors = pageCursors('a secret of the panel, thirty-two characters or mor
 describe('page cursors', () => {
   test('a cursor reads back as the place it was written for, from 1 to the largest', () => {
     for (const seq of [1n, 2n, 41n, 1_000_000n, 2n ** 53n + 1n, 2n ** 64n - 1n]) {
-      const text = cursors.write('entries', 'client-a', seq);
+      const text = cursors.of('entries', 'client-a').write(seq);
       expect(text).toMatch(PAGE_CURSOR_PATTERN);
-      expect(cursors.read('entries', 'client-a', text)).toBe(seq);
+      expect(cursors.of('entries', 'client-a').read(text)).toBe(seq);
     }
   });
 
   test('neighbouring places give unrelated texts: no count or order shows through', () => {
-    const texts = [100n, 101n, 102n].map((seq) => cursors.write('activity', 'book-a', seq));
+    const texts = [100n, 101n, 102n].map((seq) => cursors.of('activity', 'book-a').write(seq));
     expect(new Set(texts).size).toBe(3);
     for (const text of texts) expect(text).not.toMatch(/10[012]/);
     const [a = '', b = ''] = texts;
@@ -24,32 +24,32 @@ describe('page cursors', () => {
   });
 
   test("a cursor of one list is no place in another, nor under another panel's secret", () => {
-    const entries = cursors.write('entries', 'client-a', 7n);
-    expect(cursors.read('entries', 'client-a', entries)).toBe(7n);
-    expect(cursors.read('entries', 'client-b', entries)).toBeUndefined();
-    expect(cursors.read('activity', 'client-a', entries)).toBeUndefined();
-    const activity = cursors.write('activity', 'book-a', 7n);
-    expect(cursors.read('activity', 'book-b', activity)).toBeUndefined();
+    const entries = cursors.of('entries', 'client-a').write(7n);
+    expect(cursors.of('entries', 'client-a').read(entries)).toBe(7n);
+    expect(cursors.of('entries', 'client-b').read(entries)).toBeUndefined();
+    expect(cursors.of('activity', 'client-a').read(entries)).toBeUndefined();
+    const activity = cursors.of('activity', 'book-a').write(7n);
+    expect(cursors.of('activity', 'book-b').read(activity)).toBeUndefined();
     const otherPanel = pageCursors('another panel, another secret of its own');
-    expect(otherPanel.read('entries', 'client-a', entries)).toBeUndefined();
+    expect(otherPanel.of('entries', 'client-a').read(entries)).toBeUndefined();
   });
 
   test('a text the panel did not write reads as no place', () => {
-    const text = cursors.write('entries', 'client-a', 7n);
+    const text = cursors.of('entries', 'client-a').write(7n);
     const altered = `${text[0] === 'A' ? 'B' : 'A'}${text.slice(1)}`;
     for (const forged of [altered, 'A'.repeat(22), '12', `${text}A`, '', `${text.slice(0, 21)}.`]) {
-      expect(cursors.read('entries', 'client-a', forged)).toBeUndefined();
+      expect(cursors.of('entries', 'client-a').read(forged)).toBeUndefined();
     }
   });
 
   test('a query whose cursor is not a place is refused on `cursor`; none is the first page', () => {
-    expect(placeOf(cursors, 'entries', 'client-a', undefined)).toBeUndefined();
-    expect(placeOf(cursors, 'entries', 'client-a', cursors.write('entries', 'client-a', 9n))).toBe(
-      9n,
-    );
+    expect(placeOf(cursors.of('entries', 'client-a'), undefined)).toBeUndefined();
+    expect(
+      placeOf(cursors.of('entries', 'client-a'), cursors.of('entries', 'client-a').write(9n)),
+    ).toBe(9n);
     const refusal = (() => {
       try {
-        placeOf(cursors, 'entries', 'client-a', 'A'.repeat(22));
+        placeOf(cursors.of('entries', 'client-a'), 'A'.repeat(22));
       } catch (error) {
         return error;
       }

@@ -17,9 +17,14 @@ export type CursorKind = 'entries' | 'activity';
  * reads as no place at all.
  */
 export interface PageCursors {
-  write(kind: CursorKind, list: string, seq: bigint): string;
+  /** The cursors of one list: its tag is worked out once for all the rows of a page. */
+  of(kind: CursorKind, list: string): ListCursors;
+}
+
+export interface ListCursors {
+  write(seq: bigint): string;
   /** The sequence number of a cursor of this list, or undefined for any other text. */
-  read(kind: CursorKind, list: string, text: string): bigint | undefined;
+  read(text: string): bigint | undefined;
 }
 
 const CIPHER = 'aes-128-ecb';
@@ -34,39 +39,39 @@ function tagOf(kind: CursorKind, list: string): Buffer {
 export function pageCursors(secret: string): PageCursors {
   const key = Buffer.from(hkdfSync('sha256', secret, '', 'client-panel page cursors', 16));
   return {
-    write(kind, list, seq) {
-      const block = Buffer.alloc(16);
-      tagOf(kind, list).copy(block, 0);
-      block.writeBigUInt64BE(seq, 8);
-      const cipher = createCipheriv(CIPHER, key, null).setAutoPadding(false);
-      return Buffer.concat([cipher.update(block), cipher.final()]).toString('base64url');
-    },
-    read(kind, list, text) {
-      if (!PAGE_CURSOR_PATTERN.test(text)) return undefined;
-      const sealed = Buffer.from(text, 'base64url');
-      // 22 characters carry 132 bits: a text whose last 4 are not zero is not one we wrote.
-      if (sealed.length !== 16 || sealed.toString('base64url') !== text) return undefined;
-      const decipher = createDecipheriv(CIPHER, key, null).setAutoPadding(false);
-      const block = Buffer.concat([decipher.update(sealed), decipher.final()]);
-      if (!block.subarray(0, 8).equals(tagOf(kind, list))) return undefined;
-      return block.readBigUInt64BE(8);
+    of(kind, list) {
+      const tag = tagOf(kind, list);
+      return {
+        write(seq) {
+          const block = Buffer.alloc(16);
+          tag.copy(block, 0);
+          block.writeBigUInt64BE(seq, 8);
+          const cipher = createCipheriv(CIPHER, key, null).setAutoPadding(false);
+          return Buffer.concat([cipher.update(block), cipher.final()]).toString('base64url');
+        },
+        read(text) {
+          if (!PAGE_CURSOR_PATTERN.test(text)) return undefined;
+          const sealed = Buffer.from(text, 'base64url');
+          // 22 characters carry 132 bits: a text whose last 4 are not zero is not one we wrote.
+          if (sealed.length !== 16 || sealed.toString('base64url') !== text) return undefined;
+          const decipher = createDecipheriv(CIPHER, key, null).setAutoPadding(false);
+          const block = Buffer.concat([decipher.update(sealed), decipher.final()]);
+          if (!block.subarray(0, 8).equals(tag)) return undefined;
+          return block.readBigUInt64BE(8);
+        },
+      };
     },
   };
 }
 
 /**
- * The place a query's cursor stands for in `list` (undefined: the first page). A cursor this
+ * The place a query's cursor stands for in its list (undefined: the first page). A cursor this
  * panel did not write, or wrote for another list, is refused as a malformed one is: 400, on
  * `cursor`.
  */
-export function placeOf(
-  cursors: PageCursors,
-  kind: CursorKind,
-  list: string,
-  cursor: string | undefined,
-): bigint | undefined {
+export function placeOf(list: ListCursors, cursor: string | undefined): bigint | undefined {
   if (cursor === undefined) return undefined;
-  const seq = cursors.read(kind, list, cursor);
+  const seq = list.read(cursor);
   if (seq === undefined) throw validationRefusal({ cursor: validationMessage('cursor.invalid') });
   return seq;
 }

@@ -53,7 +53,8 @@ export async function registerLedgerRoutes(
       },
       async (request) => {
         const { limit, cursor } = request.query;
-        const before = placeOf(cursors, 'entries', request.params.id, cursor);
+        const entries = cursors.of('entries', request.params.id);
+        const before = placeOf(entries, cursor);
         const page = await listEntries(database, bookOf(request).id, request.params.id, {
           limit,
           before,
@@ -62,8 +63,7 @@ export async function registerLedgerRoutes(
         const { items, nextSeq } = page;
         return {
           items,
-          nextCursor:
-            nextSeq === null ? null : cursors.write('entries', request.params.id, nextSeq),
+          nextCursor: nextSeq === null ? null : entries.write(nextSeq),
         };
       },
     );
